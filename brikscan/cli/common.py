@@ -1,0 +1,29 @@
+"""Options shared by every command, and output helpers."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+LibraryOpt = typer.Option(None, "--library", "-L", help="LDraw library folder or complete.zip (default: $LDRAWDIR, "
+                                                       "the usual folders, else the bundled fallback meshes)")
+
+
+def load_model(path: Path, library: Optional[str], studs: bool = True):
+    from ..geometry.model import load
+
+    return load(path, library, studs=studs)
+
+
+def print_json(data) -> None:
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+def warn_all(model) -> None:
+    for d in model.diagnostics[:20]:
+        print(f"brikscan: warning: {d}", file=sys.stderr)
+    if len(model.diagnostics) > 20:
+        print(f"brikscan: warning: … {len(model.diagnostics) - 20} more", file=sys.stderr)

@@ -1,0 +1,89 @@
+"""``info``, ``view``, ``export`` and ``library fetch``."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import app
+from .common import LibraryOpt, load_model, print_json, warn_all
+
+library_app = typer.Typer(help="The LDraw parts library.", no_args_is_help=True)
+app.add_typer(library_app, name="library")
+
+
+@app.command()
+def info(model: Path, library: Optional[str] = LibraryOpt,
+         json_out: bool = typer.Option(False, "--json", help="one JSON object (the info contract)"),
+         elements: bool = typer.Option(False, "--elements", help="also list every element"),
+         studs: bool = typer.Option(True, "--studs/--no-studs", help="keep or drop stud geometry")) -> None:
+    """Elements, distinct parts, triangles, bounding box, missing parts and geometry source."""
+    from ..geometry.info import model_info
+
+    m = load_model(model, library, studs)
+    data = model_info(m, elements)
+    if json_out:
+        print_json(data)
+        return
+    warn_all(m)
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"{data['name']}  ({model})", show_header=False)
+    for key in ("elements", "distinct_parts", "triangles", "size_ldu", "size_studs", "size_in", "geometry_source",
+                "missing_parts", "submodels"):
+        t.add_row(key, str(data[key]))
+    t.add_row("bbox_ldu", f"{data['bbox_ldu']['min']} .. {data['bbox_ldu']['max']}")
+    Console().print(t)
+    if elements:
+        et = Table("index", "part", "description", "colour", "source")
+        for e in data["element_list"]:
+            et.add_row(str(e["index"]), e["part"], e["description"], e["colour_name"], e["source"])
+        Console().print(et)
+
+
+@app.command()
+def view(model: Path, library: Optional[str] = LibraryOpt,
+         png: Optional[Path] = typer.Option(None, "--png", help="render off-screen to this PNG instead"),
+         roles: bool = typer.Option(False, "--roles", help="tint elements by their BrikWars role"),
+         studs: bool = typer.Option(True, "--studs/--no-studs")) -> None:
+    """Show the model in 3D in its LDraw colours (interactive window, or --png off-screen)."""
+    m = load_model(model, library, studs)
+    warn_all(m)
+    face_rgb = None
+    if roles:
+        from ..render.roles_view import role_face_rgb
+
+        face_rgb = role_face_rgb(m)
+    from ..render import model_view
+
+    if png:
+        model_view.render_png(m, png, face_rgb=face_rgb)
+        typer.echo(f"wrote {png}")
+    else:
+        model_view.show(m, face_rgb=face_rgb)
+
+
+@app.command()
+def export(model: Path, out: Path, library: Optional[str] = LibraryOpt,
+           studs: bool = typer.Option(True, "--studs/--no-studs")) -> None:
+    """Write the model mesh as .glb, .obj, .ply or .stl (LDU units, LDraw colours)."""
+    from ..geometry.export import export_model
+
+    m = load_model(model, library, studs)
+    warn_all(m)
+    export_model(m, out)
+    typer.echo(f"wrote {out} ({m.mesh.n_triangles} triangles)")
+
+
+@library_app.command("fetch")
+def library_fetch(dest: Optional[Path] = typer.Option(None, "--dest", help="where to save complete.zip"),
+                  url: Optional[str] = typer.Option(None, "--url", help="download from here instead")) -> None:
+    """Download the official LDraw complete.zip (needs the internet)."""
+    from ..ldraw import fetch
+
+    target = dest or fetch.default_library_zip()
+    kwargs = {"url": url} if url else {}
+    path = fetch.fetch_library(target, **kwargs)
+    typer.echo(f"saved {path}; brikscan finds it there automatically")

@@ -1,0 +1,110 @@
+"""On-disk cache of flattened parts, keyed so that a library change invalidates them.
+
+A zip library is keyed by its path, size and mtime; a folder library by the size and mtime of every file the
+part was built from (checked on load).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+CACHE_VERSION = "1"
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("BRIKSCAN_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "brikscan"
+
+
+@dataclass
+class CachedPart:
+    tris: np.ndarray  # (n,3,3) float32
+    colours: np.ndarray  # (n,) int32
+    header: dict
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temporary file in the same folder and rename, so readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class PartCache:
+    """One .npz per (library, part, options); disabled with ``enabled=False`` or when the folder is unwritable."""
+
+    def __init__(self, library_identity: str, options: str, root: Path | None = None, enabled: bool = True):
+        self.root = (root or default_cache_dir()) / "parts"
+        self.prefix = f"{CACHE_VERSION}|{library_identity}|{options}|"
+        self.enabled = enabled
+        self.hits = 0
+        self.misses = 0
+
+    def _path(self, name: str) -> Path:
+        h = hashlib.sha1((self.prefix + name).encode()).hexdigest()
+        return self.root / h[:2] / f"{h[2:]}.npz"
+
+    def load(self, name: str, stamp_of) -> CachedPart | None:
+        if not self.enabled:
+            return None
+        p = self._path(name)
+        try:
+            with np.load(p, allow_pickle=False) as z:
+                meta = json.loads(bytes(z["meta"]).decode())
+                for loc, stamp in meta.get("deps", []):
+                    if stamp and stamp_of(loc) != stamp:
+                        self.misses += 1
+                        return None
+                part = CachedPart(z["tris"].reshape(-1, 3, 3), z["colours"], meta["header"])
+        except (OSError, KeyError, ValueError, json.JSONDecodeError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return part
+
+    def store(self, name: str, tris: np.ndarray, colours: np.ndarray, header: dict,
+              deps: list[tuple[str, str]]) -> None:
+        if not self.enabled:
+            return
+        import io
+        buf = io.BytesIO()
+        meta = json.dumps({"header": header, "deps": deps}).encode()
+        np.savez(buf, tris=tris.astype(np.float32).reshape(-1, 9), colours=colours.astype(np.int32),
+                 meta=np.frombuffer(meta, dtype=np.uint8))
+        try:
+            write_atomic(self._path(name), buf.getvalue())
+        except OSError:
+            self.enabled = False  # read-only home: go on without a cache
+
+    def load_json(self, key: str) -> dict | None:
+        if not self.enabled:
+            return None
+        p = self._path("json:" + key).with_suffix(".json")
+        try:
+            return json.loads(p.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def store_json(self, key: str, data: dict) -> None:
+        if not self.enabled:
+            return
+        try:
+            write_atomic(self._path("json:" + key).with_suffix(".json"), json.dumps(data).encode())
+        except OSError:
+            self.enabled = False

