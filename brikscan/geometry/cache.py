@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
+MAGIC = b"BKS2"
 
 
 def default_cache_dir() -> Path:
@@ -47,7 +48,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 class PartCache:
-    """One .npz per (library, part, options); disabled with ``enabled=False`` or when the folder is unwritable."""
+    """One file per (library, part, options); disabled with ``enabled=False`` or when the folder is unwritable."""
 
     def __init__(self, library_identity: str, options: str, root: Path | None = None, enabled: bool = True):
         self.root = (root or default_cache_dir()) / "parts"
@@ -58,37 +59,42 @@ class PartCache:
 
     def _path(self, name: str) -> Path:
         h = hashlib.sha1((self.prefix + name).encode()).hexdigest()
-        return self.root / h[:2] / f"{h[2:]}.npz"
+        return self.root / h[:2] / f"{h[2:]}.bks"
 
     def load(self, name: str, stamp_of) -> CachedPart | None:
+        """A cached part, or None (absent, stale or unreadable: the caller rebuilds it)."""
         if not self.enabled:
             return None
-        p = self._path(name)
         try:
-            with np.load(p, allow_pickle=False) as z:
-                meta = json.loads(bytes(z["meta"]).decode())
-                for loc, stamp in meta.get("deps", []):
-                    if stamp and stamp_of(loc) != stamp:
-                        self.misses += 1
-                        return None
-                part = CachedPart(z["tris"].reshape(-1, 3, 3), z["colours"], meta["header"])
-        except (OSError, KeyError, ValueError, json.JSONDecodeError):
+            raw = self._path(name).read_bytes()
+            if raw[:4] != MAGIC:
+                raise ValueError("not a brikscan cache file")
+            mlen = int.from_bytes(raw[4:8], "little")
+            meta = json.loads(raw[8:8 + mlen])
+            for loc, stamp in meta.get("deps", []):
+                if stamp and stamp_of(loc) != stamp:
+                    self.misses += 1
+                    return None
+            n = meta["n"]
+            off = 8 + mlen
+            tris = np.frombuffer(raw, dtype=np.float32, count=n * 9, offset=off).reshape(n, 3, 3)
+            cols = np.frombuffer(raw, dtype=np.int32, count=n, offset=off + n * 36)
+        except (OSError, KeyError, ValueError, FileNotFoundError):
             self.misses += 1
             return None
         self.hits += 1
-        return part
+        return CachedPart(tris, cols, meta["header"])
 
     def store(self, name: str, tris: np.ndarray, colours: np.ndarray, header: dict,
               deps: list[tuple[str, str]]) -> None:
         if not self.enabled:
             return
-        import io
-        buf = io.BytesIO()
-        meta = json.dumps({"header": header, "deps": deps}).encode()
-        np.savez(buf, tris=tris.astype(np.float32).reshape(-1, 9), colours=colours.astype(np.int32),
-                 meta=np.frombuffer(meta, dtype=np.uint8))
+        meta = json.dumps({"header": header, "deps": deps, "n": int(len(colours))}).encode()
+        blob = b"".join([MAGIC, len(meta).to_bytes(4, "little"), meta,
+                         np.ascontiguousarray(tris, dtype=np.float32).tobytes(),
+                         np.ascontiguousarray(colours, dtype=np.int32).tobytes()])
         try:
-            write_atomic(self._path(name), buf.getvalue())
+            write_atomic(self._path(name), blob)
         except OSError:
             self.enabled = False  # read-only home: go on without a cache
 

@@ -5,6 +5,7 @@ batched matrix product; the world mesh keeps per-triangle element ids and colour
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -177,10 +178,11 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
     t_parse = time.perf_counter()
 
     flat = Flattener(resolver, studs)
+    model_key = hashlib.sha1(data).hexdigest()
     geoms: dict[str, FlatGeometry | None] = {}
     parts: dict[str, PartInfo] = {}
     for name in dict.fromkeys(e.part for e in walk.elements):
-        geoms[name], parts[name] = _part_geometry(name, resolver, flat, pcache, lib, fallback)
+        geoms[name], parts[name] = _part_geometry(name, resolver, flat, pcache, lib, fallback, model_key)
     for sub, src in flat.missing.items():
         diags.append(Diagnostic(src.rsplit(":", 1)[0], int(src.rsplit(":", 1)[1]), f"missing subfile {sub!r}"))
     t_parts = time.perf_counter()
@@ -219,12 +221,22 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
 
 
 def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartCache, lib: Library | None,
-                   fallback) -> tuple[FlatGeometry | None, PartInfo]:
+                   fallback, model_key: str) -> tuple[FlatGeometry | None, PartInfo]:
     if resolver.local(name):
+        # Parts written inside the MPD: cached under the model file's content hash (any edit invalidates).
+        key = f"mpd:{model_key}:{name}" if name in resolver.embedded else None
+        cached = pcache.load(key, lib.stamp) if key and lib is not None else None
+        if cached is not None:
+            hd = cached.header
+            g = FlatGeometry(cached.tris, cached.colours)
+            return g, PartInfo(name, hd["description"], hd["category"], hd["keywords"], hd["org_type"], g.n, "mpd")
         g = flat.part(name, library_only=False)
         f = resolver.get(name)
         h = f.header if f else None
         src = resolver.origin.get(name, "mpd")
+        if key and g is not None and h is not None and lib is not None:
+            pcache.store(key, g.tris, g.colours, {"description": h.description, "category": h.category,
+                                                  "keywords": h.keywords, "org_type": h.org_type}, [])
         return g, PartInfo(name, h.description if h else "", h.category if h else "", list(h.keywords) if h else [],
                            h.org_type if h else "", g.n if g else 0, src)
     if lib is not None:
@@ -234,9 +246,12 @@ def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartC
             g = FlatGeometry(cached.tris, cached.colours)
             return g, PartInfo(name, hd["description"], hd["category"], hd["keywords"], hd["org_type"], g.n,
                                "library")
+        if pcache.load_json(f"missing:{name}"):
+            return None, PartInfo(name, source="missing")
         flat.deps = set()
         g = flat.part(name, library_only=True)
         if g is None:
+            pcache.store_json(f"missing:{name}", {"missing": True})
             return None, PartInfo(name, source="missing")
         f = resolver.get(name, library_only=True)
         h = f.header
@@ -297,19 +312,25 @@ def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None],
             bmin[idx_a] = mats[:, :3, 3]
             bmax[idx_a] = mats[:, :3, 3]
             continue
-        rot = mats[:, :3, :3]
-        world = np.einsum("kij,nvj->knvi", rot, g.tris.astype(np.float64)) + mats[:, None, None, :3, 3]
-        flip = np.linalg.det(rot) < 0
+        rot = mats[:, :3, :3].astype(np.float32)
+        verts = np.ascontiguousarray(g.tris, dtype=np.float32).reshape(-1, 3)
+        world = np.matmul(verts[None, :, :], rot.transpose(0, 2, 1))  # (k, 3n, 3)
+        world += mats[:, None, :3, 3].astype(np.float32)
+        world = world.reshape(len(idx), g.n, 3, 3)
+        flip = np.linalg.det(mats[:, :3, :3]) < 0
         if flip.any():
             world[flip] = world[flip][:, :, ::-1, :]
-        flatw = world.reshape(len(idx), -1, 3)
-        bmin[idx_a] = flatw.min(axis=1)
-        bmax[idx_a] = flatw.max(axis=1)
-        pos = (offsets[idx_a][:, None] + np.arange(g.n)[None, :]).reshape(-1)
-        tris[pos] = world.reshape(-1, 3, 3)
-        ecol = np.array([elements[i].colour for i in idx], dtype=np.int32)[:, None]
-        cols[pos] = np.where(g.colours[None, :] == 16, ecol, g.colours[None, :]).reshape(-1)
-        fel[pos] = np.repeat(idx_a, g.n)
+        bmin[idx_a] = world.min(axis=(1, 2))
+        bmax[idx_a] = world.max(axis=(1, 2))
+        gcol = g.colours
+        inherit = gcol == 16
+        for j, i in enumerate(idx):
+            o = offsets[i]
+            tris[o:o + g.n] = world[j]
+            c = cols[o:o + g.n]
+            c[:] = gcol
+            c[inherit] = elements[i].colour
+            fel[o:o + g.n] = i
     if n_inline:
         start = int(offsets[-1])
         tris[start:] = np.concatenate(inline_tris)

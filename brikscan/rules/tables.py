@@ -122,7 +122,7 @@ class RepairRules(Section):
 class DiceRules(Cited):
     sides: list[int]
     bonus_die: int | None = None  # None: a bonus die is the same type as the die that earned it
-    bonus_die_overrides: dict[str, int] = Field(default_factory=dict)
+    bonus_same_type_for: list[int] = Field(default_factory=list)  # d4 earns a d4 [000 Fancy Dice]
     optional_bonus: bool = False
 
 
