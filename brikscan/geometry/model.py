@@ -290,7 +290,7 @@ def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None],
             continue
         m = ig.transform
         t = np.einsum("ij,nvj->nvi", m[:3, :3], g.tris) + m[:3, 3]
-        if np.linalg.det(m[:3, :3]) < 0:
+        if (np.linalg.det(m[:3, :3]) < 0) ^ ig.invert:
             t = t[:, ::-1]
         inline_tris.append(t)
         inline_cols.append(np.where(g.colours == 16, ig.colour, g.colours))
@@ -317,7 +317,7 @@ def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None],
         world = np.matmul(verts[None, :, :], rot.transpose(0, 2, 1))  # (k, 3n, 3)
         world += mats[:, None, :3, 3].astype(np.float32)
         world = world.reshape(len(idx), g.n, 3, 3)
-        flip = np.linalg.det(mats[:, :3, :3]) < 0
+        flip = (np.linalg.det(mats[:, :3, :3]) < 0) ^ np.array([elements[i].invert for i in idx])
         if flip.any():
             world[flip] = world[flip][:, :, ::-1, :]
         bmin[idx_a] = world.min(axis=(1, 2))

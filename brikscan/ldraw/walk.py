@@ -29,7 +29,7 @@ class ElementRef:
     source: str  # "file:line" of the type-1 line
     refs: tuple[tuple[str, int], ...]  # (file name, line) of each type-1 line from the main model down
     step: int  # 0 STEP count before the line in its own file
-    missing: bool = False
+    invert: bool = False  # BFC INVERTNEXT on the way down (odd number of times)
 
 
 @dataclass
@@ -39,6 +39,7 @@ class InlineGeometry:
     file: str
     transform: np.ndarray
     colour: int
+    invert: bool = False
 
 
 @dataclass
@@ -71,13 +72,13 @@ def walk_model(main: LDrawFile, resolver: Resolver, diagnostics: list[Diagnostic
     stack: list[str] = []
 
     def visit(f: LDrawFile, world: np.ndarray, colour: int, path: tuple[str, ...],
-              chain: tuple[tuple[str, int], ...]) -> None:
+              chain: tuple[tuple[str, int], ...], invert: bool) -> None:
         if f.name in stack:
             cycle = " -> ".join(stack[stack.index(f.name):] + [f.name])
             raise InputError(f"circular reference: {cycle}", file=f.path)
         stack.append(f.name)
         if f.has_geometry:
-            w.inline.append(InlineGeometry(f.name, world, colour))
+            w.inline.append(InlineGeometry(f.name, world, colour, invert))
         steps = f.steps
         for r in f.refs:
             link = chain + ((f.name, r.line),)
@@ -88,7 +89,7 @@ def walk_model(main: LDrawFile, resolver: Resolver, diagnostics: list[Diagnostic
             step = sum(1 for s in steps if s < r.line)
             if is_part_ref(r.name, resolver):
                 w.elements.append(ElementRef(len(w.elements), r.name, r.raw_name, child_colour, child_world,
-                                             path, src, link, step))
+                                             path, src, link, step, invert ^ r.invert))
                 continue
             sub = resolver.get(r.name)
             if sub is None:
@@ -96,8 +97,8 @@ def walk_model(main: LDrawFile, resolver: Resolver, diagnostics: list[Diagnostic
                 diagnostics.append(Diagnostic(f.path, r.line, f"missing file {r.raw_name!r}"))
                 continue
             w.submodels.setdefault(sub.name, sub)
-            visit(sub, child_world, child_colour, path + (sub.name,), link)
+            visit(sub, child_world, child_colour, path + (sub.name,), link, invert ^ r.invert)
         stack.pop()
 
-    visit(main, np.eye(4), 16, (), ())
+    visit(main, np.eye(4), 16, (), (), False)
     return w
