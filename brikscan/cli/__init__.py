@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from ..errors import EXIT_INPUT, BrikscanError
+from ..errors import EXIT_INPUT, EXIT_USAGE, BrikscanError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="brikscan: LDraw builds into BrikWars stat cards, line of sight and destruction previews.")
@@ -29,15 +29,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # click usage errors and the unexpected: still one line
-        import click
-
-        if isinstance(exc, click.exceptions.Exit):
-            return exc.exit_code
-        if isinstance(exc, click.ClickException):
-            print(f"brikscan: error: {exc.format_message()}", file=sys.stderr)
-            return exc.exit_code
-        if isinstance(exc, click.exceptions.Abort):
+        # typer may ship its own copy of click, so recognise click's exceptions by what they offer
+        name = type(exc).__name__
+        if name == "Exit":
+            return int(getattr(exc, "exit_code", 0))
+        if name == "Abort":
             return 1
+        if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
+            msg = exc.format_message().replace("\n", " ")
+            print(f"brikscan: error: {msg}", file=sys.stderr)
+            return EXIT_USAGE
         print(f"brikscan: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_INPUT if isinstance(exc, (OSError, ValueError)) else 1
     return 0
