@@ -206,3 +206,15 @@ def test_direct_colours_and_parser_headers():
     from brikscan.ldraw.colours import ColourTable
 
     assert ColourTable().rgb(0x2FF0000) == (255, 0, 0)
+
+
+def test_no_studs_option_drops_stud_primitives(lib, tmp_path):
+    (lib / "p" / "stud.dat").write_text("0 Stud\n0 BFC CERTIFY CCW\n3 16 0 0 0 1 0 0 0 0 1\n3 16 0 0 0 1 0 0 0 0 1\n")
+    (lib / "parts" / "studded.dat").write_text("0 Studded Plate\n0 BFC CERTIFY CCW\n"
+                                                "1 16 0 0 0 1 0 0 0 1 0 0 0 1 tri.dat\n"
+                                                "1 16 0 0 0 1 0 0 0 1 0 0 0 1 stud.dat\n"
+                                                "1 16 20 0 0 1 0 0 0 1 0 0 0 1 stud.dat\n")
+    model = write(tmp_path / "m.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 studded.dat\n")
+    with_studs = brikscan.load(model, lib, cache_dir=tmp_path / "c")
+    without = brikscan.load(model, lib, cache_dir=tmp_path / "c", studs=False)
+    assert with_studs.mesh.n_triangles == 5 and without.mesh.n_triangles == 1
