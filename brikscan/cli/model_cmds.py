@@ -46,6 +46,7 @@ def info(model: Path, library: Optional[str] = LibraryOpt,
 @app.command()
 def view(model: Path, library: Optional[str] = LibraryOpt,
          png: Optional[Path] = typer.Option(None, "--png", help="render off-screen to this PNG instead"),
+         html: Optional[Path] = typer.Option(None, "--html", help="write a self-contained 3D page instead"),
          roles: bool = typer.Option(False, "--roles", help="tint elements by their BrikWars role"),
          studs: bool = typer.Option(True, "--studs/--no-studs")) -> None:
     """Show the model in 3D in its LDraw colours (interactive window, or --png off-screen)."""
@@ -61,7 +62,10 @@ def view(model: Path, library: Optional[str] = LibraryOpt,
     if png:
         model_view.render_png(m, png, face_rgb=face_rgb)
         typer.echo(f"wrote {png}")
-    else:
+    if html:
+        model_view.render_html(m, html, face_rgb=face_rgb)
+        typer.echo(f"wrote {html}")
+    if not png and not html:
         model_view.show(m, face_rgb=face_rgb)
 
 

@@ -279,6 +279,20 @@ def render_png(model: Model, out: str | Path, size: tuple[int, int] = (1024, 768
     return save_png(img, out)
 
 
+def render_html(model: Model, out: str | Path, face_rgb=None, edges: bool = True) -> Path:
+    """The same scene as render_png, as a self-contained HTML page a browser opens offline."""
+    from .html_export import write_html
+
+    pl = new_plotter(True)
+    try:
+        add_model(pl, model, face_rgb=face_rgb, edges=edges)
+        lo, hi = model.bbox_ldu
+        frame_camera(pl, lo, hi, points=_fit_points(model))
+        return write_html(pl, out, title=f"brikscan: {model.name}")
+    finally:
+        pl.close()
+
+
 def save_png(img: np.ndarray, out: str | Path) -> Path:
     import io
 
