@@ -1,2 +1,94 @@
-"""Placeholder: commands are registered here by their module owner."""
+"""``los``: line of sight between units on a battlefield (an LDraw model or a scene .toml)."""
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import app
+from .common import LibraryOpt, print_json
+
+
+@app.command("los")
+def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd) or a scene file (.toml)"),
+        from_: Optional[str] = typer.Option(None, "--from", help="viewer unit(s), comma-separated (default: every "
+                                                                 "minifig)"),
+        to: Optional[str] = typer.Option(None, "--to", help="target unit(s)/creation(s), comma-separated (default: "
+                                                            "every unit and creation)"),
+        json_out: bool = typer.Option(False, "--json", help="one JSON object: {units, pairs} (the los contract)"),
+        png: Optional[Path] = typer.Option(None, "--png", help="render the sight lines off-screen to this PNG"),
+        html: Optional[Path] = typer.Option(None, "--html", help="write the scene as an HTML page for a browser"),
+        show: bool = typer.Option(False, "--show", help="open the interactive 3D window"),
+        samples: int = typer.Option(200, "--samples", min=1, max=100000, help="sample points per target"),
+        seed: int = typer.Option(0, "--seed", help="sampling seed (answers do not depend on it)"),
+        engine: Optional[str] = typer.Option(None, "--engine", help="ray engine: embree or open3d (default: the "
+                                                                    "faster one installed)"),
+        library: Optional[str] = LibraryOpt) -> None:
+    """Who can see whom: visible minifig sections and modifier, range, height advantage, blocking elements."""
+    from ..battle.battlefield import load_battlefield
+    from ..battle.sight import line_of_sight, los_json
+    from ..battle.units import require_minifigs, select
+    from ..errors import UsageError
+
+    if engine is not None and engine not in ("embree", "open3d"):
+        raise UsageError(f"--engine: unknown ray engine {engine!r} (choose embree or open3d)")
+    bf = load_battlefield(battlefield, library)
+    require_minifigs(bf.units, str(battlefield))
+    viewers = select(bf.units, from_, "--from") if from_ else [u for u in bf.units if u.is_minifig]
+    targets = select(bf.units, to, "--to")
+    result = line_of_sight(bf, viewers, targets, samples=samples, seed=seed, engine=engine)
+    if png:
+        from ..render.sight_view import render_sight_png
+
+        render_sight_png(bf, result, png)
+    if html:
+        from ..render.sight_view import write_sight_html
+
+        write_sight_html(bf, result, html)
+    if json_out:
+        data = los_json(bf, result)
+        if bf.attacks:
+            data["attacks"] = [_attack(result, a) for a in bf.attacks]
+        print_json(data)
+    else:
+        _table(bf, result)
+        for out in (png, html):
+            if out:
+                typer.echo(f"wrote {out}")
+    if show:
+        from ..render.sight_view import show_sight
+
+        show_sight(bf, result)
+
+
+def _attack(result, a) -> dict:
+    try:
+        p = result.pair(a.from_, a.to).to_json()
+    except KeyError:
+        p = None  # not computed (filtered out by --from/--to)
+    return {"from": a.from_, "to": a.to, "weapon": a.weapon, "pair": p}
+
+
+def _table(bf, result) -> None:
+    import sys
+
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"line of sight: {bf.name} ({result.n_rays} rays, {result.engine}, "
+                    f"{result.timings['total_s'] * 1000:.0f} ms)")
+    for col in ("from", "to", "visible", "sections", "mod.", "range", "height", "blocked by"):
+        t.add_column(col, no_wrap=col != "blocked by")
+    for p in result.pairs:
+        sections = "+".join(p.sections_visible) if p.target_kind == "minifig" else f"{p.visible_fraction:.0%}"
+        blocked = ""
+        if p.blockers:
+            b = p.blockers[0]
+            blocked = f"{b.index} {b.part}" + (f" ({b.creation})" if b.creation else "")
+            if len(p.blockers) > 1:
+                blocked += f" +{len(p.blockers) - 1}"
+        t.add_row(p.viewer, p.target, "yes" if p.visible else "no", sections or "-", f"{p.modifier:+d}",
+                  f"{p.distance_in:.1f}\"", f"+{p.height_advantage_in:.0f}\"" if p.height_advantage_in else "",
+                  blocked)
+    Console(width=None if sys.stdout.isatty() else 140).print(t)

@@ -1,0 +1,361 @@
+"""Line of sight on the real brick geometry: "can he see the target?" [000 §5.1 Making Attacks].
+
+From each viewer's eyes, rays go to points sampled over every target's surface and are cast against all other
+geometry; the target itself and the viewer's own body do not block. A minifig target's head/torso/legs count as
+visible if any of their points is [000 §5.1 Target Size]; a creation target gives its visible fraction and visible
+extent, hence the +1 per 2" Target Size bonus. All pairs are computed in one batch of rays.
+
+Sampling is stratified over surface area (one sample per 1/n of the area whatever the seed), so the answers do
+not depend on the seed for any section larger than a sliver.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .raycast import RayEngine
+from .sight_rules import SightRules, load_sight_rules
+from .units import SECTIONS, Unit
+
+END_MARGIN_LDU = 0.5  # a ray stops this short of its sample point (the point lies on a surface)
+STEP_LDU = 0.05  # after a hit on the viewer or target itself, continue just past it
+MAX_PASSES = 48
+
+
+@dataclass
+class Blocker:
+    index: int
+    part: str
+    creation: str | None
+    rays: int
+
+
+@dataclass
+class PairResult:
+    viewer: str
+    target: str
+    target_kind: str
+    visible: bool
+    sections_visible: list[str]
+    modifier: int
+    visible_fraction: float
+    distance_in: float
+    altitude_in: float
+    height_advantage_in: float
+    visible_extent_in: float
+    blocked_by: list[int]
+    blockers: list[Blocker]
+    rays: slice  # this pair's rays in LosResult's arrays
+
+    def to_json(self) -> dict:
+        return {"from": self.viewer, "to": self.target, "target_kind": self.target_kind, "visible": self.visible,
+                "sections_visible": self.sections_visible, "modifier": self.modifier,
+                "visible_fraction": round(self.visible_fraction, 4), "distance_in": round(self.distance_in, 2),
+                "altitude_in": round(self.altitude_in, 2), "height_advantage_in": self.height_advantage_in,
+                "visible_extent_in": round(self.visible_extent_in, 2), "blocked_by": self.blocked_by,
+                "blockers": [{"index": b.index, "part": b.part, "creation": b.creation, "rays": b.rays}
+                             for b in self.blockers],
+                "rays": self.rays.stop - self.rays.start}
+
+
+@dataclass
+class LosResult:
+    viewers: list[Unit]
+    targets: list[Unit]
+    pairs: list[PairResult]
+    origins: np.ndarray  # (R,3) ray starts (eyes)
+    points: np.ndarray  # (R,3) sample points on targets
+    blocked: np.ndarray  # (R,) bool
+    block_point: np.ndarray  # (R,3) where a blocked ray stops (= points where clear)
+    block_element: np.ndarray  # (R,) element index of the blocker, -1 none/inline
+    ray_section: np.ndarray  # (R,) index into SECTIONS (3 = creation body)
+    engine: str
+    timings: dict = field(default_factory=dict)
+
+    @property
+    def n_rays(self) -> int:
+        return len(self.blocked)
+
+    def pair(self, viewer: str, target: str) -> PairResult:
+        for p in self.pairs:
+            if p.viewer.lower() == viewer.lower() and p.target.lower() == target.lower():
+                return p
+        raise KeyError((viewer, target))
+
+    def matrix(self) -> np.ndarray:
+        """Modifier matrix viewers x targets (nan on the diagonal / for pairs not computed)."""
+        m = np.full((len(self.viewers), len(self.targets)), np.nan)
+        vi = {u.name: i for i, u in enumerate(self.viewers)}
+        ti = {u.name: i for i, u in enumerate(self.targets)}
+        for p in self.pairs:
+            m[vi[p.viewer], ti[p.target]] = p.modifier
+        return m
+
+
+def sample_surface(tris: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` points on a triangle soup, stratified by area: sample k falls in the k-th 1/n slice of the area."""
+    tris = np.asarray(tris, dtype=np.float64)
+    if n <= 0 or len(tris) == 0:
+        return np.zeros((0, 3))
+    area = 0.5 * np.linalg.norm(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]), axis=1)
+    total = area.sum()
+    if total <= 0:
+        return tris[np.arange(n) % len(tris)].mean(axis=1)
+    cdf = np.cumsum(area) / total
+    u = (np.arange(n) + rng.random(n)) / n
+    idx = np.minimum(np.searchsorted(cdf, u, side="right"), len(tris) - 1)
+    r1 = np.sqrt(rng.random(n))
+    r2 = rng.random(n)
+    a, b, c = tris[idx, 0], tris[idx, 1], tris[idx, 2]
+    return (1 - r1)[:, None] * a + (r1 * (1 - r2))[:, None] * b + (r1 * r2)[:, None] * c
+
+
+def _element_tris(mesh, elements) -> np.ndarray:
+    """The triangles of some elements (each owns a contiguous run of faces): no full-mesh mask needed."""
+    off = mesh.element_offsets
+    runs = [np.arange(off[i], off[i + 1]) for i in elements if off[i + 1] > off[i]]
+    return mesh.triangles[np.concatenate(runs)] if runs else np.zeros((0, 3, 3), np.float32)
+
+
+def target_samples(battlefield, target: Unit, samples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points of a target and the section index of each: minifigs split them evenly over head/torso/legs."""
+    key = ("samples", target.name, tuple(target.elements[:3]), len(target.elements), samples, seed)
+    cache = getattr(battlefield, "cache", None)
+    if cache is not None and key in cache:
+        return cache[key]
+    rng = np.random.default_rng([seed, len(target.elements), target.elements[0] if target.elements else 0])
+    mesh = battlefield.mesh
+    pts, sec = [], []
+    if target.is_minifig:
+        present = [s for s in SECTIONS if target.sections.get(s)]
+        per = int(np.ceil(samples / max(1, len(present))))
+        for s in present:
+            tris = _element_tris(mesh, target.sections[s])
+            p = sample_surface(tris, per, rng)
+            pts.append(p)
+            sec.append(np.full(len(p), SECTIONS.index(s), dtype=np.int8))
+    else:
+        tris = _element_tris(mesh, target.elements)
+        p = sample_surface(tris, samples, rng)
+        pts.append(p)
+        sec.append(np.full(len(p), 3, dtype=np.int8))
+    out = (np.concatenate(pts) if pts else np.zeros((0, 3)), np.concatenate(sec) if sec else np.zeros(0, np.int8))
+    if cache is not None:
+        cache[key] = out
+    return out
+
+
+def get_engine(battlefield, engine: str | None = None) -> RayEngine:
+    """The ray engine over the battlefield's mesh, built once and kept on the battlefield."""
+    cache = getattr(battlefield, "cache", None)
+    key = ("engine", engine)
+    if cache is not None and key in cache:
+        return cache[key]
+    eng = RayEngine.build(battlefield.mesh.triangles, engine)
+    if cache is not None:
+        cache[key] = eng
+    return eng
+
+
+def _head_box(battlefield, unit: Unit) -> tuple[np.ndarray, np.ndarray] | None:
+    """The box of the viewer's head parts that hold its eye (head, or a helmet around it)."""
+    els = battlefield.elements
+    boxes = [(els[i].bbox_min, els[i].bbox_max) for i in unit.sections.get("head", [])
+             if np.all(els[i].bbox_min <= unit.eye_ldu) and np.all(unit.eye_ldu <= els[i].bbox_max)]
+    if not boxes:
+        return None
+    return np.min([b[0] for b in boxes], axis=0), np.max([b[1] for b in boxes], axis=0)
+
+
+def _box_exit(origins: np.ndarray, dirs: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Distance along each ray (starting inside the box) to where it leaves the box."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / dirs
+        t1 = (lo - origins) * inv
+        t2 = (hi - origins) * inv
+    tfar = np.nanmin(np.where(np.isfinite(np.maximum(t1, t2)), np.maximum(t1, t2), np.inf), axis=1)
+    return np.clip(tfar, 0.0, None)
+
+
+def cast_segments(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None):
+    """First blocking face of each segment, skipping faces owned by the ray's own viewer or target.
+
+    ``start``: where each ray begins (e.g. outside the viewer's own head). Returns (block_face (R,),
+    block_t (R,), passes). Ignored hits are stepped over and the ray goes on.
+    """
+    r = len(origins)
+    block_face = np.full(r, -1, dtype=np.int64)
+    block_t = np.full(r, np.inf, dtype=np.float64)
+    start = np.zeros(r, dtype=np.float64) if start is None else np.asarray(start, dtype=np.float64).copy()
+    active = np.nonzero(length - END_MARGIN_LDU > 0)[0]
+    passes = 0
+    while len(active) and passes < MAX_PASSES:
+        passes += 1
+        o = origins[active] + dirs[active] * start[active, None]
+        tmax = length[active] - END_MARGIN_LDU - start[active]
+        hits = engine.first_hit(o, dirs[active], tmax)
+        hit = (hits.face >= 0) & (hits.t < tmax)
+        owner = np.where(hit, face_owner[np.clip(hits.face, 0, None)], -1)
+        ignore = hit & (owner >= 0) & ((owner == ray_viewer[active]) | (owner == ray_target[active]))
+        blocked = hit & ~ignore
+        ba = active[blocked]
+        block_face[ba] = hits.face[blocked]
+        block_t[ba] = start[ba] + hits.t[blocked]
+        ia = active[ignore]
+        start[ia] += hits.t[ignore] + STEP_LDU
+        active = ia[start[ia] < length[ia] - END_MARGIN_LDU]
+    return block_face, block_t, passes
+
+
+def _extent(points: np.ndarray, view_dir: np.ndarray) -> tuple[float, float]:
+    """Longest extent and area (LDU, LDU²) of points seen along ``view_dir`` (horizontal-across x vertical)."""
+    if len(points) < 2:
+        return 0.0, 0.0
+    d = np.asarray(view_dir, dtype=float) / (float(np.sqrt(np.dot(view_dir, view_dir))) or 1.0)
+    u = np.array([d[2], 0.0, -d[0]])  # d x up, with up = (0, -1, 0): horizontal, across the view
+    nu = float(np.sqrt(u[0] ** 2 + u[2] ** 2))
+    u = u / nu if nu > 1e-6 else np.array([1.0, 0.0, 0.0])
+    w = np.array([u[1] * d[2] - u[2] * d[1], u[2] * d[0] - u[0] * d[2], u[0] * d[1] - u[1] * d[0]])
+    a = np.ptp(points @ u)
+    b = np.ptp(points @ w)
+    return float(max(a, b)), float(a * b)
+
+
+def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = None, samples: int = 200,
+                  seed: int = 0, *, rules: SightRules | None = None, engine: str | None = None) -> LosResult:
+    """Every viewer in ``units`` against every target (default: the same units); one batch of rays."""
+    t0 = time.perf_counter()
+    rules = rules or load_sight_rules()
+    lpi = getattr(battlefield, "ldu_per_inch", None) or rules.ldu_per_inch
+    targets = list(units) if targets is None else list(targets)
+    eng = get_engine(battlefield, engine)
+    t_engine = time.perf_counter()
+
+    actors: list[Unit] = []
+    for u in list(units) + targets:
+        if not any(a is u for a in actors):
+            actors.append(u)
+    actor_id = {id(u): k for k, u in enumerate(actors)}
+    n_el = len(battlefield.elements)
+    owner = np.full(n_el, -1, dtype=np.int64)
+    for k, u in enumerate(actors):
+        if u.elements:
+            owner[np.asarray(u.elements, dtype=np.int64)] = k
+    fe = battlefield.mesh.face_element
+    face_owner = np.where(fe >= 0, owner[np.clip(fe, 0, None)], -1)
+
+    tpts, tsec, tid = [], [], []
+    for j, t in enumerate(targets):
+        p, s = target_samples(battlefield, t, samples, seed)
+        tpts.append(p)
+        tsec.append(s)
+        tid.append(np.full(len(p), j, dtype=np.int64))
+    all_pts = np.concatenate(tpts) if tpts else np.zeros((0, 3))
+    all_sec = np.concatenate(tsec) if tsec else np.zeros(0, np.int8)
+    all_tid = np.concatenate(tid) if tid else np.zeros(0, np.int64)
+    t_actor = np.array([actor_id[id(t)] for t in targets], dtype=np.int64)
+
+    origins, points, secs, rview, rtarget, pair_keys, head_boxes = [], [], [], [], [], [], []
+    for i, v in enumerate(units):
+        keep = t_actor[all_tid] != actor_id[id(v)]
+        n = int(keep.sum())
+        origins.append(np.broadcast_to(v.eye_ldu, (n, 3)))
+        points.append(all_pts[keep])
+        secs.append(all_sec[keep])
+        rview.append(np.full(n, actor_id[id(v)], dtype=np.int64))
+        head_boxes.append(_head_box(battlefield, v))
+        rtarget.append(t_actor[all_tid[keep]])
+        pair_keys.append(np.stack([np.full(n, i), all_tid[keep]], axis=1))
+    O = np.concatenate(origins) if origins else np.zeros((0, 3))
+    P = np.concatenate(points) if points else np.zeros((0, 3))
+    S = np.concatenate(secs) if secs else np.zeros(0, np.int8)
+    RV = np.concatenate(rview) if rview else np.zeros(0, np.int64)
+    RT = np.concatenate(rtarget) if rtarget else np.zeros(0, np.int64)
+    K = np.concatenate(pair_keys) if pair_keys else np.zeros((0, 2), np.int64)
+    D = P - O
+    L = np.linalg.norm(D, axis=1)
+    Dn = D / np.where(L > 0, L, 1.0)[:, None]
+    # the eye is inside the viewer's head: start each ray where it leaves the head (its own body never blocks)
+    start = np.zeros(len(O))
+    pos = 0
+    for i, box in enumerate(head_boxes):
+        n = len(origins[i])
+        if box is not None and n:
+            start[pos:pos + n] = _box_exit(O[pos:pos + n], Dn[pos:pos + n], box[0], box[1])
+        pos += n
+    start = np.minimum(start, np.maximum(L - END_MARGIN_LDU, 0))
+    t_rays = time.perf_counter()
+    bface, bt, passes = cast_segments(eng, O, Dn, L, RV, RT, face_owner, start)
+    t_cast = time.perf_counter()
+    blocked = bface >= 0
+    belem = np.where(blocked, fe[np.clip(bface, 0, None)], -1)
+    bpoint = np.where(blocked[:, None], O + Dn * np.where(blocked, bt, 0)[:, None], P)
+
+    pairs: list[PairResult] = []
+    # rays are grouped per viewer, and within a viewer per target in order: find each pair's slice
+    if len(K):
+        change = np.nonzero(np.any(K[1:] != K[:-1], axis=1))[0] + 1
+        starts = np.concatenate([[0], change])
+        ends = np.concatenate([change, [len(K)]])
+    else:
+        starts = ends = np.zeros(0, dtype=np.int64)
+    for a, b in zip(starts, ends):
+        v = units[int(K[a, 0])]
+        t = targets[int(K[a, 1])]
+        pairs.append(_pair(battlefield, rules, lpi, v, t, slice(int(a), int(b)), blocked, S, P, L, belem))
+    t_end = time.perf_counter()
+    timings = {"engine_s": t_engine - t0, "rays_setup_s": t_rays - t_engine, "cast_s": t_cast - t_rays,
+               "pairs_s": t_end - t_cast, "total_s": t_end - t0, "passes": passes, "rays": int(len(O)),
+               "rays_per_s": float(len(O) / (t_cast - t_rays)) if t_cast > t_rays else 0.0}
+    return LosResult(list(units), targets, pairs, O, P, blocked, bpoint, belem, S, eng.name, timings)
+
+
+def _pair(battlefield, rules: SightRules, lpi: float, v: Unit, t: Unit, sl: slice, blocked, S, P, L,
+          belem) -> PairResult:
+    vis = ~blocked[sl]
+    n = vis.size
+    sec = S[sl]
+    # [000 §5.1 Target Size] a section is visible if any part of it at all can be seen
+    seen = [s for k, s in enumerate(SECTIONS) if np.any(vis & (sec == k))]
+    pts = P[sl][vis]
+    extent, area = _extent(pts, t.position_ldu - v.eye_ldu) if len(pts) else (0.0, 0.0)
+    any_visible = bool(vis.any())
+    if t.is_minifig:
+        modifier = rules.minifig_modifier(len(seen))  # [000 §5.1 Attack Modifiers] 0 / -1 / -2, blind -5
+        visible = len(seen) > 0
+    else:
+        visible = any_visible
+        # [000 §5.1 Target Size] +1 per 2" of visible Size; small visible areas as 2x4 / 2x2 / 1x1
+        modifier = rules.size_modifier(extent / lpi, area / 400.0, visible)
+    dists = L[sl][vis] if any_visible else L[sl]
+    distance_in = float(dists.min() / lpi) if len(dists) else 0.0
+    altitude_in = float((t.position_ldu[1] - v.position_ldu[1]) / lpi)  # -Y is up: viewer higher -> positive
+    bl = belem[sl][~vis]
+    bl = bl[bl >= 0]
+    blockers: list[Blocker] = []
+    if len(bl):
+        ids, counts = np.unique(bl, return_counts=True)
+        order = np.argsort(-counts, kind="stable")
+        owner_of = getattr(battlefield, "owner_of", None)
+        for k in order:
+            e = battlefield.elements[int(ids[k])]
+            blockers.append(Blocker(int(ids[k]), e.part, owner_of(int(ids[k])) if owner_of else None,
+                                    int(counts[k])))
+    return PairResult(v.name, t.name, t.kind, visible, seen, int(modifier), float(vis.sum() / n) if n else 0.0,
+                      distance_in, altitude_in, rules.height_advantage_in(altitude_in), extent / lpi,
+                      [b.index for b in blockers], blockers, sl)
+
+
+def los_json(battlefield, result: LosResult, units: list[Unit] | None = None) -> dict:
+    """The ``los --json`` contract: ``{"units": [{"name", "position_ldu"}], "pairs": [...]}``."""
+    units = units if units is not None else battlefield.units
+    return {"battlefield": str(battlefield.path),
+            "units": [{"name": u.name, "kind": u.kind, "side": u.side, "creation": u.creation,
+                       "position_ldu": [round(float(x), 2) for x in u.position_ldu],
+                       "eye_ldu": [round(float(x), 2) for x in u.eye_ldu],
+                       "sections": {k: list(v) for k, v in u.sections.items()}} for u in units],
+            "pairs": [p.to_json() for p in result.pairs],
+            "engine": result.engine, "rays": result.n_rays,
+            "timings": {k: (round(v, 4) if isinstance(v, float) else v) for k, v in result.timings.items()}}

@@ -1,0 +1,329 @@
+"""Line of sight on real brick geometry: small battlefields built for the purpose (tests/data/los/)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from brikscan.battle.scene_file import parse_length, read_scene
+from brikscan.battle.sight_rules import load_sight_rules
+from brikscan.errors import InputError, NotFoundError
+
+from conftest import LIBRARY_ZIP, ROOT, SCENES, needs_shared
+
+DATA = ROOT / "tests" / "data" / "los"
+
+
+@pytest.fixture(scope="module")
+def field(library_zip):
+    """Battlefields loaded once per module: field('wall_head.ldr')."""
+    from brikscan.battle.battlefield import load_battlefield
+
+    memo: dict = {}
+
+    def get(name: str):
+        if name not in memo:
+            memo[name] = load_battlefield(DATA / name if not Path(name).is_absolute() else name, library_zip)
+        return memo[name]
+
+    return get
+
+
+def _los(bf, viewer: str, target: str, **kw):
+    from brikscan.battle.sight import line_of_sight
+
+    v = bf.unit_named(viewer)
+    t = bf.unit_named(target)
+    return line_of_sight(bf, [v], [t], **kw).pair(viewer, target)
+
+
+# ----------------------------------------------------------------------------------------------- rules (pure)
+
+def test_sight_rules_table_matches_the_rulebook():
+    r = load_sight_rules()
+    # [000 §5.1 Attack Modifiers]: whole minifig 0, 2/3 -1, 1/3 -2, firing blind -5
+    assert [r.minifig_modifier(n) for n in (3, 2, 1, 0)] == [0, -1, -2, -5]
+    # worked example: "24" frigate with 4" visible -> +2"
+    assert r.size_modifier(4.0, 1000.0, True) == 2
+    assert r.size_modifier(1.0, 8.0, True) == 0  # 2x4 area: like a whole minifig
+    assert r.size_modifier(0.7, 4.0, True) == -1  # 2x2
+    assert r.size_modifier(0.3, 1.0, True) == -2  # 1x1
+    assert r.size_modifier(10.0, 100.0, False) == -5
+    # height advantage: +1" per 1" of altitude, at most +5"
+    assert r.height_advantage_in(2.4) == 2.0
+    assert r.height_advantage_in(9.0) == 5.0
+    assert r.height_advantage_in(-3.0) == 0.0
+    assert r.ldu_per_inch == 60.0
+
+
+def test_parse_length_units():
+    assert parse_length("12in") == 720.0
+    assert parse_length('2"') == 120.0
+    assert parse_length("6studs") == 120.0
+    assert parse_length("3bricks") == 72.0
+    assert parse_length("2 plates") == 16.0
+    assert parse_length(-40) == -40.0
+    with pytest.raises(ValueError):
+        parse_length("12 feet")
+
+
+# ----------------------------------------------------------------------------------------------- units
+
+@needs_shared
+def test_units_named_by_annotation_submodel_or_number(field):
+    bf = field("patrol.mpd")
+    names = [u.name for u in bf.units if u.is_minifig]
+    assert names == ["scout", "scout-2", "sergeant", "minifig-1"]
+    assert bf.unit_named("sergeant").side == "red"
+    for u in bf.units:
+        if u.is_minifig:
+            assert all(u.sections[s] for s in ("head", "torso", "legs")), u.name
+            assert u.eye_ldu[1] < u.position_ldu[1] - 70  # eyes well above the feet (-Y is up)
+    sk = field("skirmish.ldr")
+    assert [u.name for u in sk.units if u.is_minifig] == ["minifig-1", "minifig-2", "minifig-3"]
+    hatted = sk.unit_named("minifig-3")
+    assert any(sk.elements[i].part == "3844.dat" for i in hatted.sections["head"])  # headgear is head
+
+
+# ----------------------------------------------------------------------------------------------- sight
+
+@needs_shared
+def test_open_ground_shows_all_three_sections(field):
+    p = _los(field("open_ground.ldr"), "archer", "knight")
+    assert p.visible and p.sections_visible == ["head", "torso", "legs"] and p.modifier == 0
+    assert p.visible_fraction > 0.9
+    assert 6.0 < p.distance_in < 7.0  # 400 LDU between them, eye to nearest point
+
+
+@needs_shared
+def test_wall_hiding_legs_and_torso_leaves_the_head(field):
+    bf = field("wall_head.ldr")
+    p = _los(bf, "archer", "knight")
+    assert p.sections_visible == ["head"] and p.modifier == -2
+    wall_parts = {"3008.dat", "3460.dat", "4162.dat"}
+    assert p.blocked_by and {bf.elements[i].part for i in p.blocked_by} <= wall_parts
+    # the knight's eyes are below the wall top: he sees nothing of the archer
+    back = _los(bf, "knight", "archer")
+    assert not back.visible and back.modifier == -5 and back.sections_visible == []
+
+
+@needs_shared
+def test_low_wall_hides_only_the_legs(field):
+    p = _los(field("wall_legs.ldr"), "archer", "knight")
+    assert p.sections_visible == ["head", "torso"] and p.modifier == -1
+
+
+@needs_shared
+def test_minifig_behind_a_house_is_not_visible(field):
+    bf = field("house.ldr")
+    p = _los(bf, "archer", "knight")
+    assert not p.visible and p.modifier == -5 and p.visible_fraction == 0.0
+    assert {bf.elements[i].part for i in p.blocked_by} <= {"3008.dat", "41539.dat"}
+
+
+@needs_shared
+@pytest.mark.parametrize("name,expected", [("open_ground.ldr", ["head", "torso", "legs"]),
+                                           ("wall_head.ldr", ["head"]), ("wall_legs.ldr", ["head", "torso"]),
+                                           ("house.ldr", [])])
+def test_answers_do_not_change_with_the_seed(field, name, expected):
+    bf = field(name)
+    for seed in range(6):
+        p = _los(bf, "archer", "knight", seed=seed)
+        assert p.sections_visible == expected, (seed, p.sections_visible)
+
+
+@needs_shared
+def test_both_ray_engines_give_the_same_answers(field):
+    bf = field("wall_legs.ldr")
+    a = _los(bf, "archer", "knight", engine="embree")
+    b = _los(bf, "archer", "knight", engine="open3d")
+    assert a.sections_visible == b.sections_visible and a.modifier == b.modifier
+    assert abs(a.visible_fraction - b.visible_fraction) < 0.02
+
+
+@needs_shared
+def test_height_advantage_from_the_tower(field):
+    from brikscan.battle.sight import line_of_sight
+
+    bf = field("skirmish.ldr")
+    figs = [u for u in bf.units if u.is_minifig]
+    res = line_of_sight(bf, figs, figs)
+    assert len(res.pairs) == 6  # all pairs, not against itself
+    down = res.pair("minifig-1", "minifig-2")  # 6 bricks = 144 LDU = 2.4" up
+    assert down.altitude_in == pytest.approx(2.4)
+    assert down.height_advantage_in == 2.0
+    assert res.pair("minifig-2", "minifig-1").height_advantage_in == 0.0
+    m = res.matrix()
+    assert m.shape == (3, 3) and np.isnan(np.diag(m)).all()
+
+
+@needs_shared
+def test_creation_target_visible_fraction_and_size_bonus(field):
+    from brikscan.battle.sight import line_of_sight
+
+    bf = field("house.ldr")
+    archer = bf.unit_named("archer")
+    house = [u for u in bf.units if not u.is_minifig]
+    if not house:
+        pytest.skip("the creation analysis found no building here")
+    res = line_of_sight(bf, [archer], house)
+    p = res.pairs[0]
+    assert p.visible and 0 < p.visible_fraction <= 1
+    assert p.visible_extent_in >= 2.0 and p.modifier == int(p.visible_extent_in // 2)
+
+
+# ----------------------------------------------------------------------------------------------- scenes
+
+def _scene(tmp_path, body: str) -> Path:
+    p = tmp_path / "s.toml"
+    p.write_text(body)
+    return p
+
+
+def test_scene_wrong_key_names_the_key(tmp_path):
+    p = _scene(tmp_path, f'[[models]]\nfile = "{DATA / "minifig.ldr"}"\npostion = [0, 0]\n')
+    with pytest.raises(InputError, match=r"models\[0\]\.postion: unknown key"):
+        read_scene(p)
+    p = _scene(tmp_path, f'[[models]]\nfile = "{DATA / "minifig.ldr"}"\nposition = [0, "3 feet"]\n')
+    with pytest.raises(InputError, match=r"models\[0\]\.position.*bad length"):
+        read_scene(p)
+    p = _scene(tmp_path, 'name = "x"\n')
+    with pytest.raises(InputError, match=r"models: missing key"):
+        read_scene(p)
+    p = _scene(tmp_path, '[[models]\nfile = 1\n')
+    with pytest.raises(InputError, match="bad TOML"):
+        read_scene(p)
+
+
+@needs_shared
+def test_scene_places_models_and_checks_units(tmp_path, library_zip):
+    from brikscan.battle.battlefield import load_scene
+
+    fig = DATA / "minifig.ldr"
+    body = (f'[[models]]\nname = "alpha"\nfile = "{fig}"\nposition = ["10in", 0, "2studs"]\nside = "red"\n'
+            f'[[models]]\nname = "beta"\nfile = "{fig}"\nposition = [0, 0, 0]\nrotation = 90\n'
+            f'[[units]]\nunit = "beta"\nname = "bravo"\nside = "blue"\n'
+            f'[[attacks]]\nfrom = "alpha"\nto = "bravo"\n')
+    bf = load_scene(_scene(tmp_path, body), library_zip)
+    a, b = bf.unit_named("alpha"), bf.unit_named("bravo")
+    assert a.side == "red" and b.side == "blue"
+    assert np.allclose(a.position_ldu, [600, 0, 40], atol=1.5)
+    assert len({i for u in bf.units for i in u.elements}) == 2 * 9  # unique element indices
+    assert bf.mesh.face_element.max() == len(bf.elements) - 1
+    with pytest.raises(InputError, match=r"units\[0\]\.unit: no unit 'gamma'"):
+        load_scene(_scene(tmp_path, body.replace('unit = "beta"', 'unit = "gamma"')), library_zip)
+    with pytest.raises(InputError, match=r"attacks\[0\]\.to: no unit named 'charlie'"):
+        load_scene(_scene(tmp_path, body.replace('to = "bravo"', 'to = "charlie"')), library_zip)
+    with pytest.raises(NotFoundError):
+        bf.unit_named("zulu")
+
+
+@needs_shared
+@pytest.mark.parametrize("scene", ["castle_assault.toml", "street_fight.toml", "tank_ambush.toml"])
+def test_shipped_scenes(field, scene):
+    from brikscan.battle.sight import line_of_sight
+
+    path = SCENES / scene
+    bf = field(str(path))
+    figs = [u for u in bf.units if u.is_minifig]
+    assert len(figs) >= 3 and any(not u.is_minifig for u in bf.units)
+    assert all(not u.name.startswith("minifig-") for u in figs)
+    res = line_of_sight(bf, figs[:4], bf.units, samples=60)
+    assert any(p.visible for p in res.pairs) and len(res.pairs) == 4 * (len(bf.units) - 1)
+    for a in bf.attacks:
+        bf.unit_named(a.from_), bf.unit_named(a.to)
+
+
+# ----------------------------------------------------------------------------------------------- CLI
+
+def _cli(args, capsys):
+    from brikscan.cli import main
+
+    rc = main(args)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+@needs_shared
+def test_cli_json_contract(capsys):
+    rc, out, _ = _cli(["los", str(DATA / "wall_head.ldr"), "--json", "-L", str(LIBRARY_ZIP)], capsys)
+    assert rc == 0
+    data = json.loads(out)
+    assert {"name", "position_ldu"} <= set(data["units"][0])
+    keys = {"from", "to", "visible", "sections_visible", "modifier", "visible_fraction", "distance_in", "blocked_by"}
+    assert data["pairs"] and all(keys <= set(p) for p in data["pairs"])
+    p = next(p for p in data["pairs"] if p["from"] == "archer" and p["to"] == "knight")
+    assert p["sections_visible"] == ["head"] and p["modifier"] == -2 and all(isinstance(i, int)
+                                                                             for i in p["blocked_by"])
+    rc, out, _ = _cli(["los", str(DATA / "wall_head.ldr"), "--from", "knight", "--to", "archer", "--json",
+                       "-L", str(LIBRARY_ZIP)], capsys)
+    pairs = json.loads(out)["pairs"]
+    assert rc == 0 and len(pairs) == 1 and pairs[0]["visible"] is False and pairs[0]["modifier"] == -5
+
+
+@needs_shared
+def test_cli_bad_input_is_one_line(capsys, tmp_path):
+    lib = ["-L", str(LIBRARY_ZIP)]
+    rc, _, err = _cli(["los", str(DATA / "wall_head.ldr"), "--from", "nobody"] + lib, capsys)
+    assert rc == 5 and "no unit named 'nobody'" in err and len(err.strip().splitlines()) == 1
+    rc, _, err = _cli(["los", str(DATA / "no_minifigs.ldr")] + lib, capsys)
+    assert rc == 3 and "no minifigs" in err
+    bad = _scene(tmp_path, f'[[models]]\nfile = "{DATA / "minifig.ldr"}"\nrotate = 90\n')
+    rc, _, err = _cli(["los", str(bad)] + lib, capsys)
+    assert rc == 3 and "models[0].rotate: unknown key" in err
+    # a real process: no traceback on stderr
+    proc = subprocess.run([sys.executable, "-m", "brikscan", "los", str(DATA / "open_ground.ldr"), "--to", "x"]
+                          + lib, capture_output=True, text=True)
+    assert proc.returncode == 5 and "Traceback" not in proc.stderr
+
+
+# ----------------------------------------------------------------------------------------------- pictures
+
+@needs_shared
+def test_png_shows_green_and_red_lines(field, tmp_path):
+    from PIL import Image
+
+    from brikscan.battle.sight import line_of_sight
+    from brikscan.render.sight_view import render_sight_png
+
+    bf = field("wall_head.ldr")
+    res = line_of_sight(bf, [bf.unit_named("archer")], [bf.unit_named("knight")])
+    out = render_sight_png(bf, res, tmp_path / "los.png", size=(640, 480))
+    img = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    green = ((img[..., 1] > 140) & (img[..., 0] < 60) & (img[..., 2] < 80)).sum()
+    red = ((img[..., 0] > 180) & (img[..., 1] < 60) & (img[..., 2] < 60)).sum()
+    assert green > 50 and red > 50
+
+
+@needs_shared
+def test_html_page_loads_in_headless_chromium(field, tmp_path):
+    from brikscan.battle.sight import line_of_sight
+    from brikscan.render.browser_check import check_html_in_chromium, find_chromium
+    from brikscan.render.sight_view import write_sight_html
+
+    bf = field("wall_legs.ldr")
+    res = line_of_sight(bf, [bf.unit_named("archer")], [bf.unit_named("knight")])
+    page = write_sight_html(bf, res, tmp_path / "los.html")
+    text = page.read_text()
+    assert "<canvas" in text and len(text) > 10_000
+    if find_chromium() is None:
+        pytest.skip("chromium is not on PATH (apt-get install chromium); the page was written but not opened")
+    check = check_html_in_chromium(page)
+    assert check.ok, (check.reason, check.errors)
+
+
+@needs_shared
+def test_benchmark_hook_runs_on_a_small_field(library_zip):
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from bench_los import bench_los
+    finally:
+        sys.path.pop(0)
+    out = bench_los(DATA / "no_minifigs.ldr", library_zip, n_units=4, samples=30, repeats=1)
+    assert out["units"] == 4 and out["pairs"] == 12 and out["rays"] >= 12 * 30
+    assert out["matrix_warm_s"] > 0 and out["engines_same_rays"]["fastest"] in ("embree", "open3d")
+    assert out["engines_same_rays"].get("agreement", 1.0) > 0.99
