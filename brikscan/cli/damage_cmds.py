@@ -1,2 +1,164 @@
-"""Placeholder: commands are registered here by their module owner."""
+"""``blast`` (explosions [000 §8.4]) and ``hit`` (Component Damage [000 §7.2]): thin wrappers over
+``brikscan.battle.preview``. ``--json`` prints one JSON object (the contract in issue 5)."""
 from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from . import app
+from .common import LibraryOpt, load_model, print_json, warn_all
+
+_INCH = typer.Option(60.0, "--inch", help="LDU per inch (60 = the rules' 3-stud inch; 63.5 = a real inch)")
+_RULES = typer.Option("2010", "--rules", help="rule edition: 2010 or 2001")
+_SL = typer.Option(None, "--sl", help="Structure Level for every creation (default: from the analysis, else 1)")
+_SD = typer.Option(0, "--size-damage", help="Size Damage every creation already has (inherited by its sections)")
+_ARMOR = typer.Option(None, "--armor-rolls", help="fix the Armor rolls: one for all, or one per Armor class "
+                                                  "(blast) / per component along the line (hit), e.g. 15 or 4,4,4")
+_SEED = typer.Option(None, "--seed", help="random seed (reproducible rolls)")
+_EXPECTED = typer.Option(False, "--expected", help="deterministic average dice and Armor instead of rolling")
+_BONUS = typer.Option(True, "--bonus/--no-bonus", help="Bonus Dice on a die's top face [000 §1.2]")
+
+
+def _outputs(m, result, png: Optional[Path], gif: Optional[Path], save: Optional[Path], debris: bool,
+             note: str) -> list[str]:
+    done = []
+    for p in (png, gif, save):
+        if p is not None and p.resolve() == Path(m.path).resolve():
+            from ..errors import UsageError
+
+            raise UsageError("refusing to write over the input model", file=str(p))
+    if save is not None:
+        from ..battle.save_ldraw import save_damaged
+
+        move = result.knockback_vec
+        save_damaged(m, save, result.destroyed, move, keep_debris=debris, note=note)
+        done.append(f"wrote {save}")
+    if png is not None:
+        from ..render.damage_view import render_before_after
+
+        render_before_after(m, result, png)
+        done.append(f"wrote {png}")
+    if gif is not None:
+        from ..render.damage_view import render_gif
+
+        render_gif(m, result, gif)
+        done.append(f"wrote {gif}")
+    return done
+
+
+def _print_sections(result) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table("section", "elements", "Size\"", "ES", "state")
+    for s in result.sections:
+        state = "DESTROYED" if s.destroyed else ("loose object" if s.kind == "loose object" else
+                                                 ("broken loose" if s.loose else "standing"))
+        t.add_row(s.name, str(len(s.elements)), f"{s.size} ({s.size_in:.2f})", f"{s.effective_size:g}", state)
+    Console().print(t)
+
+
+@app.command()
+def blast(model: Path,
+          at: Optional[List[str]] = typer.Option(None, "--at", help="centre X,Y,Z in LDU (repeat for several)"),
+          at_element: Optional[List[int]] = typer.Option(None, "--at-element", help="centre on element N"),
+          dice: str = typer.Option("3d10", "--dice", help="explosion dice, e.g. 3d10 (';' between explosions)"),
+          rolls: Optional[str] = typer.Option(None, "--rolls", help="fixed dice, e.g. 3,6,7 (10+4: a 10 and its "
+                                                                   "Bonus d6; ';' between explosions)"),
+          armor_rolls: Optional[str] = _ARMOR, seed: Optional[int] = _SEED, expected: bool = _EXPECTED,
+          bonus: bool = _BONUS,
+          trials: int = typer.Option(0, "--trials", help="Monte Carlo trials (probabilities and a heat map)"),
+          json_out: bool = typer.Option(False, "--json", help="one JSON object"),
+          png: Optional[Path] = typer.Option(None, "--png", help="before/after PNG"),
+          gif: Optional[Path] = typer.Option(None, "--gif", help="GIF of the debris flying"),
+          heatmap: Optional[Path] = typer.Option(None, "--heatmap", help="PNG heat map of --trials"),
+          save: Optional[Path] = typer.Option(None, "--save", help="write the damaged model (.ldr/.mpd)"),
+          debris: bool = typer.Option(False, "--debris", help="--save keeps destroyed bricks, thrown by KnockBack"),
+          sl: Optional[float] = _SL, size_damage: int = _SD, inch: float = _INCH, rules: str = _RULES,
+          library: Optional[str] = LibraryOpt) -> None:
+    """Explode N d10 at a point or element: rings, Armor rolls, destroyed bricks, KnockBack, the re-split."""
+    from ..battle.preview import blast_json, run_blast
+    from ..errors import UsageError
+
+    if heatmap is not None and not trials:
+        raise UsageError("--heatmap needs --trials N")
+    m = load_model(model, library)
+    scene, result, mc = run_blast(m, at=at, at_element=at_element, dice=dice, rolls=rolls, armor_rolls=armor_rolls,
+                                  seed=seed, expected=expected, bonus_dice=bonus, sl=sl, size_damage=size_damage,
+                                  ldu_per_inch=inch, rules=rules, trials=trials)
+    done = _outputs(m, result, png, gif, save, debris, f"blast {dice}")
+    if heatmap is not None and mc is not None:
+        from ..render.damage_view import render_heatmap
+
+        render_heatmap(m, result, mc.p_destroyed, heatmap)
+        done.append(f"wrote {heatmap}")
+    if json_out:
+        print_json(blast_json(scene, result, mc))
+        return
+    warn_all(m)
+    data = blast_json(scene, result, mc)
+    for bl in data["blasts"]:
+        typer.echo(f"blast {bl['dice']} at {', '.join(f'{v:g}' for v in bl['centre_ldu'])}"
+                   f" rolls {bl['rolls'] if bl['rolls'] is not None else '(expected)'}")
+        for r in bl["rings"]:
+            typer.echo(f"  {r['inner_radius_in']:g}-{r['outer_radius_in']:g}\": {r['damage']:g} damage, "
+                       f"KnockBack {r['knockback_in']:g}\"")
+    for a in data["armor_classes"]:
+        typer.echo(f"Armor {a['creation']} SL {a['sl']:g} ({a['armor']}): {a['roll']:g} ({a['source']})")
+    typer.echo(f"destroyed {len(data['destroyed'])} of {len(m.elements)} elements")
+    _print_sections(result)
+    if mc is not None:
+        typer.echo(f"Monte Carlo {mc.trials} trials: {mc.expected_lost:.2f} elements lost on average; "
+                   f"split probability {mc.p_split}")
+    for line in done:
+        typer.echo(line)
+
+
+@app.command()
+def hit(model: Path,
+        element: Optional[int] = typer.Option(None, "--element", help="target element index"),
+        origin: Optional[str] = typer.Option(None, "--from", help="attacker X,Y,Z (LDU): the line of attack"),
+        toward: Optional[str] = typer.Option(None, "--toward", help="aim point X,Y,Z: first element hit is the target"),
+        damage: Optional[float] = typer.Option(None, "--damage", help="rolled damage total, e.g. 12"),
+        dice: Optional[str] = typer.Option(None, "--dice", help="damage dice, e.g. 2d6"),
+        rolls: Optional[str] = typer.Option(None, "--rolls", help="fixed damage dice, e.g. 5,6+2"),
+        armor_rolls: Optional[str] = _ARMOR, seed: Optional[int] = _SEED, expected: bool = _EXPECTED,
+        bonus: bool = _BONUS,
+        overkill: bool = typer.Option(True, "--overkill/--no-overkill", help="carry leftover damage on [000 §7.2]"),
+        chunk: bool = typer.Option(False, "--chunk", help="remove a chunk up to 1\" around the struck element"),
+        reach: Optional[float] = typer.Option(None, "--reach", help="attack reach in inches (limits Overkill)"),
+        json_out: bool = typer.Option(False, "--json", help="one JSON object"),
+        png: Optional[Path] = typer.Option(None, "--png", help="before/after PNG"),
+        gif: Optional[Path] = typer.Option(None, "--gif", help="GIF"),
+        save: Optional[Path] = typer.Option(None, "--save", help="write the damaged model (.ldr/.mpd)"),
+        sl: Optional[float] = _SL, size_damage: int = _SD, inch: float = _INCH, rules: str = _RULES,
+        library: Optional[str] = LibraryOpt) -> None:
+    """Component Damage: knock an element (or a 1" chunk) off, with Overkill along the line of attack."""
+    from ..battle.preview import hit_json, run_hit
+
+    m = load_model(model, library)
+    scene, result, info = run_hit(m, element=element, origin=origin, toward=toward, damage=damage, dice=dice,
+                                  rolls=rolls, armor_rolls=armor_rolls, seed=seed, expected=expected,
+                                  bonus_dice=bonus, overkill=overkill, chunk=chunk, reach_in=reach, sl=sl,
+                                  size_damage=size_damage, ldu_per_inch=inch, rules=rules)
+    done = _outputs(m, result, png, gif, save, False, "component hit")
+    data = hit_json(scene, result, info)
+    if json_out:
+        print_json(data)
+        return
+    warn_all(m)
+    rolled = f" ({data['dice']} rolled {data['rolls']})" if "dice" in data else ""
+    typer.echo(f"damage {data['damage']:g}{rolled}")
+    for s in data["steps"]:
+        n_removed = len(s["removed"])
+        what = "holds"
+        if s["destroyed"]:
+            what = "destroyed" + (f" ({n_removed} elements)" if n_removed > 1 else "")
+        interior = ", interior" if s["interior"] else ""
+        typer.echo(f"  element {s['element']} ({s['creation']}, SL {s['sl']:g}{interior}): "
+                   f"{s['damage_in']:g} vs Armor {s['armor_roll']:g} -> {what}")
+    _print_sections(result)
+    for line in done:
+        typer.echo(line)

@@ -1,0 +1,188 @@
+"""Destruction previews in pyvista: the blast's rings as translucent shells labelled with their damage,
+destroyed bricks thrown along their KnockBack, surviving sections tinted with their new Size; a before/after
+PNG, a GIF of the debris flying, and a Monte Carlo heat map.
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+
+from ..geometry.cache import write_atomic
+from ..geometry.model import Model
+from .model_view import frame_camera, new_plotter, save_png
+
+SECTION_TINTS = np.array([[31, 119, 180], [44, 160, 44], [255, 127, 14], [148, 103, 189], [23, 190, 207],
+                          [188, 189, 34], [140, 86, 75], [227, 119, 194]], dtype=np.float64)
+DEBRIS_RGB = np.array([214, 39, 40], dtype=np.float64)
+
+
+def _poly(tris: np.ndarray, rgb: np.ndarray):
+    import pyvista as pv
+
+    n = len(tris)
+    faces = np.empty((n, 4), dtype=np.int64)
+    faces[:, 0] = 3
+    faces[:, 1:] = np.arange(n * 3).reshape(n, 3)
+    poly = pv.PolyData(np.asarray(tris, dtype=np.float32).reshape(-1, 3), faces.reshape(-1))
+    poly.cell_data["rgb"] = np.clip(rgb, 0, 255).astype(np.uint8)
+    return poly
+
+
+def _add(pl, tris, rgb, opacity: float = 1.0) -> None:
+    if len(tris):
+        pl.add_mesh(_poly(tris, rgb), scalars="rgb", rgb=True, opacity=opacity, show_scalar_bar=False)
+
+
+def section_face_rgb(model: Model, result) -> np.ndarray:
+    """LDraw colours blended with one tint per surviving section; debris red."""
+    mesh = model.mesh
+    base = model.colours.rgb_array(mesh.face_colour).astype(np.float64)
+    tint_of = np.full(len(model.elements), -1)
+    for k, s in enumerate(x for x in result.sections if not x.destroyed):
+        tint_of[s.elements] = k % len(SECTION_TINTS)
+    fe = mesh.face_element
+    t = np.where(fe >= 0, tint_of[np.clip(fe, 0, None)], -1)
+    out = base.copy()
+    has = t >= 0
+    out[has] = 0.45 * base[has] + 0.55 * SECTION_TINTS[t[has]]
+    dead = (fe >= 0) & result.destroyed[np.clip(fe, 0, None)]
+    out[dead] = 0.3 * base[dead] + 0.7 * DEBRIS_RGB
+    return out
+
+
+def heat_face_rgb(model: Model, p_destroyed: np.ndarray) -> np.ndarray:
+    """Grey (safe) to yellow to red (certainly destroyed), per element probability."""
+    fe = model.mesh.face_element
+    p = np.where(fe >= 0, np.asarray(p_destroyed)[np.clip(fe, 0, None)], 0.0)[:, None]
+    grey, yellow, red = np.array([200, 200, 200.0]), np.array([255, 210, 0.0]), np.array([200, 0, 0.0])
+    return np.where(p < 0.5, grey + (yellow - grey) * (p * 2), yellow + (red - yellow) * ((p - 0.5) * 2))
+
+
+def displaced_triangles(model: Model, move: np.ndarray, t: float = 1.0, arc_ldu: float = 0.0) -> np.ndarray:
+    """World triangles with each element moved by ``t`` of its displacement (plus a parabolic arc up, -Y)."""
+    tris = model.mesh.triangles.astype(np.float64).copy()
+    moving = np.flatnonzero(np.linalg.norm(move, axis=1) > 1e-9)
+    for i in moving:
+        a, b = model.mesh.element_offsets[i], model.mesh.element_offsets[i + 1]
+        d = move[i] * t
+        d = d + np.array([0.0, -4 * arc_ldu * t * (1 - t), 0.0])
+        tris[a:b] += d
+    return tris
+
+
+def _scene(pl, model: Model, result, t: float = 1.0, labels: bool = True, heat: np.ndarray | None = None,
+           after: bool = True) -> None:
+    import pyvista as pv
+
+    if not after:
+        _add(pl, model.mesh.triangles, model.colours.rgb_array(model.mesh.face_colour))
+        _rings(pl, result, labels)
+        return
+    move = result.knockback_vec
+    arc = float(np.linalg.norm(move, axis=1).max()) * 0.5 if len(move) else 0.0
+    tris = displaced_triangles(model, move, t, arc)
+    rgb = heat_face_rgb(model, heat) if heat is not None else section_face_rgb(model, result)
+    fe = model.mesh.face_element
+    dead = (fe >= 0) & result.destroyed[np.clip(fe, 0, None)]
+    _add(pl, tris[~dead], rgb[~dead])
+    if heat is None:
+        _add(pl, tris[dead], rgb[dead], opacity=0.85)
+    _rings(pl, result, labels)
+    if labels and heat is None:
+        pts, txt = [], []
+        for s in result.sections:
+            if not s.elements or s.kind != "section":
+                continue
+            c = np.mean([(model.elements[i].bbox_min + model.elements[i].bbox_max) / 2 for i in s.elements], axis=0)
+            pts.append(c + move[s.elements].mean(axis=0) * t)
+            txt.append(f"{s.name}: Size {s.size}\" ES {s.effective_size:g}" + (" DESTROYED" if s.destroyed else "")
+                       + (" (loose)" if s.loose else ""))
+        if pts:
+            pl.add_point_labels(pv.PolyData(np.array(pts, dtype=np.float32)), txt, font_size=12, point_size=1,
+                                shape_opacity=0.6, always_visible=True)
+
+
+def _rings(pl, result, labels: bool) -> None:
+    import pyvista as pv
+
+    ldu = None
+    for bl in getattr(result, "blasts", []) or []:
+        if ldu is None:
+            ldu = _ldu_per_inch(result)
+        colours = ["#ff2200", "#ff8800", "#ffcc00", "#ffee88"]
+        pts, txt = [], []
+        for k, r in enumerate(bl.rings):
+            rad = r.outer_radius_in * ldu
+            pl.add_mesh(pv.Sphere(radius=rad, center=bl.centre, theta_resolution=40, phi_resolution=24),
+                        color=colours[min(k, 3)], opacity=0.10 if k else 0.18, show_edges=False)
+            pts.append(bl.centre + np.array([rad, 0, 0]))
+            txt.append(f"{r.outer_radius_in:g}\": {r.damage:g} dmg, KB {r.knockback_in:g}\"")
+        if labels and pts:
+            pl.add_point_labels(pv.PolyData(np.array(pts, dtype=np.float32)), txt, font_size=11, point_size=6,
+                                text_color="black", shape_opacity=0.4, always_visible=True)
+
+
+def _ldu_per_inch(result) -> float:
+    return float(getattr(result, "ldu_per_inch", 60.0))
+
+
+def _bounds(model: Model, result) -> tuple[np.ndarray, np.ndarray]:
+    lo, hi = model.bbox_ldu
+    lo, hi = lo.copy(), hi.copy()
+    if len(result.knockback_vec):
+        tris = displaced_triangles(model, result.knockback_vec).reshape(-1, 3)
+        if len(tris):
+            lo, hi = np.minimum(lo, tris.min(0)), np.maximum(hi, tris.max(0))
+    return lo, hi
+
+
+def _shot(model: Model, result, size, **kw) -> np.ndarray:
+    pl = new_plotter(True, size)
+    _scene(pl, model, result, **kw)
+    lo, hi = _bounds(model, result)
+    frame_camera(pl, lo, hi)
+    img = pl.screenshot(return_img=True)
+    pl.close()
+    return img
+
+
+def render_before_after(model: Model, result, out: str | Path, size: tuple[int, int] = (800, 600)) -> Path:
+    """One PNG: the model with the blast's rings (left) and after the damage (right)."""
+    before = _shot(model, result, size, after=False)
+    after = _shot(model, result, size, after=True)
+    return save_png(np.concatenate([before, after], axis=1), out)
+
+
+def render_heatmap(model: Model, result, p_destroyed: np.ndarray, out: str | Path,
+                   size: tuple[int, int] = (1024, 768)) -> Path:
+    """Monte Carlo probability of destruction per element, on the undamaged model."""
+    from types import SimpleNamespace
+
+    still = SimpleNamespace(knockback_vec=np.zeros((len(model.elements), 3)), destroyed=np.zeros(len(model.elements),
+                                                                                                 dtype=bool),
+                            sections=[], blasts=result.blasts, ldu_per_inch=_ldu_per_inch(result))
+    return save_png(_shot(model, still, size, heat=p_destroyed, labels=True), out)
+
+
+def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tuple[int, int] = (640, 480),
+               fps: int = 8) -> Path:
+    """Debris and loose sections flying along their KnockBack, written atomically."""
+    import imageio.v2 as imageio
+
+    lo, hi = _bounds(model, result)
+    pl = new_plotter(True, size)
+    imgs = []
+    for f in range(frames):
+        t = f / (frames - 1) if frames > 1 else 1.0
+        pl.clear()
+        _scene(pl, model, result, t=t, labels=(f == frames - 1))
+        frame_camera(pl, lo, hi)
+        imgs.append(pl.screenshot(return_img=True))
+    pl.close()
+    buf = io.BytesIO()
+    imageio.mimsave(buf, imgs, format="GIF", duration=1.0 / fps, loop=0)
+    out = Path(out)
+    write_atomic(out, buf.getvalue())
+    return out
