@@ -1,2 +1,129 @@
-"""Placeholder: commands are registered here by their module owner."""
+"""``stats``: a BrikWars stat card per creation (Size, Structure Level, Armor, costs, weapons, propulsion)."""
 from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from . import app
+from .common import LibraryOpt, load_model, print_json, warn_all
+
+
+def parse_sl(text: str | None) -> float | None:
+    from ..errors import UsageError
+
+    if text is None:
+        return None
+    t = text.strip()
+    if t in ("1/2", "½", "half"):
+        return 0.5
+    try:
+        v = float(t)
+    except ValueError:
+        raise UsageError(f"--sl {text!r}: give 0, 0.5 (or 1/2), or a whole number") from None
+    from ..rules.formulas import check_sl
+
+    return check_sl(v)
+
+
+@app.command()
+def stats(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd/.dat)"),
+          library: Optional[str] = LibraryOpt,
+          json_out: bool = typer.Option(False, "--json", help="one JSON object: {rules, scale_ldu_per_inch, "
+                                                              "creations} (the stats contract)"),
+          rules: str = typer.Option("2010", "--rules", help="rules edition: 2010 (default) or 2001"),
+          scale: str = typer.Option("inch", "--scale", help="inch: 25.4 mm = 63.5 LDU (a tape measure); stud: "
+                                                            "3 studs = 60 LDU (the rules' brick stick)"),
+          round_mode: str = typer.Option("nearest", "--round", help="rounding of Size: nearest, up or down"),
+          sl: Optional[str] = typer.Option(None, "--sl", help="Structure Level for every creation (0, 1/2, 1-5); "
+                                                              "default: the CREATION annotation, else a suggestion"),
+          role: Optional[List[str]] = typer.Option(None, "--role", help="override roles: SELECTOR=ROLE [key=value"
+                                                                        " …], e.g. '12-15=weapon type=gun size=2' "
+                                                                        "(repeatable)"),
+          card: Optional[Path] = typer.Option(None, "--card", help="write stat cards with renders to .html or .md"),
+          all_: bool = typer.Option(False, "--all", help="also show loose items in full"),
+          no_render: bool = typer.Option(False, "--no-render", help="--card without the 3D renders")) -> None:
+    """Stat card per creation: Size, Structure Level, Armor, Base Cost, weapons, propulsion, Power, total."""
+    from ..analysis.stats import analyse, analysis_json
+    from ..errors import UsageError
+
+    if rules not in ("2010", "2001"):
+        raise UsageError(f"--rules {rules!r}: choose 2010 or 2001")
+    if scale not in ("inch", "stud"):
+        raise UsageError(f"--scale {scale!r}: choose inch or stud")
+    if round_mode not in ("nearest", "up", "down"):
+        raise UsageError(f"--round {round_mode!r}: choose nearest, up or down")
+    if card is not None and card.suffix.lower() not in (".html", ".htm", ".md"):
+        raise UsageError(f"--card {card}: write .html or .md")
+    level = parse_sl(sl)
+    m = load_model(model, library)
+    a = analyse(m, rules=rules, scale=scale, round_mode=round_mode, sl=level, overrides=list(role or []))
+    if card is not None:
+        from ..render.stat_card import write_card
+
+        write_card(a, card, include_all=all_, renders=not no_render)
+    if json_out:
+        print_json(analysis_json(a))
+        return
+    warn_all(m)
+    import sys
+
+    for d in a.diagnostics[:20]:
+        print(f"brikscan: warning: {d}", file=sys.stderr)
+    _print_cards(a, all_)
+    if card is not None:
+        typer.echo(f"wrote {card}")
+
+
+def _fmt(x) -> str:
+    if x is None:
+        return "—"
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _print_cards(a, all_: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    con.print(f"[bold]{a.model.name}[/bold]  rules {a.rules}, {a.ldu_per_inch:g} LDU per inch ({a.scale}), "
+              f"rounding {a.round_mode}")
+    small = []
+    for card in a.cards:
+        c = card.creation
+        if not all_ and c.kind in ("minifig", "loose item"):
+            small.append(card)
+            continue
+        t = Table(title=f"{c.name}  ({c.kind})", show_header=False, title_justify="left")
+        t.add_row("Size", f"{card.size}  (measured {card.size_in:.2f}\", {len(c.structural_elements)} structural "
+                          f"of {len(c.elements)} elements)")
+        t.add_row("Structure Level", f"{_fmt(card.structure_level)}  — {card.sl_reason}")
+        t.add_row("Armor", f"{card.armor}  (weak points / non-structural: {card.weak_point_armor})")
+        t.add_row("Base Cost", f"{_fmt(card.base_cost)} CP")
+        for w in card.weapons:
+            t.add_row("Weapon", f"{w.name}: {w.type} Size {_fmt(w.size)} — Cost {_fmt(w.cost)}, Use {_fmt(w.use)}, "
+                                f"Range {_fmt(w.range_in)}\", Damage {w.damage or '—'}")
+        for p in card.propulsion:
+            t.add_row("Propulsion", f"{p.type}: Move {_fmt(p.move_in)}\" — {_fmt(p.cost)} CP "
+                                    f"({len(p.elements)} elements)")
+        if card.mind_cost:
+            t.add_row("Mind", f"{_fmt(card.mind_cost)} CP")
+        fit = "" if card.weapons_fit is None else ("  (weapons fit)" if card.weapons_fit else "  (weapons do NOT fit)")
+        t.add_row("Power", f"{_fmt(card.power)}\"{fit}")
+        t.add_row("Total", f"[bold]{_fmt(card.total_cost)} CP[/bold]  (rounded up {card.total_cost_rounded})")
+        counts: dict[str, int] = {}
+        for r in c.roles.values():
+            counts[r.role] = counts.get(r.role, 0) + 1
+        t.add_row("Roles", ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        for w in card.warnings:
+            t.add_row("[yellow]warning[/yellow]", w)
+        con.print(t)
+    if small:
+        t = Table("creation", "kind", "Size", "SL", "Armor", "weapons", "total CP", title="Minifigs and loose items",
+                  title_justify="left")
+        for card in small:
+            c = card.creation
+            t.add_row(c.name, c.kind, str(card.size), _fmt(card.structure_level), card.armor,
+                      ", ".join(f"{w.type} {_fmt(w.size)}" for w in card.weapons) or "—", _fmt(card.total_cost))
+        con.print(t)

@@ -1,0 +1,296 @@
+"""Player annotations read from the model: ``0 !BRIKSCAN …`` meta lines, LeoCAD/MLCad groups, submodel names.
+
+Other LDraw programs ignore these lines, so players can keep their costing decisions inside the model file.
+Every annotation remembers its ``file:line`` so warnings and stat-card reasons can point back at it.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from ..errors import Diagnostic
+
+ROLES = ("structural", "weapon", "propulsion", "device", "decoration", "weak point", "crew")
+_ROLE_ALIASES = {"weakpoint": "weak point", "weak_point": "weak point", "weak-point": "weak point",
+                 "weapons": "weapon", "devices": "device", "decorations": "decoration", "structure": "structural"}
+WEAPON_TYPES = ("melee", "shield", "gun", "blastgun", "machinegun", "flamethrower", "launcher", "cannon", "rocket",
+                "explosive")
+PROPULSION_TYPES = ("ground", "water", "flying")
+KINDS = ("building", "vehicle", "creature")
+SLS = ("0", "0.5", "1/2", "½", "1", "2", "3", "4", "5")
+ROLE_KEYS = {"name", "type", "size", "move", "xsize"}
+CREATION_KEYS = {"name", "kind", "sl"}
+
+# Words in group and submodel names that say what the group is (a "role word").
+_WEAPON_WORDS = {w: w for w in WEAPON_TYPES} | {
+    "sword": "melee", "axe": "melee", "lance": "melee", "spear": "melee", "blade": "melee", "claw": "melee",
+    "mace": "melee", "hammer": "melee", "pistol": "gun", "rifle": "gun", "blaster": "gun", "laser": "gun",
+    "musket": "gun", "turretgun": "gun", "shotgun": "blastgun", "autogun": "machinegun", "minigun": "machinegun",
+    "flamer": "flamethrower", "catapult": "launcher", "missile": "rocket", "missiles": "rocket", "bomb": "explosive",
+    "mortar": "launcher", "cannons": "cannon", "guns": "gun", "rockets": "rocket"}
+_PROPULSION_WORDS = {"wheel": "ground", "wheels": "ground", "tread": "ground", "treads": "ground",
+                     "track": "ground", "tracks": "ground", "legs": "ground", "sail": "water", "sails": "water",
+                     "oar": "water", "oars": "water", "propeller": "water", "wing": "flying", "wings": "flying",
+                     "rotor": "flying", "thruster": "flying", "thrusters": "flying", "engine": "flying",
+                     "engines": "flying", "jet": "flying", "jets": "flying"}
+
+
+@dataclass
+class RoleNote:
+    """One role annotation: what it says and where it was written."""
+
+    role: str
+    params: dict[str, str] = field(default_factory=dict)
+    source: str = ""  # "file:line"
+    origin: str = "ROLE"  # ROLE, BEGIN, group, submodel, cli
+    group: str = ""  # identity of the annotated group (same value = one weapon / one propulsion unit)
+
+    @property
+    def rank(self) -> int:
+        """Explicit meta lines beat group names, which beat submodel names."""
+        return {"cli": 4, "ROLE": 3, "BEGIN": 3, "group": 2, "submodel": 1}.get(self.origin, 0)
+
+
+@dataclass
+class CreationNote:
+    file: str  # normalized (sub)model name
+    params: dict[str, str]
+    source: str
+
+
+@dataclass
+class Annotations:
+    """Annotations by type-1 line: ``line_notes[(file name, line)]`` -> notes applying to that line."""
+
+    line_notes: dict[tuple[str, int], list[RoleNote]] = field(default_factory=dict)
+    submodel_notes: dict[str, RoleNote] = field(default_factory=dict)  # submodel name -> note from its name
+    creations: dict[str, CreationNote] = field(default_factory=dict)  # (sub)model name -> CREATION
+    units: list[tuple[str, int, dict[str, str]]] = field(default_factory=list)  # (file, line, params)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def notes_for(self, refs: tuple[tuple[str, int], ...], submodel_path: tuple[str, ...]) -> list[RoleNote]:
+        """Every note that applies to an element, outermost first (type-1 chain, then submodel names)."""
+        out: list[RoleNote] = []
+        for link in refs:
+            out.extend(self.line_notes.get(link, ()))
+        for sub in submodel_path:
+            n = self.submodel_notes.get(sub)
+            if n is not None:
+                out.append(n)
+        return out
+
+    def best_for(self, refs, submodel_path) -> RoleNote | None:
+        """The deciding note: highest rank, then the innermost (most specific) one."""
+        notes = self.notes_for(refs, submodel_path)
+        best = None
+        for depth, n in enumerate(notes):
+            key = (n.rank, depth)
+            if best is None or key >= best[0]:
+                best = (key, n)
+        return best[1] if best else None
+
+
+def normalize_role(word: str) -> str | None:
+    w = word.strip().lower()
+    w = _ROLE_ALIASES.get(w, w)
+    return w if w in ROLES else None
+
+
+def word_role(name: str) -> tuple[str, dict[str, str]] | None:
+    """A group or submodel name that says what it is: "Cannon", "weapon left gun", "wheels_front.ldr"."""
+    stem = re.sub(r"\.(ldr|dat|mpd)$", "", name.strip().lower())
+    words = [w for w in re.split(r"[^a-z0-9]+", stem) if w]
+    if not words:
+        return None
+    first = words[0]
+    role = normalize_role(first)
+    if role is None and len(words) > 1 and first == "weak" and words[1] == "point":
+        role = "weak point"
+    if role is not None:
+        params: dict[str, str] = {}
+        for w in words[1:]:
+            if role == "weapon" and w in _WEAPON_WORDS:
+                params["type"] = _WEAPON_WORDS[w]
+                break
+            if role == "propulsion" and (w in PROPULSION_TYPES or w in _PROPULSION_WORDS):
+                params["type"] = w if w in PROPULSION_TYPES else _PROPULSION_WORDS[w]
+                break
+        return role, params
+    for w in words:
+        if w in _WEAPON_WORDS:
+            return "weapon", {"type": _WEAPON_WORDS[w]}
+        if w in _PROPULSION_WORDS:
+            return "propulsion", {"type": _PROPULSION_WORDS[w]}
+    return None
+
+
+def _split_params(text: str) -> tuple[list[str], dict[str, str]]:
+    try:
+        toks = shlex.split(text)
+    except ValueError:
+        toks = text.split()
+    words, params = [], {}
+    for t in toks:
+        if "=" in t:
+            k, _, v = t.partition("=")
+            params[k.strip().lower()] = v.strip()
+        else:
+            words.append(t)
+    return words, params
+
+
+def parse_role_spec(text: str, source: str, diags: list[Diagnostic], origin: str = "ROLE") -> RoleNote | None:
+    """``<role> [key=value …]`` into a RoleNote; unknown roles, keys or types become warnings."""
+    file, _, line = source.rpartition(":")
+    line_no = int(line) if line.isdigit() else 0
+    words, params = _split_params(text)
+    if not words:
+        diags.append(Diagnostic(file, line_no, "!BRIKSCAN annotation without a role (ignored)"))
+        return None
+    raw = " ".join(words[:2]).lower()
+    role = normalize_role(raw) if raw in ("weak point",) else normalize_role(words[0])
+    if role is None:
+        diags.append(Diagnostic(file, line_no, f"unknown role {words[0]!r} (choose one of: {', '.join(ROLES[:5])})"))
+        return None
+    for k in list(params):
+        if k not in ROLE_KEYS:
+            diags.append(Diagnostic(file, line_no, f"unknown key {k!r} for role {role} (ignored)"))
+            params.pop(k)
+    t = params.get("type", "").lower()
+    if t:
+        allowed = WEAPON_TYPES if role == "weapon" else PROPULSION_TYPES if role == "propulsion" else ()
+        alias = _WEAPON_WORDS.get(t) if role == "weapon" else _PROPULSION_WORDS.get(t) if role == "propulsion" else None
+        if t not in allowed and alias:
+            t = alias
+        if t not in allowed:
+            diags.append(Diagnostic(file, line_no, f"unknown {role} type {t!r} (ignored)"))
+            params.pop("type")
+        else:
+            params["type"] = t
+    for k in ("size", "move", "xsize"):
+        if k in params:
+            try:
+                v = float(params[k])
+                if not v >= 0 or v > 1e4:
+                    raise ValueError
+            except ValueError:
+                diags.append(Diagnostic(file, line_no, f"{k}={params[k]!r} is not a number (ignored)"))
+                params.pop(k)
+    return RoleNote(role, params, source, origin)
+
+
+def _creation_params(text: str, source: str, diags: list[Diagnostic]) -> dict[str, str]:
+    file, _, line = source.rpartition(":")
+    words, params = _split_params(text)
+    for k in list(params):
+        if k not in CREATION_KEYS:
+            diags.append(Diagnostic(file, int(line), f"unknown key {k!r} for CREATION (ignored)"))
+            params.pop(k)
+    if "kind" in params and params["kind"].lower() not in KINDS:
+        diags.append(Diagnostic(file, int(line), f"unknown creation kind {params['kind']!r} (choose one of: "
+                                                 f"{', '.join(KINDS)})"))
+        params.pop("kind")
+    if "sl" in params:
+        v = params["sl"].strip()
+        if v not in SLS:
+            diags.append(Diagnostic(file, int(line), f"Structure Level {v!r} is not 0, 0.5 or 1-5 (ignored)"))
+            params.pop("sl")
+        else:
+            params["sl"] = "0.5" if v in ("1/2", "½") else v
+    if words:
+        diags.append(Diagnostic(file, int(line), f"unexpected word {words[0]!r} in CREATION (use key=value)"))
+    return params
+
+
+def parse_annotations(model) -> Annotations:
+    """Every annotation in the model's main file and submodels."""
+    ann = Annotations()
+    diags = ann.diagnostics
+    for fname, f in model.files.items():
+        ref_lines = sorted(r.line for r in f.refs)
+        metas = sorted(f.metas)
+        if not metas and not ref_lines:
+            continue
+        events: list[tuple[int, int, object]] = [(ln, 1, t) for ln, t in metas] + [(ln, 2, None) for ln in ref_lines]
+        events.sort(key=lambda e: (e[0], e[1]))
+        pending: list[RoleNote] = []
+        begin_stack: list[RoleNote] = []
+        leo_stack: list[RoleNote | None] = []
+        mlcad_groups: dict[str, RoleNote | None] = {}
+        btg: RoleNote | None = None
+        for ln, kind, text in events:
+            src = f"{f.path}:{ln}"
+            if kind == 2:
+                notes = list(pending) + list(begin_stack) + [n for n in leo_stack if n is not None]
+                if btg is not None:
+                    notes.append(btg)
+                if notes:
+                    ann.line_notes[(fname, ln)] = notes
+                pending = []
+                btg = None
+                continue
+            t = str(text).strip()
+            up = t.upper()
+            if up.startswith("!BRIKSCAN"):
+                rest = t[len("!BRIKSCAN"):].strip()
+                cmd, _, arg = rest.partition(" ")
+                cmd = cmd.upper()
+                if cmd == "ROLE":
+                    n = parse_role_spec(arg, src, diags, "ROLE")
+                    if n:
+                        n.group = src
+                        pending.append(n)
+                elif cmd == "BEGIN":
+                    n = parse_role_spec(arg, src, diags, "BEGIN")
+                    if n:
+                        n.group = src
+                        begin_stack.append(n)
+                    else:
+                        begin_stack.append(RoleNote("", {}, src, "BEGIN", src))  # keeps BEGIN/END balanced
+                elif cmd == "END":
+                    if begin_stack:
+                        begin_stack.pop()
+                    else:
+                        diags.append(Diagnostic(f.path, ln, "!BRIKSCAN END without BEGIN (ignored)"))
+                elif cmd == "CREATION":
+                    ann.creations[fname] = CreationNote(fname, _creation_params(arg, src, diags), src)
+                elif cmd == "UNIT":
+                    _, params = _split_params(arg)
+                    ann.units.append((fname, ln, params))
+                else:
+                    diags.append(Diagnostic(f.path, ln, f"unknown !BRIKSCAN command {cmd!r} (ignored)"))
+                continue
+            if up.startswith("!LEOCAD GROUP BEGIN"):
+                name = t[len("!LEOCAD GROUP BEGIN"):].strip()
+                wr = word_role(name)
+                leo_stack.append(RoleNote(wr[0], dict(wr[1], name=name), src, "group", src) if wr else None)
+            elif up.startswith("!LEOCAD GROUP END"):
+                if leo_stack:
+                    leo_stack.pop()
+            elif up.startswith("GROUP ") or up.startswith("MLCAD BTG "):
+                if up.startswith("GROUP "):  # 0 GROUP <n> <name>
+                    parts = t.split(None, 2)
+                    name = parts[2] if len(parts) > 2 else ""
+                    wr = word_role(name) if name else None
+                    mlcad_groups[name] = RoleNote(wr[0], dict(wr[1], name=name), src, "group", src) if wr else None
+                else:  # 0 MLCAD BTG <name>: the next type-1 line belongs to the group
+                    name = t[len("MLCAD BTG "):].strip()
+                    if name not in mlcad_groups:
+                        wr = word_role(name)
+                        mlcad_groups[name] = (RoleNote(wr[0], dict(wr[1], name=name), src, "group", src)
+                                              if wr else None)
+                    btg = mlcad_groups[name]
+        for n in begin_stack:
+            fl, _, l2 = n.source.rpartition(":")
+            diags.append(Diagnostic(fl, int(l2), "!BRIKSCAN BEGIN without END (runs to the end of the file)"))
+        for stale in pending:
+            fl, _, l2 = stale.source.rpartition(":")
+            diags.append(Diagnostic(fl, int(l2), "!BRIKSCAN ROLE not followed by a type-1 line (ignored)"))
+    for fname in model.submodels:
+        wr = word_role(fname)
+        if wr and fname != model.main.name:
+            ann.submodel_notes[fname] = RoleNote(wr[0], dict(wr[1], name=fname), fname, "submodel", "sub:" + fname)
+    for notes in ann.line_notes.values():
+        notes[:] = [n for n in notes if n.role]
+    return ann

@@ -1,0 +1,377 @@
+"""Which elements hold which: a connectivity graph over a model's elements.
+
+Connections come from BrickNet's connector labels (MIT, ~14,500 LDraw parts: studs, anti-studs, tubes, Technic
+pins and axles, clips and bars, hinges, ball joints), matched in world space by ``bricknet.parse_ldr`` (cKDTree).
+Parts BrickNet does not know (MPD-embedded copies, primitives used as parts, very new parts) fall back to
+"contact": their world bounding box touches or overlaps another element's. See docs/connectivity-evaluation.md.
+
+Edges carry ``kind`` (stud, technic, clip, hinge, turntable, ball, contact), ``movable`` and a readable ``reason``.
+Movable joints are the rules' weak points: "exposed hinges, turrets, pivots and other moving attachment points"
+[000 §7.1 Weak Points].
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import networkx as nx
+import numpy as np
+
+CONTACT_TOL_LDU = 1.0  # bounding boxes closer than this count as touching (fallback only)
+PENETRATION_LDU = 2.0  # labelled parts without any connector match: boxes must overlap this deep on every axis
+_ROTATING = {"hinge", "clip", "ball", "turntable", "technic-rotating"}
+
+
+def _bricknet():
+    try:
+        import bricknet  # noqa: F401
+        from bricknet import graph as bng
+        from bricknet.data import load_aliases, load_catalog
+    except Exception:  # optional: without it every connection is a contact
+        return None
+    return bng, load_catalog(), load_aliases()
+
+
+def bricknet_stem(part: str, known) -> str | None:
+    """The BrickNet catalog stem of an LDraw part name, or None.
+
+    MPD files often embed copies of official parts as "<set> - 3001.dat"; the part number after " - " is tried.
+    """
+    name = part.replace("\\", "/").split("/")[-1].lower()
+    stem = name[:-4] if name.endswith(".dat") else name
+    if stem in known:
+        return stem
+    m = re.match(r".+? - (.+)$", stem)
+    if m and m.group(1) in known:
+        return m.group(1)
+    return None
+
+
+def _axle_pairs(bng, kind_arr, f_len, wf_pos, part_of, sub_arr) -> np.ndarray:
+    """Candidate axle connector pairs, as BrickNet's per-connector ball search but in one cKDTree query.
+
+    BrickNet pairs axle connectors i<j within ``rad_i + max_rad + 2.65`` LDU; one query_pairs at the widest
+    radius followed by the same per-pair bound gives the same set.
+    """
+    from scipy.spatial import cKDTree
+
+    ai = np.where(kind_arr == bng.Kind.axle)[0]
+    if len(ai) < 2:
+        return np.empty((0, 2), dtype=np.intp)
+    apos = wf_pos[ai]
+    arad = np.maximum(f_len[ai], bng._AXLE_DEFAULT_RAD)
+    pad = float(arad.max()) + bng._AXLE_PERP_THR + bng._AXLE_QUERY_PAD
+    pairs = cKDTree(apos).query_pairs(r=float(arad.max()) + pad, output_type="ndarray")
+    if len(pairs) == 0:
+        return np.empty((0, 2), dtype=np.intp)
+    pairs = np.sort(pairs, axis=1)
+    d = np.linalg.norm(apos[pairs[:, 0]] - apos[pairs[:, 1]], axis=1)
+    pairs = ai[pairs[d <= arad[pairs[:, 0]] + pad]]  # the lower index's radius, as BrickNet's loop
+    n_subs = bng._N_SUBS
+    mate = bng._AXLE_MATE_MAT[sub_arr[pairs[:, 0]].astype(np.intp) % n_subs,
+                              sub_arr[pairs[:, 1]].astype(np.intp) % n_subs]
+    return pairs[mate & (part_of[pairs[:, 0]] != part_of[pairs[:, 1]])]  # the only pairs it can accept
+
+
+def _find_pairs(bng, mats, ca):
+    """BrickNet's ``graph._find_pairs`` (MIT, Peter Kulits), vectorised: connector index pairs (ci, cj)."""
+    from scipy.spatial import cKDTree
+
+    Kind = bng.Kind
+    part_of = ca.part_of
+    kind_arr, sub_arr, pol_arr, f_len = ca.kind, ca.sub, ca.pol, ca.length
+    wf = mats[part_of] @ ca.frames
+    wf_pos = wf[:, :3, 3]
+    col1 = wf[:, :3, 1]
+    norm_sq = np.einsum("ij,ij->i", col1, col1)[:, None]
+    norm_sq[norm_sq == 0] = 1.0
+    axes = -col1 / np.sqrt(norm_sq)
+    pairs = cKDTree(wf_pos).query_pairs(r=bng._POS_THR, output_type="ndarray")
+    extra = _axle_pairs(bng, kind_arr, f_len, wf_pos, part_of, sub_arr)
+    if len(extra):
+        pairs = np.vstack([pairs, extra]) if len(pairs) else extra
+        n = np.int64(len(wf_pos))
+        key = np.unique(pairs[:, 0].astype(np.int64) * n + pairs[:, 1])
+        pairs = np.column_stack([key // n, key % n]).astype(np.intp)
+    if len(pairs) == 0:
+        return np.empty((0, 2), dtype=np.intp), wf, axes
+    pi, pj = pairs[:, 0], pairs[:, 1]
+    ki, kj = kind_arr[pi], kind_arr[pj]
+    si, sj = sub_arr[pi], sub_arr[pj]
+    poli, polj = pol_arr[pi], pol_arr[pj]
+    diff_part = part_of[pi] != part_of[pj]
+    is_stud_hole = diff_part & (((ki == Kind.stud) & (kj == Kind.hole)) | ((ki == Kind.hole) & (kj == Kind.stud)))
+    n_subs = bng._N_SUBS
+    sub_i, sub_j = si.astype(np.intp) % n_subs, sj.astype(np.intp) % n_subs
+    stud_ok = is_stud_hole & bng._STUD_MATE_MAT[sub_i, sub_j]
+    is_same_kind = diff_part & (ki == kj) & (ki >= Kind.hinge)
+    pol_match = is_same_kind & (si == sj) & (poli >= 0) & (polj >= 0) & (poli != polj)
+    hinge_ball_ok = pol_match & (ki != Kind.axle) & (ki != Kind.fixed)
+    hinge_needs_axis = hinge_ball_ok & (ki < Kind.ball)
+    raw_dots = np.einsum("ij,ij->i", axes[pi], axes[pj])
+    stud_ok &= raw_dots >= bng._AXIS_THR
+    hinge_ball_ok &= ~hinge_needs_axis | (np.abs(raw_dots) >= bng._AXIS_THR)
+    fast = stud_ok | hinge_ball_ok
+    out = [np.column_stack([pi[fast], pj[fast]])]
+    fixed_ok = pol_match & (ki == Kind.fixed)
+    if fixed_ok.any():  # close enough, and for oriented subtypes the same frame
+        fi, fj = pi[fixed_ok], pj[fixed_ok]
+        dv = wf_pos[fi] - wf_pos[fj]
+        close = np.einsum("ij,ij->i", dv, dv) <= bng._POS_THR ** 2
+        oriented_codes = [bng._sub_enc(x) for x in bng._FIXED_ORIENTED]
+        oriented = np.isin(sub_arr[fi], oriented_codes) & np.isin(sub_arr[fj], oriented_codes)
+        tr = np.einsum("nij,nij->n", wf[fi, :3, :3], wf[fj, :3, :3])
+        aligned = (np.einsum("ij,ij->i", axes[fi], axes[fj]) >= bng._FIXED_AXIS_THR) & \
+            (tr >= bng._FIXED_FRAME_TRACE)
+        ok = close & (~oriented | aligned)
+        out.append(np.column_stack([fi[ok], fj[ok]]))
+    axle_ok = is_same_kind & (ki == Kind.axle) & bng._AXLE_MATE_MAT[sub_i, sub_j]
+    if axle_ok.any():
+        ai_, aj_ = pi[axle_ok], pj[axle_ok]
+        dots = np.abs(np.einsum("ij,ij->i", axes[ai_], axes[aj_]))
+        a_codes = [bng._SUB_ENC[x] for x in bng._AXLE_A_SIDE]
+        i_side = np.isin(sub_arr[ai_], a_codes)
+        j_side = np.isin(sub_arr[aj_], a_codes)
+        ref = np.where((~i_side | j_side)[:, None], axes[ai_], axes[aj_])
+        delta = wf_pos[aj_] - wf_pos[ai_]
+        proj = np.einsum("ij,ij->i", delta, ref)
+        perp = delta - proj[:, None] * ref
+        perp_sq = np.einsum("ij,ij->i", perp, perp)
+        rad = bng._AXLE_DEFAULT_RAD
+        overlap = np.maximum(f_len[ai_], rad) + np.maximum(f_len[aj_], rad) - np.abs(proj)
+        slack = np.sqrt(np.maximum(0.0, bng._POS_THR ** 2 - perp_sq))
+        ok = (dots >= bng._AXLE_AXIS_THR) & (perp_sq <= bng._POS_THR ** 2) & \
+            ~((overlap < bng._AXLE_MIN_OVERLAP) & (slack < bng._AXLE_MIN_OVERLAP - overlap - 1e-4))
+        out.append(np.column_stack([ai_[ok], aj_[ok]]))
+    return np.vstack(out), wf, axes
+
+
+def bricknet_edges(model) -> tuple[list[tuple], set[int]]:
+    """Raw BrickNet connections: [(a, b, family, sub_a, sub_b, pos, axis)], and the elements it labels.
+
+    ``family`` is BrickNet's (stud, axle, hinge, ball, fixed); sub_* are connector subtypes (stud, tube, pin, ...).
+    Parts are placed as ``bricknet.parse_ldr`` places them (alias wrappers, orthonormalised rotations).
+    """
+    bn = _bricknet()
+    if bn is None:
+        return [], set()
+    bng, cat, aliases = bn
+    known = set(cat.stem_to_id) | {k for k, v in aliases.items() if v[0] in cat.stem_to_id}
+    idx, pids, mats = [], [], []
+    for e in model.elements:
+        if e.missing:
+            continue
+        stem = bricknet_stem(e.part, known)
+        if stem is None:
+            continue
+        t = np.asarray(e.transform, dtype=np.float64)
+        if stem in aliases:
+            stem, wrap = aliases[stem]
+            t = t @ wrap
+        pid = cat.stem_to_id.get(stem)
+        if pid is None or not len(bng._part_info(pid).conns):
+            continue
+        idx.append(e.index)
+        pids.append(pid)
+        mats.append(t)
+    if not idx:
+        return [], set()
+    mats = np.array(mats)
+    u, _, vt = np.linalg.svd(mats[:, :3, :3])
+    mats[:, :3, :3] = u @ vt
+    infos = [bng._part_info(pid) for pid in pids]
+    counts = np.array([len(i.meta) for i in infos])
+    part_of = np.repeat(np.arange(len(idx)), counts)
+    meta = np.concatenate([i.meta for i in infos])
+    cum = np.cumsum(counts)
+    f_conn = np.arange(cum[-1], dtype=np.int64) - np.repeat(cum - counts, counts)
+    frames = np.concatenate([i.frames for i in infos])
+    ca = bng.ConnArrays(part_of, meta[:, 0], meta[:, 1], meta[:, 2], meta[:, 3], f_conn, frames)
+    pairs, wf, axes = _find_pairs(bng, mats, ca)
+    subs = [c[1] for i in infos for c in i.conns]
+    kind = meta[:, 0].astype(int)
+    fam_names = bng._FAM_NAMES
+    hole = int(bng.Kind.hole)
+    out = []
+    el = np.asarray(idx)[part_of]
+    for ci, cj in pairs.tolist():
+        ka, kb = kind[ci], kind[cj]
+        fam = "stud" if ka <= hole and kb <= hole else fam_names[ka]
+        out.append((int(el[ci]), int(el[cj]), fam, str(subs[ci]), str(subs[cj]), wf[ci, :3, 3], axes[ci]))
+    return out, set(idx)
+
+
+def _classify(family: str, sa: str, sb: str, turntable: bool) -> tuple[str, str]:
+    """(kind, detail) of one connector pair."""
+    subs = {sa, sb}
+    if family == "stud":
+        if turntable:
+            return "turntable", "turntable"
+        if "post" in subs or "open" in subs:
+            return "stud", "stud joint (hollow stud / post)"
+        return "stud", "stud in tube" if "tube" in subs else "stud in anti-stud"
+    if family == "axle":
+        if "clip" in subs:
+            return "clip", "clip on bar"
+        if subs == {"axle", "cross"} or subs == {"bar", "cross"}:
+            return "technic", "axle in cross hole"
+        if "pin" in subs:
+            return "technic-rotating", "Technic pin in round hole"
+        return "technic-rotating", "axle in round hole"
+    if family == "hinge":
+        return "hinge", "hinge"
+    if family == "ball":
+        return "ball", "ball joint"
+    return "contact", "fixed snap connector"
+
+
+def _collinear(points: list[np.ndarray], axes: list[np.ndarray]) -> bool:
+    """Whether rotating connections share one axis (then the pair still pivots)."""
+    a0 = axes[0]
+    p0 = points[0]
+    for p, a in zip(points[1:], axes[1:]):
+        if abs(float(a @ a0)) < 0.95:
+            return False
+        d = p - p0
+        if np.linalg.norm(d - (d @ a0) * a0) > 2.0:
+            return False
+    return True
+
+
+def contact_pairs(model, subset: np.ndarray, tol: float = CONTACT_TOL_LDU) -> list[tuple[int, int]]:
+    """Element pairs (i in subset, j any) whose world bounding boxes touch or overlap."""
+    n = len(model.elements)
+    if n == 0 or len(subset) == 0:
+        return []
+    lo = np.array([e.bbox_min for e in model.elements]) - tol / 2
+    hi = np.array([e.bbox_max for e in model.elements]) + tol / 2
+    valid = np.array([not e.missing for e in model.elements])
+    out = []
+    step = max(1, 4_000_000 // max(n, 1))
+    for s in range(0, len(subset), step):
+        sub = subset[s:s + step]
+        ov = np.all((lo[sub, None, :] <= hi[None, :, :]) & (hi[sub, None, :] >= lo[None, :, :]), axis=2)
+        ov &= valid[None, :]
+        ov[np.arange(len(sub)), sub] = False
+        ii, jj = np.nonzero(ov)
+        out.extend(zip(sub[ii].tolist(), jj.tolist()))
+    return out
+
+
+def build_graph(model) -> nx.Graph:
+    """Undirected graph over element indices; one edge per connected pair of elements.
+
+    Edge attributes: ``kind``, ``movable``, ``reason``, ``count`` (connector pairs), ``kinds`` (all kinds seen),
+    ``source`` ("bricknet" or "contact"). Node attribute ``labelled``: BrickNet has connector data for the part.
+    """
+    g = nx.Graph()
+    g.add_nodes_from(range(len(model.elements)))
+    raw, labelled = bricknet_edges(model)
+    turn = {e.index for e in model.elements if "turntable" in e.description.lower()}
+    per_pair: dict[tuple[int, int], list] = defaultdict(list)
+    for a, b, fam, sa, sb, pos, axis in raw:
+        if a == b:
+            continue
+        kind, detail = _classify(fam, sa, sb, a in turn and b in turn)
+        per_pair[(min(a, b), max(a, b))].append((kind, detail, pos, axis))
+    for (a, b), conns in per_pair.items():
+        rigid = [c for c in conns if c[0] not in _ROTATING]
+        if rigid:
+            kinds = [c[0] for c in rigid]
+            kind = max(set(kinds), key=kinds.count)
+            movable = False
+            detail = next(c[1] for c in rigid if c[0] == kind)
+            n = sum(1 for c in rigid if c[0] == kind)
+            reason = f"{n} × {detail}" if n > 1 else detail
+        else:  # the joint is named by its most telling connector
+            kinds = [c[0] for c in conns]
+            kind = next(k for k in ("turntable", "hinge", "ball", "clip", "technic-rotating") if k in kinds)
+            movable = _collinear([c[2] for c in conns], [c[3] for c in conns]) or kind == "ball" and len(conns) == 1
+            detail = next(c[1] for c in conns if c[0] == kind)
+            reason = detail + (" (pivots: a weak point)" if movable else f" ×{len(conns)} on different axes (rigid)")
+        if kind == "technic-rotating":
+            kind = "technic"
+        joints = [(c[2], c[3]) for c in conns if c[0] in _ROTATING] if movable else []
+        g.add_edge(a, b, kind=kind, movable=bool(movable), reason=reason, count=len(conns),
+                   kinds=sorted({c[0].replace("technic-rotating", "technic") for c in conns}), source="bricknet",
+                   joints=joints)
+    unlabelled = np.array([e.index for e in model.elements if e.index not in labelled and not e.missing],
+                          dtype=np.int64)
+    for a, b in contact_pairs(model, unlabelled):
+        if not g.has_edge(a, b):
+            g.add_edge(a, b, kind="contact", movable=False, count=1, kinds=["contact"], source="contact",
+                       reason="bounding boxes touch (no connector data for this part)")
+    # labelled parts that found no connector at all (a bush pushed on an axle, a bow in a hand, a panel held by
+    # friction) attach to what they interpenetrate
+    lonely = np.array([i for i in labelled if g.degree(i) == 0], dtype=np.int64)
+    for a, b in contact_pairs(model, lonely, tol=-PENETRATION_LDU):
+        if not g.has_edge(a, b):
+            g.add_edge(a, b, kind="contact", movable=False, count=1, kinds=["contact"], source="contact",
+                       reason="interpenetrates (no connector matched)")
+    for i in g.nodes:
+        g.nodes[i]["labelled"] = i in labelled
+    return g
+
+
+def rigid_groups(g: nx.Graph, nodes) -> dict[int, int]:
+    """Element -> rigid body id: elements joined by rigid edges, and bodies held by pivots on different axes.
+
+    Two bodies joined by several pivots (two Technic pins side by side, or a pinned beam) cannot turn: they are
+    one rigid body. Bodies are merged until every remaining link between two bodies turns about one axis line.
+    """
+    nodes = list(nodes)
+    parent = {i: i for i in nodes}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    sub = g.subgraph(nodes)
+    movable = []
+    for a, b, d in sub.edges(data=True):
+        if d.get("movable"):
+            movable.append((a, b, d.get("joints") or []))
+        else:
+            parent[find(a)] = find(b)
+    # a small element pivoting in two bodies (a Technic pin) links those two bodies through its axis
+    changed = True
+    while changed:
+        changed = False
+        links: dict[tuple[int, int], list] = defaultdict(list)
+        for a, b, joints in movable:
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                links[(min(ra, rb), max(ra, rb))].extend(joints)
+        by_pin: dict[int, list] = defaultdict(list)
+        for a, b, joints in movable:
+            for x, y in ((a, b), (b, a)):
+                by_pin[find(x)].append((find(y), joints))
+        for pin, lst in by_pin.items():
+            others = {o for o, _ in lst if o != pin}
+            if len(others) == 2 and len(lst) <= 4:
+                o1, o2 = sorted(others)
+                links[(o1, o2)].extend(j for _, js in lst for j in js)
+        for (x, y), joints in links.items():
+            if find(x) == find(y) or len(joints) < 2:
+                continue
+            if not _collinear([j[0] for j in joints], [j[1] for j in joints]):
+                parent[find(x)] = find(y)
+                changed = True
+        # a pin held at two or more points inside one body belongs to that body
+        for pin, lst in by_pin.items():
+            others = {find(o) for o, _ in lst if find(o) != find(pin)}
+            if len(others) == 1 and len(lst) >= 2 and find(pin) == pin and \
+                    sum(1 for x in parent if find(x) == pin) <= 2:
+                parent[pin] = others.pop()
+                changed = True
+    return {i: find(i) for i in nodes}
+
+
+def components(g: nx.Graph, nodes=None) -> list[list[int]]:
+    """Connected components, largest first, each sorted."""
+    sub = g if nodes is None else g.subgraph(nodes)
+    comps = [sorted(c) for c in nx.connected_components(sub)]
+    comps.sort(key=lambda c: (-len(c), c[0]))
+    return comps

@@ -1,0 +1,337 @@
+"""Split a model into Creations (a castle, two horses, six minifigs, a loose sword) and give every element a role.
+
+Minifigs come first: their body parts (torso, arms, hands, hips, legs, head) are assembled by the connectivity
+graph, or by distance where the parts sit without a labelled joint, with their headgear and what their hands hold.
+Each is a Creature of its own [000 §9.5 The Minifig] and never counts toward its host's Size (digest §13.22).
+The rest splits into connected components of the graph; ``0 !BRIKSCAN CREATION`` in a submodel gathers that
+submodel into one Creation.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+
+from .annotations import Annotations, RoleNote, parse_annotations, parse_role_spec
+from .measure import SizeMeasure
+from .roles import PartClass, RoleDecision, classify_part, core_and_hanging, parse_override, select_elements
+
+KINDS = ("building", "vehicle", "creature", "minifig", "loose item")
+MINIFIG_REACH_LDU = 70.0  # a loose body part within this distance of a torso belongs to that minifig
+HELD_MAX_LDU = 260.0  # longest extent of something a minifig can hold or wear (about 4")
+
+
+@dataclass
+class Creation:
+    name: str
+    kind: str
+    elements: list[int]
+    structural_elements: list[int] = field(default_factory=list)
+    roles: dict[int, RoleDecision] = field(default_factory=dict)
+    structure_level: float | None = None  # filled by stats.stat_card / analyse
+    sl_reason: str = ""
+    size: SizeMeasure | None = None  # filled by stats.stat_card / analyse (Size of the structural elements)
+    kind_reason: str = ""
+    sections: dict[str, list[int]] = field(default_factory=dict)  # minifigs: head, torso, legs
+    annotation: dict[str, str] = field(default_factory=dict)  # CREATION key=values
+    annotation_source: str = ""
+    submodel: str = ""
+
+    def elements_with(self, role: str) -> list[int]:
+        return [i for i in self.elements if self.roles[i].role == role]
+
+
+def _centre(model, i: int) -> np.ndarray:
+    e = model.elements[i]
+    return (np.asarray(e.bbox_min) + np.asarray(e.bbox_max)) / 2
+
+
+def _extent(model, idx) -> float:
+    lo = np.min([model.elements[i].bbox_min for i in idx], axis=0)
+    hi = np.max([model.elements[i].bbox_max for i in idx], axis=0)
+    return float(np.max(hi - lo))
+
+
+def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> list[dict]:
+    """Each minifig: {"body": {part kind: [elements]}, "items": [...]}, assembled around its torso."""
+    body = {i for i, c in classes.items() if c.minifig_body}
+    if not body:
+        return []
+    torsos = sorted(i for i in body if classes[i].minifig_body == "torso")
+    owner: dict[int, int] = {t: t for t in torsos}
+    # multi-source BFS from every torso over body-only edges
+    frontier = list(torsos)
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in graph.neighbors(u):
+                if v in body and v not in owner and classes[v].minifig_body != "torso":
+                    owner[v] = owner[u]
+                    nxt.append(v)
+        frontier = nxt
+    loose = [i for i in body if i not in owner]
+    if torsos and loose:
+        tc = np.array([_centre(model, t) for t in torsos])
+        for i in loose:
+            d = np.linalg.norm(tc - _centre(model, i), axis=1)
+            k = int(np.argmin(d))
+            if d[k] <= MINIFIG_REACH_LDU:
+                owner[i] = torsos[k]
+    # body parts with no torso: group them by graph among themselves (a head on legs, a lone pair of legs)
+    rest = [i for i in body if i not in owner]
+    for comp in nx.connected_components(graph.subgraph(rest)):
+        comp = sorted(comp)
+        kinds = {classes[i].minifig_body for i in comp}
+        if len(comp) >= 2 and ({"head", "hips", "leg"} & kinds):
+            for i in comp:
+                owner[i] = comp[0]
+    figs: dict[int, dict] = {}
+    for i, o in owner.items():
+        figs.setdefault(o, {"body": {}, "items": []})["body"].setdefault(classes[i].minifig_body, []).append(i)
+    # what hands hold and heads wear: accessories hanging on the figure and on nothing else
+    taken = set(owner)
+    for o, fig in figs.items():
+        members = {i for lst in fig["body"].values() for i in lst}
+        anchors = [i for k in ("hand", "head", "torso", "arm") for i in fig["body"].get(k, [])]
+        queue = list(anchors)
+        seen = set(queue)
+        while queue:
+            u = queue.pop()
+            for v in graph.neighbors(u):
+                if v in seen or v in taken:
+                    continue
+                seen.add(v)
+                c = classes[v]
+                outside = [w for w in graph.neighbors(v) if w not in members and w not in fig["items"] and w != u
+                           and w not in seen]
+                small = _extent(model, [v]) <= HELD_MAX_LDU
+                carried = c.accessory or c.role == "weapon"
+                only_ours = not outside and c.role not in ("structural", None, "propulsion")
+                if small and (carried or only_ours):
+                    fig["items"].append(v)
+                    taken.add(v)
+                    queue.append(v)
+    return [figs[o] for o in sorted(figs)]
+
+
+def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int) -> Creation:
+    b = fig["body"]
+    body = sorted(i for lst in b.values() for i in lst)
+    items = sorted(fig["items"])
+    head = sorted(b.get("head", []))
+    legs = sorted(b.get("hips", []) + b.get("leg", []))
+    torso = sorted(b.get("torso", []) + b.get("arm", []) + b.get("hand", []))
+    for i in items:  # headgear to the head, the rest (held items, neckwear) to the torso section
+        if head and min(np.linalg.norm(_centre(model, i) - _centre(model, h)) for h in head) < 30 and \
+                classes[i].role != "weapon":
+            head.append(i)
+        else:
+            torso.append(i)
+    roles = {}
+    for i in body:
+        roles[i] = RoleDecision("crew", f"minifig {classes[i].minifig_body}: a Creature of its own "
+                                        f"(Size 1, SL ½, Armor 4) [000 §9.5 The Minifig]", "minifig")
+    for i in items:
+        c = classes[i]
+        role = c.role if c.role in ("weapon", "device", "propulsion") else "decoration"
+        roles[i] = RoleDecision(role, f"carried by the minifig; {c.reason}", "minifig",
+                                {"type": c.type} if c.type else {})
+    subs = {model.elements[i].submodel_path[-1] for i in body if model.elements[i].submodel_path}
+    name = next(iter(subs)) if len(subs) == 1 else f"minifig {k}"
+    name = re.sub(r"\.(ldr|dat|mpd)$", "", name, flags=re.I)
+    return Creation(name, "minifig", sorted(body + items), sorted(body), roles, None, "", None,
+                    "minifig body parts (torso, hips, legs, head) assembled", {"head": sorted(head),
+                                                                                "torso": sorted(torso),
+                                                                                "legs": legs})
+
+
+def _common_submodel(model, idx: list[int]) -> str:
+    paths = [model.elements[i].submodel_path for i in idx]
+    if not paths:
+        return ""
+    common = list(paths[0])
+    for p in paths[1:]:
+        n = 0
+        while n < min(len(common), len(p)) and common[n] == p[n]:
+            n += 1
+        common = common[:n]
+        if not common:
+            break
+    if common:
+        return common[-1]
+    from collections import Counter
+
+    c = Counter(p[-1] for p in paths if p)
+    if c:
+        name, cnt = c.most_common(1)[0]
+        if cnt * 5 >= len(paths) * 4:  # nearly all of it is one submodel
+            return name
+    return ""
+
+
+def _element_notes(model, ann: Annotations, overrides: list[str] | None, diags) -> dict[int, RoleNote]:
+    out: dict[int, RoleNote] = {}
+    for e in model.elements:
+        n = ann.best_for(e.refs, e.submodel_path)
+        if n is not None:
+            out[e.index] = n
+    for k, spec in enumerate(overrides or []):
+        sel, text = parse_override(spec)
+        from ..errors import UsageError
+
+        local: list = []
+        note = parse_role_spec(text, f"--role:{k + 1}", local, "cli")
+        if note is None or local:
+            raise UsageError(f"--role {spec!r}: {local[0].message if local else 'bad role'}")
+        note.group = f"cli:{k}"
+        for i in select_elements(model, sel):
+            out[i] = note
+    return out
+
+
+def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote], kind_hint: str
+                  ) -> dict[int, RoleDecision]:
+    roles: dict[int, RoleDecision] = {}
+    boat = any(classes[i].word == "boat" or (classes[i].role == "propulsion" and classes[i].type == "water")
+               for i in idx)
+    for i in idx:
+        n = notes.get(i)
+        if n is not None and n.role:
+            where = "command line" if n.origin == "cli" else f"{n.origin} {n.source}"
+            roles[i] = RoleDecision(n.role, f"annotated {n.role} ({where})", "annotation" if n.origin != "cli"
+                                    else "cli", dict(n.params), n.group)
+            continue
+        c = classes[i]
+        if c.role is not None:
+            role, reason = c.role, c.reason
+            params = {"type": c.type} if c.type else {}
+            if role == "crew":  # a minifig part that is built into something else: a part of it
+                role, reason = None, c.reason
+            elif role == "weapon" and c.accessory and c.type in ("melee", "shield", "gun"):
+                role, reason = "decoration", f"{c.reason}, but built into the model, not held: decoration " \
+                                             "(annotate it to arm the creation)"
+                params = {}
+            elif boat and role == "propulsion" and c.type == "flying":
+                role, reason = None, f"{c.reason}; on a boat it is a deck plate"
+            elif boat and model.elements[i].category.lower() == "sheet fabric":
+                role, reason, params = "propulsion", f"{c.reason}; sails of a boat are water propulsion", \
+                    {"type": "water"}
+            if role is not None:
+                roles[i] = RoleDecision(role, reason, "part", params)
+    # wheels on a weapon's carriage are part of that weapon
+    for i in idx:
+        r = roles.get(i)
+        if r is not None and r.role == "propulsion" and r.source == "part":
+            near = set(graph.neighbors(i))
+            near |= {k for j in list(near) for k in graph.neighbors(j)}
+            wn = [j for j in sorted(near) if j in roles and roles[j].role == "weapon"]
+            if wn and (boat or r.params.get("type") == "ground"):
+                roles[i] = RoleDecision("weapon", f"{r.reason}; mounted on a weapon: part of its carriage",
+                                        "topology", dict(roles[wn[0]].params),
+                                        roles[wn[0]].group or f"carriage:{wn[0]}")
+    # topology: the rigid core of unclassified + structural elements is the Structure
+    cand = [i for i in idx if i not in roles or (roles[i].role == "structural" and roles[i].source == "part")]
+    core, rest = core_and_hanging(graph, cand)
+    for i in cand:
+        c = classes[i]
+        if i in core:
+            why = c.reason if c.role == "structural" else f"{c.reason}; in the rigid core"
+            roles[i] = RoleDecision("structural", f"{why} (the Structure) [000 §7.1]",
+                                    "part" if c.role == "structural" else "topology")
+        elif rest.get(i) == "joint":
+            roles[i] = RoleDecision("weak point", f"{c.reason}; on a movable joint (hinge/turntable/pivot) off "
+                                                  "the rigid core: a weak point [000 §7.1]", "topology")
+        elif rest.get(i) == "beyond":
+            roles[i] = RoleDecision("decoration", f"{c.reason}; hangs off the rigid core by a movable joint: "
+                                                  "Non-Structural [000 §7.1]", "topology")
+        else:
+            roles[i] = RoleDecision("decoration", f"{c.reason}; not built into the main Structure "
+                                                  "(Non-Structural) [000 §7.1]", "topology")
+    return roles
+
+
+def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
+    if note_kind:
+        return note_kind, "annotated"
+    n_animal = sum(1 for i in idx if classes[i].animal)
+    if n_animal and n_animal * 2 >= len(idx):
+        return "creature", "made of animal parts"
+    prop = [i for i in idx if roles[i].role == "propulsion"]
+    if prop:
+        return "vehicle", f"{len(prop)} propulsion element(s) ({classes[prop[0]].reason})"
+    if any(classes[i].word == "boat" for i in idx):
+        return "vehicle", "a boat hull"
+    struct = [i for i in idx if roles[i].role == "structural"]
+    if len(idx) <= 3 or not struct or _extent(model, idx) < 40:
+        return "loose item", f"{len(idx)} element(s), no Structure of its own"
+    return "building", "a Structure without propulsion"
+
+
+def find_creations(model, graph: nx.Graph, annotations: Annotations | None = None,
+                   overrides: list[str] | None = None, diagnostics: list | None = None) -> list[Creation]:
+    """Minifigs, then the connected bodies of everything else, each with roles for all its elements."""
+    ann = annotations if annotations is not None else parse_annotations(model)
+    diags = diagnostics if diagnostics is not None else []
+    classes = {e.index: classify_part(e, model.parts.get(e.part).org_type if e.part in model.parts else "")
+               for e in model.elements}
+    notes = _element_notes(model, ann, overrides, diags)
+    annotated_non_crew = {i for i, n in notes.items() if n.role and n.role != "crew"}
+    for i in annotated_non_crew:  # an annotated minifig part is a part of the model, not a minifig
+        if classes[i].minifig_body:
+            classes[i] = PartClass(None, classes[i].reason)
+    creations: list[Creation] = []
+    figs = _find_minifigs(model, graph, classes)
+    in_fig: set[int] = set()
+    for k, fig in enumerate(figs, start=1):
+        c = _minifig_creation(model, fig, classes, k)
+        creations.append(c)
+        in_fig.update(c.elements)
+    rest = [e.index for e in model.elements if e.index not in in_fig and not e.missing]
+    # CREATION annotations gather their submodel's elements
+    groups: list[tuple[list[int], str]] = []
+    claimed: set[int] = set()
+    for fname, cn in ann.creations.items():
+        if fname == model.main.name:
+            continue
+        members = [i for i in rest if fname in model.elements[i].submodel_path and i not in claimed]
+        if members:
+            groups.append((members, fname))
+            claimed.update(members)
+    remaining = [i for i in rest if i not in claimed]
+    for comp in nx.connected_components(graph.subgraph(remaining)):
+        groups.append((sorted(comp), ""))
+    groups.sort(key=lambda g: (-len(g[0]), g[0][0]))
+    main_note = ann.creations.get(model.main.name)
+    for k, (idx, fname) in enumerate(groups):
+        cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
+        params = dict(cn.params) if cn else {}
+        roles = _decide_roles(model, graph, idx, classes, notes, params.get("kind", ""))
+        kind, why = _kind(model, idx, roles, classes, params.get("kind"))
+        sub = fname or _common_submodel(model, idx)
+        name = params.get("name") or re.sub(r"\.(ldr|dat|mpd)$", "", sub, flags=re.I)
+        if not name:
+            name = re.sub(r"\.(ldr|dat|mpd)$", "", model.name, flags=re.I) if k == 0 else ""
+        c = Creation(name, kind, sorted(idx), [], roles, kind_reason=why, annotation=params,
+                     annotation_source=cn.source if cn else "", submodel=sub)
+        c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
+        creations.append(c)
+    _unique_names(model, creations)
+    return creations
+
+
+def _unique_names(model, creations: list[Creation]) -> None:
+    seen: dict[str, int] = {}
+    for c in creations:
+        if not c.name:
+            if c.kind == "loose item":
+                first = model.elements[c.elements[0]]
+                c.name = (first.description or first.part).strip("~ ")
+            else:
+                c.name = f"{c.kind} {len([x for x in creations if x.kind == c.kind and x is not c]) + 1}"
+        base = c.name
+        n = seen.get(base, 0) + 1
+        seen[base] = n
+        if n > 1:
+            c.name = f"{base} #{n}"

@@ -1,0 +1,229 @@
+"""Every element's BrikWars role, with a reason a player can read.
+
+Roles [000 §7.1 Structure]: structural (the central Structure: "any part that has an interior"), weapon and
+propulsion and device (Non-Structural, bought in ch.8-9), decoration (Non-Structural, free), weak point (exposed
+hinges, turrets, pivots: one Structure Level lower), crew (minifigs: Creatures of their own).
+
+Evidence, strongest first: the command line, ``0 !BRIKSCAN`` annotations, group and submodel names, minifig
+bodies, the part's category / the first word of its description (never substrings: a "Tile with Winged Wheel
+Logo" is a tile), and the topology (the rigid core versus what hangs off it by a movable joint).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import networkx as nx
+
+ROLE_ORDER = ("structural", "weapon", "propulsion", "device", "decoration", "weak point", "crew")
+
+
+@dataclass
+class RoleDecision:
+    role: str
+    reason: str
+    source: str  # "cli", "annotation file:line", "group file:line", "submodel", "part", "topology", "minifig"
+    params: dict[str, str] = field(default_factory=dict)  # type=, size=, name=, move= from annotations
+    group: str = ""  # elements sharing a non-empty group form one weapon / propulsion unit
+
+    def to_json(self) -> dict:
+        d = {"role": self.role, "reason": self.reason, "source": self.source}
+        if self.params:
+            d["params"] = dict(self.params)
+        return d
+
+
+@dataclass(frozen=True)
+class PartClass:
+    """What a part is by itself (before annotations and topology)."""
+
+    role: str | None  # None: no opinion (decided by topology)
+    reason: str
+    type: str = ""  # weapon or propulsion type
+    word: str = ""  # the deciding word
+    minifig_body: str = ""  # torso, hips, leg, arm, hand, head ("" if not a minifig body part)
+    accessory: bool = False  # minifig accessory / headwear / neckwear (carried by a minifig)
+    animal: bool = False
+
+
+_MELEE = {"sword", "knife", "dagger", "axe", "battleaxe", "lance", "spear", "halberd", "mace", "flail", "club",
+          "whip", "pike", "katana", "scimitar", "trident", "sabre", "saber", "cutlass", "lightsaber", "scythe",
+          "naginata", "glaive"}
+_WEAPON = {**{w: "melee" for w in _MELEE}, "shield": "shield", "gun": "gun", "pistol": "gun", "musket": "gun",
+           "rifle": "gun", "blaster": "gun", "flintlock": "gun", "bow": "gun", "crossbow": "gun", "revolver": "gun",
+           "cannon": "cannon", "missile": "rocket", "rocket": "rocket", "torpedo": "rocket", "bomb": "explosive",
+           "dynamite": "explosive", "grenade": "explosive", "flamethrower": "flamethrower", "catapult": "launcher",
+           "shooter": "launcher"}
+_PROPULSION = {"wheel": "ground", "tyre": "ground", "tire": "ground", "tread": "ground", "propeller": "water",
+               "rotor": "flying", "wing": "flying", "sail": "water", "oar": "water", "rudder": "water"}
+_DEVICE = {"antenna", "radar", "lever", "computer", "crane", "winch", "magnet", "steering", "seat", "saddle",
+           "control", "tool", "telescope", "binoculars", "camera", "lamp", "searchlight", "electric", "motor",
+           "battery", "light", "hook"}
+_DECORATION = {"flag", "plant", "flower", "tree", "leaves", "grass", "container", "barrel", "chest", "crate",
+               "food", "sticker", "hose", "string", "chain", "rope", "minifig", "animal", "fabric", "sheet",
+               "cloth", "coin", "goblet", "bar", "fence", "moved", "figure", "jewel", "gem", "key", "torch", "bone",
+               "book", "cup", "bottle", "plume", "belville", "scala", "homemaker"}
+_WEAK = {"hinge", "turntable"}
+_STRUCTURAL = {"brick", "plate", "slope", "panel", "wall", "window", "glass", "arch", "wedge", "baseplate", "tile",
+               "support", "cylinder", "cone", "boat", "car", "vehicle", "train", "technic", "bracket", "roof",
+               "round", "castle", "rock", "duplo", "hull", "cockpit", "windscreen", "door", "dish", "quarter",
+               "tail", "bow", "stern", "aircraft", "space", "column", "pillar", "stairs", "ladder", "house",
+               "building", "beam", "frame", "platform", "plane", "truck"}
+_BODY = {"torso": "torso", "hips": "hips", "leg": "leg", "legs": "leg", "arm": "arm", "hand": "hand",
+         "head": "head", "skeleton": "torso"}
+
+
+@lru_cache(maxsize=1)
+def _catalog_names() -> dict[str, str]:
+    try:
+        from bricknet import load_catalog
+
+        cat = load_catalog()
+        return dict(zip(cat.id_to_stem, cat.id_to_name))
+    except Exception:
+        return {}
+
+
+def describe(element) -> tuple[str, str]:
+    """(category, description), with BrickNet's part names for MPD-embedded copies that lack a header."""
+    desc = element.description or ""
+    cat = element.category or ""
+    stem = element.part.lower().removesuffix(".dat")
+    if not desc or desc.lower() == stem or desc.lower() == stem.split(" - ")[-1]:
+        name = _catalog_names().get(stem.split(" - ")[-1])
+        if name:
+            desc = name.title()
+            cat = desc.split(" ")[0]
+    return cat, desc
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
+
+
+def classify_part(element, org_type: str = "") -> PartClass:
+    """The role a part suggests by its category and the first words of its description."""
+    cat, desc = describe(element)
+    dwords = _words(desc.lstrip("~_=|"))
+    cwords = _words(cat)
+    if org_type.lower() in ("primitive", "subpart", "8_primitive", "48_primitive"):
+        return PartClass("decoration", f"LDraw primitive {element.part} used as a part (rigging, cable or detail)")
+    if not dwords:
+        return PartClass(None, f"unknown part {element.part}")
+    first = dwords[0]
+    is_minifig = first == "minifig" or (cwords[:1] == ["minifig"])
+    lead = dwords[1:] if first in ("minifig", "technic", "duplo", "~minifig") else dwords
+    lead2 = lead[:2]
+    label = f"'{desc}'"
+    if is_minifig:
+        body = next((_BODY[w] for w in lead[:1] if w in _BODY), "")
+        if body:
+            return PartClass("crew", f"minifig {body} {label}", minifig_body=body)
+        for w in lead2:
+            if w in _WEAPON:
+                return PartClass("weapon", f"{label}: a {_WEAPON[w]} weapon", _WEAPON[w], w, accessory=True)
+        if lead2 and lead2[0] == "tool":
+            return PartClass("device", f"{label}: a minifig tool", word="tool", accessory=True)
+        # anything minifig-made that is not a body part can be worn or carried
+        return PartClass("decoration", f"{label}: minifig accessory (free) [000 §7.1]", accessory=True)
+    if first in ("animal", "creature") or cat.lower() == "animal":
+        return PartClass("structural", f"{label}: an animal (a Creature's body)", animal=True)
+    for w in lead2:
+        if w in _WEAPON and not (w == "bow" and first != w):  # "Boat Bow" is a hull, not a bow
+            if first in ("boat", "slope", "brick", "plate", "tile", "wedge") and w not in ("cannon", "gun"):
+                break
+            return PartClass("weapon", f"{label}: '{w}' names a {_WEAPON[w]} weapon [000 ch.8]", _WEAPON[w], w)
+    if first == "boat" and len(dwords) > 1 and dwords[1] in ("mast", "rigging", "sail", "oar", "propeller",
+                                                             "rudder"):
+        if dwords[1] == "rigging":
+            return PartClass("decoration", f"{label}: rigging (decoration)")
+        return PartClass("propulsion", f"{label}: a ship's {dwords[1]} is its water propulsion [000 §9.1]",
+                         "water", dwords[1])
+    if "steering" in lead2 or ("ship" in dwords[:3] and "wheel" in dwords[:3]):
+        return PartClass("device", f"{label}: a steering wheel is the Controls [000 §9.4]", word="steering")
+    for w in lead2:
+        if w in _PROPULSION and not (first in ("tile", "sticker", "plate", "brick") and w != first):
+            return PartClass("propulsion", f"{label}: '{w}' is {_PROPULSION[w]} propulsion [000 §9.1]",
+                             _PROPULSION[w], w)
+    if first in _WEAK or (first in ("technic",) and lead[:1] == ["turntable"]):
+        return PartClass("weak point", f"{label}: a moving joint (hinge/turntable) is a weak point [000 §7.1]",
+                         word=first)
+    if first in _DEVICE or (lead[:1] and lead[0] in ("steering", "control", "lever")):
+        return PartClass("device", f"{label}: '{first}' is a device or control [000 §9.4]", word=first)
+    if "ship" in dwords[:3] and "wheel" in dwords[:3]:
+        return PartClass("device", f"{label}: a ship's wheel is the Controls [000 §9.4]", word="wheel")
+    if first in _DECORATION or (cwords and cwords[0] in _DECORATION and first not in _STRUCTURAL):
+        return PartClass("decoration", f"{label}: decoration (Non-Structural, free) [000 §7.1]", word=first)
+    if first == "door":
+        return PartClass("weak point", f"{label}: doors move: a weak point [003 §5.1.2]", word="door")
+    if first in _STRUCTURAL or (cwords and cwords[0] in _STRUCTURAL):
+        return PartClass("structural", f"{label}: building element", word=first)
+    return PartClass(None, f"{label}: no rule for '{first}'", word=first)
+
+
+def core_and_hanging(graph: nx.Graph, candidates: list[int]) -> tuple[set[int], dict[int, str]]:
+    """The rigid core (largest rigid body among ``candidates``) and how the rest hangs on it.
+
+    Returns (core, {element: "joint" | "beyond" | "detached"}): "joint" elements sit on a movable joint,
+    "beyond" ones hang further out, "detached" ones do not reach the core through the candidates.
+    """
+    from .connectivity import rigid_groups
+
+    cset = set(candidates)
+    if not cset:
+        return set(), {}
+    body = rigid_groups(graph, cset)
+    groups: dict[int, list[int]] = {}
+    for i, r in body.items():
+        groups.setdefault(r, []).append(i)
+    core = set(max(groups.values(), key=lambda g: (len(g), -min(g))))
+    full = graph.subgraph(cset)
+    reach: set[int] = set()
+    for comp in nx.connected_components(full):
+        if comp & core:
+            reach = comp
+    rest: dict[int, str] = {}
+    for i in cset - core:
+        if i not in reach:
+            rest[i] = "detached"
+            continue
+        joint = any(graph.edges[i, j].get("movable") and body[j] != body[i] for j in graph.neighbors(i)
+                    if j in cset)
+        rest[i] = "joint" if joint else "beyond"
+    return core, rest
+
+
+def parse_override(spec: str) -> tuple[str, str]:
+    """``SELECTOR=ROLE [key=value …]`` (selector: index, a-b range, comma list, or part name like 3001.dat)."""
+    sel, sep, rest = spec.partition("=")
+    if not sep or not sel.strip() or not rest.strip():
+        from ..errors import UsageError
+
+        raise UsageError(f"--role {spec!r}: expected SELECTOR=ROLE [key=value ...], e.g. 12=weapon type=gun")
+    return sel.strip(), rest.strip()
+
+
+def select_elements(model, selector: str) -> list[int]:
+    from ..errors import UsageError
+
+    out: list[int] = []
+    n = len(model.elements)
+    for tok in selector.split(","):
+        tok = tok.strip()
+        if re.fullmatch(r"\d+", tok):
+            out.append(int(tok))
+        elif re.fullmatch(r"\d+-\d+", tok):
+            a, b = (int(x) for x in tok.split("-"))
+            out.extend(range(a, b + 1))
+        else:
+            low = tok.lower()
+            hits = [e.index for e in model.elements if e.part.lower() == low or e.part.lower() == low + ".dat"
+                    or e.source.lower().endswith(low) or low in (s.lower() for s in e.submodel_path)]
+            if not hits:
+                raise UsageError(f"--role: no element matches {tok!r}")
+            out.extend(hits)
+    bad = [i for i in out if not 0 <= i < n]
+    if bad:
+        raise UsageError(f"--role: element index {bad[0]} out of range (model has {n} elements)")
+    return out

@@ -1,0 +1,187 @@
+"""Stat cards as a self-contained HTML page or Markdown (+ PNG renders): the picture, the numbers, the reasons.
+
+The render shows each creation off-screen with its Structural elements in their own colours and everything else
+tinted by role (``roles_view.ROLE_RGB``).
+"""
+from __future__ import annotations
+
+import base64
+import html
+import io
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import UsageError
+from ..geometry.cache import write_atomic
+from .roles_view import ROLE_RGB, role_face_rgb
+
+MAX_RENDERS = 8  # big sets hold dozens of loose items: render the main creations only
+
+
+def _png_bytes(model, creation, face_rgb, size=(640, 480)) -> bytes | None:
+    """Off-screen render of one creation; None when no OpenGL is available."""
+    try:
+        from .model_view import add_model, frame_camera, new_plotter
+
+        mask = model.mesh.faces_of(creation.elements)
+        if not mask.any():
+            return None
+        pl = new_plotter(True, size)
+        add_model(pl, model, mask=mask, face_rgb=face_rgb[mask])
+        lo = np.min([model.elements[i].bbox_min for i in creation.elements], axis=0)
+        hi = np.max([model.elements[i].bbox_max for i in creation.elements], axis=0)
+        frame_camera(pl, lo, hi)
+        img = pl.screenshot(return_img=True)
+        pl.close()
+        from PIL import Image
+
+        buf = io.BytesIO()
+        Image.fromarray(img).save(buf, format="PNG")
+        return buf.getvalue()
+    except Exception:  # no display / no EGL: the card still has the numbers
+        return None
+
+
+def _fmt(x) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, float):
+        return f"{x:g}"
+    return str(x)
+
+
+def _rows(card) -> list[tuple[str, str]]:
+    c = card.creation
+    rows = [("Kind", f"{c.kind} ({c.kind_reason})"),
+            ("Size", f"{card.size} (measured {card.size_in:.2f}\")"),
+            ("Structure Level", f"{_fmt(card.structure_level)} — {card.sl_reason}"),
+            ("Armor", card.armor),
+            ("Weak points / Non-Structural", f"SL {_fmt(card.weak_point_sl)}, Armor {card.weak_point_armor}"),
+            ("Base Cost", f"{_fmt(card.base_cost)} CP (Size × Structure Level) [000 §7.1]"),
+            ("Power", f"{_fmt(card.power)}\" per turn" + ("" if card.weapons_fit is None else
+                                                        (", weapons fit" if card.weapons_fit else
+                                                         ", weapons do NOT all fit")))]
+    if card.mind_cost:
+        rows.append(("Mind", f"{_fmt(card.mind_cost)} CP (d6)"))
+    rows.append(("Total", f"{_fmt(card.total_cost)} CP (rounded up: {card.total_cost_rounded})"))
+    return rows
+
+
+def _role_counts(card) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in card.creation.roles.values():
+        out[r.role] = out.get(r.role, 0) + 1
+    return out
+
+
+def _selected(analysis, include_all: bool):
+    cards = [c for c in analysis.cards if include_all or c.creation.kind not in ("loose item",)]
+    return cards or analysis.cards
+
+
+def card_html(analysis, include_all: bool = False, renders: bool = True) -> str:
+    model = analysis.model
+    face_rgb = role_face_rgb(model, analysis) if renders else None
+    method = analysis.cards[0].size_method if analysis.cards else ""
+    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>brikscan stat cards</title><style>",
+             "body{font-family:sans-serif;margin:1.5em;background:#fafafa}"
+             ".card{background:#fff;border:2px solid #333;border-radius:8px;padding:1em;margin:1em 0;display:flex;"
+             "gap:1.5em;flex-wrap:wrap}.card img{max-width:640px;border:1px solid #ccc}"
+             "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:3px 6px;text-align:left;"
+             "vertical-align:top;font-size:14px}th{background:#eee}.legend span{display:inline-block;"
+             "padding:2px 8px;margin:2px;color:#fff;border-radius:4px}details{margin-top:.5em}",
+             "</style></head><body>",
+             f"<h1>{html.escape(model.name)}</h1><p>Rules {html.escape(analysis.rules)}, "
+             f"scale {analysis.ldu_per_inch:g} LDU per inch ({html.escape(analysis.scale)}), "
+             f"rounding {html.escape(analysis.round_mode)}. Size: {html.escape(method)}.</p>",
+             "<p class='legend'>Structural elements keep their colours; the others are tinted: "
+             + "".join(f"<span style='background:rgb{ROLE_RGB[k]}'>{html.escape(k)}</span>" for k in ROLE_RGB)
+             + "</p>"]
+    for n, card in enumerate(_selected(analysis, include_all)):
+        c = card.creation
+        img = ""
+        if renders and n < MAX_RENDERS:
+            png = _png_bytes(model, c, face_rgb)
+            if png:
+                img = f"<img alt='render of {html.escape(c.name)}' src='data:image/png;base64,"\
+                      f"{base64.b64encode(png).decode()}'>"
+        rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in _rows(card))
+        wt = ""
+        if card.weapons:
+            wt = "<h3>Weapons</h3><table><tr><th>name</th><th>type</th><th>Size</th><th>Cost</th><th>Use</th>" \
+                 "<th>Range</th><th>Damage</th><th>why</th></tr>" + "".join(
+                     f"<tr><td>{html.escape(w.name)}</td><td>{w.type}</td><td>{_fmt(w.size)}</td>"
+                     f"<td>{_fmt(w.cost)}</td><td>{_fmt(w.use)}</td><td>{_fmt(w.range_in)}</td>"
+                     f"<td>{html.escape(w.damage)}</td><td>{html.escape(w.reason + (' ' + w.notes if w.notes else ''))}"
+                     f"</td></tr>" for w in card.weapons) + "</table>"
+        pt = ""
+        if card.propulsion:
+            pt = "<h3>Propulsion</h3><table><tr><th>type</th><th>elements</th><th>Move</th><th>Cost</th>" \
+                 "<th>why</th></tr>" + "".join(
+                     f"<tr><td>{p.type}</td><td>{len(p.elements)}</td><td>{_fmt(p.move_in)}\"</td>"
+                     f"<td>{_fmt(p.cost)}</td><td>{html.escape(p.reason)}</td></tr>" for p in card.propulsion) \
+                 + "</table>"
+        warn = "".join(f"<li>{html.escape(w)}</li>" for w in card.warnings)
+        roles = "".join(
+            f"<tr><td>{i}</td><td>{html.escape(model.elements[i].description or model.elements[i].part)}</td>"
+            f"<td>{html.escape(c.roles[i].role)}</td><td>{html.escape(c.roles[i].reason)}</td></tr>"
+            for i in c.elements[:400])
+        counts = ", ".join(f"{k}: {v}" for k, v in sorted(_role_counts(card).items()))
+        parts.append(f"<div class='card'><div>{img}</div><div><h2>{html.escape(c.name)}</h2><table>{rows}</table>"
+                     f"{wt}{pt}{'<h3>Warnings</h3><ul>' + warn + '</ul>' if warn else ''}"
+                     f"<details><summary>Roles ({counts})</summary><table><tr><th>#</th><th>part</th><th>role</th>"
+                     f"<th>reason</th></tr>{roles}</table></details></div></div>")
+    skipped = len(analysis.cards) - len(_selected(analysis, include_all))
+    if skipped:
+        parts.append(f"<p>{skipped} loose item(s) not shown (use --all).</p>")
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+def card_markdown(analysis, out: Path, include_all: bool = False, renders: bool = True) -> str:
+    model = analysis.model
+    face_rgb = role_face_rgb(model, analysis) if renders else None
+    lines = [f"# {model.name}", "", f"Rules {analysis.rules}, scale {analysis.ldu_per_inch:g} LDU per inch "
+                                    f"({analysis.scale}), rounding {analysis.round_mode}.", "",
+             "Structural elements keep their colours; others are tinted: "
+             + ", ".join(f"{k} rgb{v}" for k, v in ROLE_RGB.items()), ""]
+    for n, card in enumerate(_selected(analysis, include_all)):
+        c = card.creation
+        lines += [f"## {c.name}", ""]
+        if renders and n < MAX_RENDERS:
+            png = _png_bytes(model, c, face_rgb)
+            if png:
+                pth = out.with_name(f"{out.stem}-{n + 1}.png")
+                write_atomic(pth, png)
+                lines += [f"![{c.name}]({pth.name})", ""]
+        lines += ["| | |", "|---|---|"] + [f"| {k} | {v.replace('|', '/')} |" for k, v in _rows(card)] + [""]
+        if card.weapons:
+            lines += ["| weapon | type | Size | Cost | Use | Range | Damage |", "|---|---|---|---|---|---|---|"]
+            lines += [f"| {w.name} | {w.type} | {_fmt(w.size)} | {_fmt(w.cost)} | {_fmt(w.use)} | "
+                      f"{_fmt(w.range_in)} | {w.damage} |" for w in card.weapons] + [""]
+        if card.propulsion:
+            lines += ["| propulsion | elements | Move | Cost |", "|---|---|---|---|"]
+            lines += [f"| {p.type} | {len(p.elements)} | {_fmt(p.move_in)}\" | {_fmt(p.cost)} |"
+                      for p in card.propulsion] + [""]
+        for w in card.warnings:
+            lines.append(f"- warning: {w}")
+        counts = ", ".join(f"{k}: {v}" for k, v in sorted(_role_counts(card).items()))
+        lines += ["", f"Roles: {counts}", ""]
+        lines += [f"- {i} `{model.elements[i].part}` {c.roles[i].role}: {c.roles[i].reason}"
+                  for i in c.elements[:200]] + [""]
+    return "\n".join(lines) + "\n"
+
+
+def write_card(analysis, out, include_all: bool = False, renders: bool = True) -> Path:
+    """Write ``out`` (.html or .md) atomically; Markdown puts its PNGs beside it."""
+    out = Path(out)
+    suffix = out.suffix.lower()
+    if suffix in (".html", ".htm"):
+        text = card_html(analysis, include_all, renders)
+    elif suffix == ".md":
+        text = card_markdown(analysis, out, include_all, renders)
+    else:
+        raise UsageError(f"--card {out}: write .html or .md")
+    write_atomic(out, text.encode("utf-8"))
+    return out

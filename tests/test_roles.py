@@ -1,0 +1,250 @@
+"""Roles, annotations and creations: part words, !BRIKSCAN meta lines, groups, minifigs, official-set spot checks."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from conftest import EXAMPLES, MODELS_DIR, needs_shared
+
+from brikscan.analysis.annotations import parse_annotations, word_role
+from brikscan.analysis.roles import classify_part
+from brikscan.ldraw.parser import parse_text
+
+ID = "1 0 0 0 1 0 0 0 1"
+
+
+def _el(desc, cat="", part="x.dat"):
+    return SimpleNamespace(description=desc, category=cat or desc.split(" ")[0], part=part)
+
+
+@pytest.mark.parametrize("desc,cat,role,typ", [
+    ("Wheel Rim  6.4 x  8", "", "propulsion", "ground"),
+    ("Tyre 20/ 48 x 30", "", "propulsion", "ground"),
+    ("Tile  2 x  2 with Winged Wheel Logo", "", "structural", ""),  # a sticker-like print is not a wheel
+    ("Sticker  1.9 x  1.9 with Wheel", "Sticker", "decoration", ""),
+    ("Minifig Sword Cutlass", "Minifig Accessory", "weapon", "melee"),
+    ("Minifig Gun Flintlock Pistol", "Minifig Accessory", "weapon", "gun"),
+    ("Minifig Cannon Shooting (Complete)", "Minifig", "weapon", "cannon"),
+    ("Minifig Shield Round Type 2", "Minifig Accessory", "weapon", "shield"),
+    ("Boat Bow 16 x 12 x  5.333 with Brown Bottom", "Boat", "structural", ""),  # a bow of a ship is no bow
+    ("Boat Mast  2 x  2 x 16 Top without Bottom Nubs", "Boat", "propulsion", "water"),
+    ("Hinge Plate  1 x  2 with 3 Fingers On Side", "Hinge", "weak point", ""),
+    ("Brick  2 x  4", "", "structural", ""),
+    ("Technic Steering Wheel Small", "Technic", "device", ""),
+    ("Antenna  4H with Rounded Top", "", "device", ""),
+    ("Flag  2 x  2", "", "decoration", ""),
+    ("Wing  4 x  8 Left", "", "propulsion", "flying"),
+    ("Minifig Torso", "Minifig", "crew", ""),
+])
+def test_part_words(desc, cat, role, typ):
+    c = classify_part(_el(desc, cat))
+    assert c.role == role, c.reason
+    assert c.type == typ
+    assert c.reason
+
+
+def test_minifig_body_parts():
+    assert classify_part(_el("Minifig Hips", "Minifig")).minifig_body == "hips"
+    assert classify_part(_el("Minifig Head with Eye Patch", "Minifig")).minifig_body == "head"
+    assert classify_part(_el("Minifig Hat Tricorne", "Minifig Headwear")).minifig_body == ""
+    assert classify_part(_el("Minifig Hat Tricorne", "Minifig Headwear")).accessory
+
+
+def test_group_and_submodel_names():
+    assert word_role("Cannon") == ("weapon", {"type": "cannon"})
+    assert word_role("weapon left gun") == ("weapon", {"type": "gun"})
+    assert word_role("wheels_front.ldr") == ("propulsion", {"type": "ground"})
+    assert word_role("cannon.ldr")[0] == "weapon"
+    assert word_role("6285 - captain.ldr") is None
+
+
+def _model(text, name="m.ldr"):
+    files = parse_text(text, name, name)
+    return SimpleNamespace(main=files[0], submodels={f.name: f for f in files[1:]},
+                           files={f.name: f for f in files})
+
+
+ANNOTATED = f"""0 annotated
+0 Name: m.ldr
+0 !BRIKSCAN CREATION name="Big Tank" kind=vehicle sl=3
+1 4 0 0 0 {ID} 3001.dat
+0 !BRIKSCAN ROLE weapon type=gun size=3 name="left gun"
+1 4 0 -24 0 {ID} 3001.dat
+0 !BRIKSCAN BEGIN propulsion type=ground move=8
+1 0 0 24 0 {ID} 3641.dat
+1 0 40 24 0 {ID} 3641.dat
+0 !BRIKSCAN END
+0 !BRIKSCAN ROLE laserbeam colour=red
+1 4 0 -48 0 {ID} 3001.dat
+0 !BRIKSCAN ROLE weapon type=phaser wobble=2
+1 4 0 -72 0 {ID} 3001.dat
+0 !LEOCAD GROUP BEGIN Cannon
+1 4 0 -96 0 {ID} 3001.dat
+0 !LEOCAD GROUP END
+0 !LEOCAD GROUP BEGIN Hull
+1 4 0 -120 0 {ID} 3001.dat
+0 !LEOCAD GROUP END
+"""
+
+
+def test_annotations_parse_roles_groups_and_creation():
+    ann = parse_annotations(_model(ANNOTATED))
+    assert ann.creations["m.ldr"].params == {"name": "Big Tank", "kind": "vehicle", "sl": "3"}
+    n = ann.line_notes[("m.ldr", 6)][0]
+    assert (n.role, n.params) == ("weapon", {"type": "gun", "size": "3", "name": "left gun"})
+    wheels = [ann.line_notes[("m.ldr", ln)][0] for ln in (8, 9)]
+    assert all(w.role == "propulsion" and w.params["move"] == "8" for w in wheels)
+    assert wheels[0].group == wheels[1].group  # one propulsion unit
+    assert ("m.ldr", 12) not in ann.line_notes  # unknown role: ignored ...
+    leo = ann.line_notes[("m.ldr", 16)][0]
+    assert (leo.role, leo.params["type"], leo.origin) == ("weapon", "cannon", "group")
+    assert ("m.ldr", 19) not in ann.line_notes  # "Hull" is no role word
+    msgs = [str(d) for d in ann.diagnostics]
+    # ... with a warning naming file:line
+    assert any(m.startswith("m.ldr:11:") and "unknown role 'laserbeam'" in m for m in msgs), msgs
+    assert any(m.startswith("m.ldr:13:") and "unknown weapon type 'phaser'" in m for m in msgs), msgs
+    assert any(m.startswith("m.ldr:13:") and "unknown key 'wobble'" in m for m in msgs), msgs
+
+
+def test_bad_creation_values_warn():
+    text = f"0 x\n0 !BRIKSCAN CREATION kind=spaceship sl=7 colour=red\n1 4 0 0 0 {ID} 3001.dat\n"
+    ann = parse_annotations(_model(text))
+    msgs = [str(d) for d in ann.diagnostics]
+    assert len(msgs) == 3 and all(m.startswith("m.ldr:2:") for m in msgs)
+
+
+def test_unbalanced_begin_end_warn():
+    ann = parse_annotations(_model(f"0 x\n0 !BRIKSCAN END\n0 !BRIKSCAN BEGIN weapon\n1 4 0 0 0 {ID} 3001.dat\n"))
+    msgs = [str(d) for d in ann.diagnostics]
+    assert any("END without BEGIN" in m for m in msgs) and any("BEGIN without END" in m for m in msgs)
+
+
+@needs_shared
+def test_annotations_drive_the_card(tmp_path, loaded):
+    from brikscan.analysis.stats import analyse
+
+    p = tmp_path / "m.ldr"
+    p.write_text(ANNOTATED)
+    a = analyse(loaded(p))
+    big = next(c for c in a.cards if c.creation.name == "Big Tank")
+    assert big.creation.kind == "vehicle"
+    assert big.structure_level <= big.size  # sl=3 clamped to Size when smaller
+    guns = [w for w in big.weapons if w.name == "left gun"]
+    assert guns and guns[0].type == "gun" and guns[0].size == 3 and guns[0].cost == 9
+    cannon = [w for w in big.weapons if w.type == "cannon"]
+    assert cannon
+    prop = big.propulsion[0]
+    assert prop.type == "ground" and prop.move_in == 8 and prop.cost == 4 and len(prop.elements) == 2
+    assert any(str(d).endswith("unknown role 'laserbeam' (choose one of: structural, weapon, propulsion, device, "
+                               "decoration)") for d in a.diagnostics)
+
+
+@needs_shared
+def test_command_line_overrides_win(tmp_path, loaded):
+    from brikscan.analysis.stats import analyse
+
+    p = tmp_path / "m.ldr"
+    p.write_text(ANNOTATED)
+    a = analyse(loaded(p), overrides=["1=decoration", "0=weapon type=melee size=2"])
+    roles = {i: r for c in a.creations for i, r in c.roles.items()}
+    assert roles[1].role == "decoration" and roles[1].source == "cli"
+    assert roles[0].role == "weapon" and roles[0].params["type"] == "melee"
+
+
+# ---------------------------------------------------------------- spot checks on real models
+
+@pytest.fixture(scope="module")
+def analysed():
+    from brikscan.analysis.stats import analyse
+
+    memo = {}
+
+    def get(loaded, path):
+        if path not in memo:
+            memo[path] = analyse(loaded(path))
+        return memo[path]
+    return get
+
+
+def _roles(a):
+    return {i: r for c in a.creations for i, r in c.roles.items()}
+
+
+@needs_shared
+def test_pirate_ship_cannons_are_weapons_and_pirates_are_minifigs(loaded, analysed):
+    a = analysed(loaded, MODELS_DIR / "6285 - Black Seas Barracuda.mpd")
+    m = a.model
+    ship = max(a.creations, key=lambda c: len(c.elements))
+    assert ship.kind == "vehicle"
+    roles = _roles(a)
+    cannons = [e.index for e in m.elements if e.description.startswith("Minifig Cannon")]
+    assert cannons and all(roles[i].role == "weapon" for i in cannons)
+    card = next(c for c in a.cards if c.creation is ship)
+    assert sum(1 for w in card.weapons if w.type == "cannon") == 4
+    figs = [c for c in a.creations if c.kind == "minifig"]
+    assert len(figs) >= 8
+    torsos = [e.index for e in m.elements if e.description.startswith("Minifig Torso")]
+    owner = {i: c.name for c in figs for i in c.elements}
+    assert all(t in owner for t in torsos)
+    for f in figs:
+        assert set(f.sections) == {"head", "torso", "legs"}
+        assert sorted(f.sections["head"] + f.sections["torso"] + f.sections["legs"]) == f.elements
+        assert not set(f.elements) & set(ship.elements)
+    hull = [e.index for e in m.elements if e.description.startswith("Boat Base")]
+    assert all(roles[i].role == "structural" for i in hull)
+
+
+@needs_shared
+def test_car_wheels_are_propulsion(loaded, analysed):
+    a = analysed(loaded, MODELS_DIR / "10252 - Volkswagen Beetle.mpd")
+    car = max(a.creations, key=lambda c: len(c.elements))
+    assert car.kind == "vehicle"
+    m = a.model
+    tyres = [i for i in car.elements if m.elements[i].description.startswith(("Tyre", "Wheel"))]
+    assert len(tyres) >= 8
+    assert all(car.roles[i].role == "propulsion" for i in tyres)
+    # hubcaps made of minifig shields are not weapons
+    assert not next(c for c in a.cards if c.creation is car).weapons
+
+
+@needs_shared
+def test_castle_walls_are_structural_and_guards_separate(loaded, analysed):
+    path = EXAMPLES / "castle_wall.ldr"
+    if not path.exists():
+        pytest.skip("ldraw_models/castle_wall.ldr not there yet")
+    a = analysed(loaded, path)
+    m = a.model
+    wall = next(c for c in a.creations if c.kind == "building")
+    bricks = [i for i in wall.elements if m.elements[i].description.startswith(("Brick", "Arch"))]
+    assert len(bricks) > 20 and all(wall.roles[i].role == "structural" for i in bricks)
+    figs = [c for c in a.creations if c.kind == "minifig"]
+    assert len(figs) == 2
+    assert all(not set(f.elements) & set(wall.elements) for f in figs)
+    assert all(any(f.roles[i].role == "weapon" for i in f.elements) for f in figs)  # spear and bow in hand
+
+
+@needs_shared
+def test_town_hall_is_a_building_with_minifigs_apart(loaded, analysed):
+    a = analysed(loaded, MODELS_DIR / "10224 - Town Hall.mpd")
+    main = max(a.creations, key=lambda c: len(c.elements))
+    assert main.kind == "building"
+    m = a.model
+    walls = [i for i in main.elements if m.elements[i].description.startswith("Brick")]
+    share = sum(1 for i in walls if main.roles[i].role == "structural") / len(walls)
+    assert share > 0.9
+    assert sum(1 for c in a.creations if c.kind == "minifig") >= 5
+
+
+@needs_shared
+def test_tank_example(loaded, analysed):
+    path = EXAMPLES / "tank.mpd"
+    if not path.exists():
+        pytest.skip("ldraw_models/tank.mpd not there yet")
+    a = analysed(loaded, path)
+    tank = max(a.creations, key=lambda c: len(c.elements))
+    assert tank.kind == "vehicle"
+    card = next(c for c in a.cards if c.creation is tank)
+    assert [w.type for w in card.weapons] == ["cannon"]  # the cannon.ldr submodel
+    assert card.propulsion and card.propulsion[0].type == "ground"
+    assert any(r.role == "weak point" for r in tank.roles.values())  # the turntable

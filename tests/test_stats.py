@@ -1,0 +1,287 @@
+"""Stat cards against the rulebook's worked examples, Size measurement, Structure Level and the official sets.
+
+The worked examples are built as small annotated LDraw models, so they run through the whole pipeline
+(annotations -> roles -> creations -> measurement -> formulas), not just the formula functions.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from conftest import EXAMPLES, MODELS_DIR, needs_shared, official_models
+
+ID = "1 0 0 0 1 0 0 0 1"
+ROT45 = "0.7071068 0 0.7071068 0 1 0 -0.7071068 0 0.7071068"
+
+
+def _mpd(tmp_path, name, body: list[str], creation: str) -> object:
+    """An MPD whose main model places one submodel holding the whole creation."""
+    text = ["0 FILE main.ldr", "0 main", f"1 16 0 0 0 {ID} thing.ldr", "0 FILE thing.ldr", "0 thing",
+            "0 Name: thing.ldr", f"0 !BRIKSCAN CREATION {creation}"] + body
+    p = tmp_path / name
+    p.write_text("\n".join(text) + "\n")
+    return p
+
+
+def _bar(length_studs: int, y: int = 0) -> list[str]:
+    """A straight structure of 1x12/1x6/1x3 plates length_studs long along X, bridged by a second layer."""
+    out, x = [], 0
+    sizes = {12: "60479.dat", 6: "3666.dat", 3: "3623.dat", 2: "3023.dat", 1: "3024.dat"}
+    pieces = []
+    left = length_studs
+    for n in (12, 6, 3, 2, 1):
+        while left >= n:
+            pieces.append(n)
+            left -= n
+    for n in pieces:
+        out.append(f"1 4 {x * 20 + n * 10} {y} 0 {ID} {sizes[n]}")
+        x += n
+    # bridge every joint with a 1x2 plate on top
+    x = 0
+    for n in pieces[:-1]:
+        x += n
+        out.append(f"1 14 {x * 20} {y - 8} 0 {ID} 3023.dat")
+    return out
+
+
+def _far(k: int) -> str:
+    return f"{400 + 100 * k} 0 400"
+
+
+@pytest.fixture(scope="module")
+def analyse_path():
+    from brikscan import load
+    from brikscan.analysis.stats import analyse
+
+    from conftest import LIBRARY_ZIP
+
+    def run(path, **kw):
+        return analyse(load(path, LIBRARY_ZIP), **kw)
+    return run
+
+
+def _main_card(a):
+    return max(a.cards, key=lambda c: len(c.creation.elements))
+
+
+@needs_shared
+def test_ripper_blade(tmp_path, analyse_path):
+    """[000 §8.1 Ripper Blade]: a Size 4 Melee Weapon costs 8 CP, Use 5, 4 Skill dice."""
+    body = _bar(6) + ['0 !BRIKSCAN ROLE weapon type=melee size=4 name="Ripper Blade"',
+                      f"1 71 {_far(0)} {ID} 3023.dat"]
+    a = analyse_path(_mpd(tmp_path, "ripper.mpd", body, "kind=creature"), scale="stud")
+    card = _main_card(a)
+    (w,) = card.weapons
+    assert (w.name, w.type, w.size, w.cost, w.use, w.damage) == ("Ripper Blade", "melee", 4, 8, 5, "4xSkill")
+
+
+@needs_shared
+def test_missile_racks(tmp_path, analyse_path):
+    """[000 §8.4 Payload Example: Missile Racks]: two Size 3 Launchers (9 CP, Use 6, 18") with six Size 1
+    Explosives each (1 CP, 1d10) cost 30 CP."""
+    body = _bar(12)
+    for r in range(2):
+        body += [f'0 !BRIKSCAN BEGIN weapon type=launcher size=3 name="missile rack {r + 1}"',
+                 f"1 0 {_far(r)} {ID} 3001.dat", f"1 0 {_far(r).replace('400 ', '440 ', 1)} {ID} 3001.dat",
+                 "0 !BRIKSCAN END"]
+        for k in range(6):
+            body += ["0 !BRIKSCAN ROLE weapon type=explosive size=1",
+                     f"1 4 {1000 + 30 * k + 300 * r} 0 1000 {ID} 3024.dat"]
+    a = analyse_path(_mpd(tmp_path, "racks.mpd", body, "kind=vehicle sl=2"), scale="stud")
+    card = _main_card(a)
+    racks = [w for w in card.weapons if w.type == "launcher"]
+    bombs = [w for w in card.weapons if w.type == "explosive"]
+    assert len(racks) == 2 and len(bombs) == 12
+    assert all((w.cost, w.use, w.range_in, w.size) == (9, 6, 18, 3) for w in racks)
+    assert all((w.cost, w.damage) == (1, "1d10 Exp") for w in bombs)
+    assert sum(w.cost for w in card.weapons) == 30
+
+
+@needs_shared
+def test_scorpiosaurus_power_limit(tmp_path, analyse_path):
+    """[000 §8.1 Power Limit Example: Scorpiosaurus Rex]: Size 3 -> 6" of Power; 5"+1"+1" does not fit."""
+    body = _bar(9)
+    for k, (name, size) in enumerate((("claw 1", 1), ("claw 2", 1), ("stinger", 5))):
+        body += [f'0 !BRIKSCAN ROLE weapon type=melee size={size} name="{name}"', f"1 0 {_far(k)} {ID} 3023.dat"]
+    path = _mpd(tmp_path, "scorpio.mpd", body, "kind=creature sl=1")
+    card = _main_card(analyse_path(path, scale="stud"))
+    assert card.creation.kind == "creature" and card.size == 3
+    assert card.power == 6 and card.weapons_fit is False
+    assert any("exceed Power 6" in w for w in card.warnings)
+    # without one claw (annotated away on the command line) stinger + claw = 6" fits
+    claw = next(w for w in card.weapons if w.name == "claw 2").elements[0]
+    card2 = _main_card(analyse_path(path, scale="stud", overrides=[f"{claw}=decoration"]))
+    assert card2.weapons_fit is True and sorted(w.size for w in card2.weapons) == [1, 5]
+
+
+@needs_shared
+def test_shdt_vindicator(tmp_path, analyse_path):
+    """[000 §7.2 Size Damage Example]: Size 12", Structure Level 4, Armor 4d10, Power 24"."""
+    path = _mpd(tmp_path, "vindicator.mpd", _bar(36), 'name="SHDT Vindicator" kind=vehicle')
+    card = _main_card(analyse_path(path, scale="stud", sl=4))
+    assert card.creation.name == "SHDT Vindicator"
+    assert abs(card.size_in - 12) < 0.01 and card.size == 12
+    assert (card.structure_level, card.armor, card.power, card.base_cost) == (4, "4d10", 24, 48)
+    assert card.weak_point_armor == "3d10"
+
+
+@needs_shared
+def test_wrecked_catapult_section_sl_capped_by_size(tmp_path, analyse_path):
+    """[000 §7.3 Wrecked Catapult]: a section of Size 1 cannot keep SL 2: it drops to SL 1 (Armor 1d10)."""
+    path = _mpd(tmp_path, "front.mpd", _bar(3), "kind=vehicle sl=2")
+    card = _main_card(analyse_path(path, scale="stud"))
+    assert card.size == 1
+    assert (card.structure_level, card.armor) == (1, "1d10")
+    assert any("above Size 1" in w for w in card.warnings)
+    big = _main_card(analyse_path(_mpd(tmp_path, "whole.mpd", _bar(12), "kind=vehicle sl=2"), scale="stud"))
+    assert (big.size, big.structure_level, big.armor, big.base_cost) == (4, 2, "2d10", 8)
+
+
+@needs_shared
+def test_flamethrower_and_gun_checks(tmp_path, analyse_path):
+    """Digest checks: FlameThrower Size 3 -> 9 CP, Use 4, 8", 3d4; Gun Size 1 -> 3 CP, Use 3, 6", 1d6."""
+    body = _bar(12) + ["0 !BRIKSCAN ROLE weapon type=flamethrower size=3", f"1 0 {_far(0)} {ID} 3023.dat",
+                       "0 !BRIKSCAN ROLE weapon type=gun size=1", f"1 0 {_far(1)} {ID} 3023.dat"]
+    card = _main_card(analyse_path(_mpd(tmp_path, "ft.mpd", body, "kind=vehicle"), scale="stud"))
+    ft = next(w for w in card.weapons if w.type == "flamethrower")
+    gun = next(w for w in card.weapons if w.type == "gun")
+    assert (ft.cost, ft.use, ft.range_in) == (9, 4, 8) and ft.damage.startswith("3d4")
+    assert (gun.cost, gun.use, gun.range_in, gun.damage) == (3, 3, 6, "1d6")
+
+
+@needs_shared
+def test_default_move_and_propulsion_cost(tmp_path, analyse_path):
+    """Ground default Move 18 - 2*Size - SL [004 §9.1] at 1 CP per 2" [000 §9.1]; annotated Move wins."""
+    body = _bar(6) + ["0 !BRIKSCAN BEGIN propulsion type=ground"] + \
+        [f"1 0 {_far(k)} {ID} 3641.dat" for k in range(4)] + ["0 !BRIKSCAN END"]
+    card = _main_card(analyse_path(_mpd(tmp_path, "cart.mpd", body, "kind=vehicle sl=1"), scale="stud"))
+    (p,) = card.propulsion
+    assert card.size == 2 and p.move_in == 18 - 2 * 2 - 1 and p.cost == p.move_in / 2
+    assert card.total_cost == card.base_cost + p.cost
+    body2 = _bar(6) + ["0 !BRIKSCAN ROLE propulsion type=flying move=12", f"1 0 {_far(0)} {ID} 3023.dat"]
+    card2 = _main_card(analyse_path(_mpd(tmp_path, "flyer.mpd", body2, "kind=vehicle sl=2"), scale="stud"))
+    (q,) = card2.propulsion
+    assert (q.move_in, q.cost) == (12, 12 / 2 * (2 + 2))  # flight (2 + SL) CP per 2" [000 §9.1]
+    assert card2.flying and card2.power == 2  # 1 x Size while flying [000 §8.1]
+
+
+@needs_shared
+def test_rounding_and_scale(tmp_path, analyse_path):
+    path = _mpd(tmp_path, "r.mpd", _bar(10), "kind=building sl=1")  # 200 LDU
+    at = {(s, r): _main_card(analyse_path(path, scale=s, round_mode=r)) for s in ("stud", "inch")
+          for r in ("nearest", "up", "down")}
+    assert abs(at["stud", "nearest"].size_in - 200 / 60) < 1e-3
+    assert abs(at["inch", "nearest"].size_in - 200 / 63.5) < 1e-3
+    assert [at["stud", r].size for r in ("nearest", "up", "down")] == [3, 4, 3]
+    assert [at["inch", r].size for r in ("nearest", "up", "down")] == [3, 4, 3]
+
+
+@needs_shared
+def test_measure_is_orientation_free(tmp_path, loaded):
+    from brikscan.analysis.measure import measure_size
+
+    p = tmp_path / "rot.ldr"
+    p.write_text(f"0 rot\n1 4 0 0 0 {ID} 60479.dat\n1 4 0 0 200 {ROT45} 60479.dat\n")
+    m = loaded(p)
+    a = measure_size(m, [0], 60.0)
+    b = measure_size(m, [1], 60.0)
+    assert abs(a.length_ldu - 240) < 0.5 and abs(b.length_ldu - 240) < 0.5
+    assert abs(a.size_in - 4) < 0.01
+    assert abs(abs(b.axis @ np.array([1, 0, -1]) / math.sqrt(2)) - 1) < 1e-3  # along the rotated plate
+    assert "oriented bounding box" in a.method
+    both = measure_size(m, [0, 1], 60.0)
+    assert both.length_ldu > 240
+
+
+@needs_shared
+def test_2001_rules_run_and_say_what_is_unsupported(tmp_path, analyse_path):
+    body = _bar(12) + ["0 !BRIKSCAN ROLE weapon type=gun size=2", f"1 0 {_far(0)} {ID} 3023.dat"]
+    a = analyse_path(_mpd(tmp_path, "old.mpd", body, "kind=vehicle sl=2"), rules="2001", scale="stud")
+    card = _main_card(a)
+    assert a.rules == "2001"
+    assert card.base_cost is not None
+    (w,) = card.weapons
+    assert w.cost is None and "2001" in w.notes
+
+
+@needs_shared
+def test_minifig_card_is_four_cp(loaded):
+    """[000 §9.5 The Minifig]: Size 1, SL ½, Armor 4, Move 5", Mind d6: 4 CP."""
+    from brikscan.analysis.stats import analyse
+
+    a = analyse(loaded(MODELS_DIR / "6285 - Black Seas Barracuda.mpd"))
+    figs = [c for c in a.cards if c.creation.kind == "minifig"]
+    assert figs
+    for f in figs:
+        assert (f.size, f.structure_level, f.armor) == (1, 0.5, "4")
+        assert f.total_cost == 4 + sum(w.cost for w in f.weapons)
+    armed = [w for f in figs for w in f.weapons]
+    assert armed and all(w.size in (1, 2) for w in armed)
+
+
+@needs_shared
+def test_json_contract(loaded):
+    from brikscan.analysis.stats import analyse, analysis_json
+
+    d = analysis_json(analyse(loaded(MODELS_DIR / "21109 - Exo Suit.mpd")))
+    assert {"rules", "scale_ldu_per_inch", "creations"} <= set(d)
+    assert d["rules"] == "2010" and d["scale_ldu_per_inch"] == 63.5
+    keys = {"name", "kind", "elements", "structural_elements", "size_in", "size", "structure_level", "armor",
+            "base_cost", "weapons", "propulsion", "power", "total_cost", "roles"}
+    all_el = []
+    for c in d["creations"]:
+        assert keys <= set(c)
+        assert c["kind"] in ("building", "vehicle", "creature", "minifig", "loose item")
+        assert set(c["structural_elements"]) <= set(c["elements"])
+        assert set(c["roles"]) == {str(i) for i in c["elements"]}
+        assert all(r["role"] and r["reason"] for r in c["roles"].values())
+        all_el += c["elements"]
+    assert len(all_el) == len(set(all_el))  # every element in at most one creation
+
+
+@needs_shared
+@pytest.mark.parametrize("name", ["castle_wall.ldr", "watch_tower.ldr", "tank.mpd", "fighter.ldr", "walker.ldr",
+                                  "squad.ldr"])
+def test_bundled_examples(name, loaded):
+    from brikscan.analysis.stats import analyse
+
+    path = EXAMPLES / name
+    if not path.exists():
+        pytest.skip(f"ldraw_models/{name} not there yet")
+    a = analyse(loaded(path))
+    assert a.cards
+    main = max(a.cards, key=lambda c: len(c.creation.elements))
+    if name == "squad.ldr":
+        assert sum(1 for c in a.cards if c.creation.kind == "minifig") == 6
+        assert sum(1 for c in a.cards for w in c.weapons) == 6  # every squad member holds a weapon
+    elif name == "fighter.ldr":
+        assert main.creation.kind == "vehicle" and main.flying
+    elif name in ("castle_wall.ldr", "watch_tower.ldr"):
+        assert main.creation.kind == "building" and main.structure_level >= 1
+    assert main.total_cost >= main.base_cost
+
+
+def _all_official():
+    return [p for p in official_models()]
+
+
+@needs_shared
+def test_every_official_model_analyses(loaded):
+    """Every shared official model gives cards without error (loads once each; about a minute)."""
+    from brikscan.analysis.stats import analyse, analysis_json
+    import json
+
+    models = _all_official()
+    assert len(models) >= 80
+    for p in models:
+        from brikscan import load
+        from conftest import LIBRARY_ZIP
+
+        m = load(p, LIBRARY_ZIP)
+        d = analysis_json(analyse(m))
+        json.dumps(d)
+        assert d["creations"], p.name
+        covered = {i for c in d["creations"] for i in c["elements"]}
+        assert covered == {e.index for e in m.elements if not e.missing}, p.name
