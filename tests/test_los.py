@@ -327,3 +327,71 @@ def test_benchmark_hook_runs_on_a_small_field(library_zip):
     assert out["units"] == 4 and out["pairs"] == 12 and out["rays"] >= 12 * 30
     assert out["matrix_warm_s"] > 0 and out["engines_same_rays"]["fastest"] in ("embree", "open3d")
     assert out["engines_same_rays"].get("agreement", 1.0) > 0.99
+
+
+@pytest.fixture(scope="module")
+def castle(field):
+    """The castle assault scene with every minifig as a viewer (the CLI's default), few samples."""
+    from brikscan.battle.sight import line_of_sight
+
+    bf = field(str(SCENES / "castle_assault.toml"))
+    figs = [u for u in bf.units if u.is_minifig]
+    return bf, line_of_sight(bf, figs, bf.units, samples=60)
+
+
+@needs_shared
+def test_default_picture_draws_one_viewers_rays(castle):
+    from brikscan.render.sight_view import ALL_RAYS_PER_PAIR, sight_plotter
+
+    bf, res = castle
+    first = res.viewers[0]
+    assert len(res.viewers) > 1
+    pl = sight_plotter(bf, res, off_screen=True, size=(640, 450))
+    try:
+        s = pl.sight_summary
+        assert s.viewers == [first.name] and set(s.segment_viewers) == {first.name}
+        assert {v for v, _ in s.pairs} == {first.name} and len(s.pairs) == len(bf.units) - 1
+        assert f"rays from {first.name}; use --from/--to to choose" in s.title
+        import pyvista as pv
+
+        rays = pv.wrap(pl.actors["sight-rays"].GetMapper().GetInput())
+        starts = np.asarray(rays.points).reshape(-1, 2, 3)[:, 0]
+        assert rays.n_cells == s.segments > 0
+        assert np.allclose(starts, first.eye_ldu, atol=1e-3)  # every drawn ray starts at the one viewer's eye
+    finally:
+        pl.close()
+    pl = sight_plotter(bf, res, off_screen=True, size=(640, 450), all_rays=True)
+    try:
+        s = pl.sight_summary
+        assert len(s.viewers) == len(res.viewers) and len(s.pairs) == len(res.pairs)
+        assert s.segments <= ALL_RAYS_PER_PAIR * len(res.pairs)
+    finally:
+        pl.close()
+
+
+@needs_shared
+def test_picture_keeps_ldraw_colours_and_fills_the_frame(castle, tmp_path):
+    from PIL import Image
+
+    from brikscan.render.sight_view import render_sight_png
+
+    bf, res = castle
+    out = render_sight_png(bf, res, tmp_path / "castle.png", size=(960, 675))
+    img = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    fg = img.min(axis=-1) < 250  # not the white background
+    assert fg.mean() > 0.25, fg.mean()  # the battlefield fills the frame
+    px = img[fg]
+    # dominant colours: 16-level bins of the non-background pixels
+    q = px // 16
+    keys, counts = np.unique(q[:, 0] * 256 + q[:, 1] * 16 + q[:, 2], return_counts=True)
+    top = keys[np.argsort(-counts)[:8]]
+    top_rgb = np.stack([top // 256, (top // 16) % 16, top % 16], axis=1) * 16 + 8
+    lbg = np.array(bf.colours.rgb(71), dtype=float)  # light bluish grey: the castle wall
+    # lit faces are the part colour times a shade: compare chroma (colour direction), and require grey-ish
+    direction = top_rgb / np.linalg.norm(top_rgb, axis=1, keepdims=True)
+    cos = direction @ (lbg / np.linalg.norm(lbg))
+    chroma = top_rgb.max(axis=1) - top_rgb.min(axis=1)
+    assert np.any((cos > 0.995) & (chroma < 32) & (top_rgb.mean(axis=1) > 70)), top_rgb
+    # the wall is not tinted: few yellow/tan pixels (the old picture tinted whole creations)
+    yellow = (px[:, 0] > 150) & (px[:, 1] > 120) & (px[:, 2] < 0.6 * px[:, 1])
+    assert yellow.mean() < 0.25, yellow.mean()

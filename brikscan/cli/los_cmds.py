@@ -20,6 +20,8 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
         png: Optional[Path] = typer.Option(None, "--png", help="render the sight lines off-screen to this PNG"),
         html: Optional[Path] = typer.Option(None, "--html", help="write the scene as an HTML page for a browser"),
         show: bool = typer.Option(False, "--show", help="open the interactive 3D window"),
+        all_rays: bool = typer.Option(False, "--all-rays", help="pictures: draw the rays of every viewer (a few "
+                                                                "per pair), not only the first viewer's"),
         samples: int = typer.Option(200, "--samples", min=1, max=100000, help="sample points per target"),
         seed: int = typer.Option(0, "--seed", help="sampling seed (answers do not depend on it)"),
         engine: Optional[str] = typer.Option(None, "--engine", help="ray engine: embree or open3d (default: the "
@@ -41,11 +43,11 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
     if png:
         from ..render.sight_view import render_sight_png
 
-        render_sight_png(bf, result, png)
+        render_sight_png(bf, result, png, all_rays=all_rays)
     if html:
         from ..render.sight_view import write_sight_html
 
-        write_sight_html(bf, result, html)
+        write_sight_html(bf, result, html, all_rays=all_rays)
     if json_out:
         data = los_json(bf, result)
         if bf.attacks:
@@ -59,7 +61,7 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
     if show:
         from ..render.sight_view import show_sight
 
-        show_sight(bf, result)
+        show_sight(bf, result, all_rays=all_rays)
 
 
 def _attack(result, a) -> dict:
