@@ -100,3 +100,13 @@ def test_missing_parts_reported_rest_loads():
     d = json.loads(r.stdout)
     assert d["missing_parts"] == ["3334h.dat", "6029b.dat"]
     assert d["elements"] == 186 and d["triangles"] > 100000
+
+
+def test_view_scene_file(tmp_path):
+    from PIL import Image
+
+    png = tmp_path / "scene.png"
+    r = run("view", str(EXAMPLES.parent / "scenes" / "street_fight.toml"), "--png", str(png), home=tmp_path)
+    assert r.returncode == 0, r.stderr
+    img = np.asarray(Image.open(png).convert("RGB")).astype(int)
+    assert (np.abs(img - 255).sum(axis=2) > 30).mean() > 0.08

@@ -6,6 +6,7 @@ from typing import Optional
 
 import typer
 
+from ..errors import UsageError
 from . import app
 from .common import LibraryOpt, load_model, print_json, warn_all
 
@@ -49,8 +50,15 @@ def view(model: Path, library: Optional[str] = LibraryOpt,
          html: Optional[Path] = typer.Option(None, "--html", help="write a self-contained 3D page instead"),
          roles: bool = typer.Option(False, "--roles", help="tint elements by their BrikWars role"),
          studs: bool = typer.Option(True, "--studs/--no-studs")) -> None:
-    """Show the model in 3D in its LDraw colours (interactive window, or --png off-screen)."""
-    m = load_model(model, library, studs)
+    """Show the model (or a scene .toml) in 3D in its LDraw colours (window, --png or --html)."""
+    if model.suffix.lower() == ".toml":
+        from ..battle.battlefield import load_scene
+
+        if roles:
+            raise UsageError("--roles needs an LDraw model, not a scene file")
+        m = load_scene(model, library, creations=False)
+    else:
+        m = load_model(model, library, studs)
     warn_all(m)
     face_rgb = None
     if roles:

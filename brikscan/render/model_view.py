@@ -255,6 +255,13 @@ def frame_camera(pl, lo: np.ndarray, hi: np.ndarray, points: np.ndarray | None =
                float(np.max(np.abs(x) / (t * aspect * _FIT_MARGIN) - z)), 1.0)
     pl.camera_position = [tuple(focal - fwd * dist), tuple(focal), tuple(up)]
     pl.reset_camera_clipping_range()
+    # VTK's automatic near plane can sit at 1/1000 of the far one: depth precision then fails and whole
+    # scenes look like glass. Pull the near plane up to just before the model's nearest corner.
+    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    depths = (corners - (focal - fwd * dist)) @ fwd
+    near, far = pl.camera.clipping_range
+    if depths.min() > 0:
+        pl.camera.clipping_range = (max(near, 0.8 * float(depths.min())), max(far, 1.05 * float(depths.max())))
 
 
 def _fit_points(model: Model, limit: int = 200_000) -> np.ndarray:
