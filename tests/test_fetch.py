@@ -108,3 +108,28 @@ def test_default_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
 
 def test_official_url() -> None:
     assert OFFICIAL_COMPLETE_ZIP_URL == "https://library.ldraw.org/library/updates/complete.zip"
+
+
+def test_cli_library_fetch_then_brikscan_finds_it(served: str, tmp_path: Path) -> None:
+    """`brikscan library fetch` saves the zip where brikscan looks, and the next load uses it."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    env.pop("LDRAWDIR", None)
+    dest = tmp_path / "data" / "brikscan" / "complete.zip"
+    r = subprocess.run([sys.executable, "-m", "brikscan", "library", "fetch", "--dest", str(dest), "--url",
+                        f"{served}/complete.zip"], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert is_library_zip(dest)
+    model = tmp_path / "m.ldr"
+    model.write_text("1 4 0 0 0 1 0 0 0 1 0 0 0 1 3001.dat\n")
+    info = subprocess.run([sys.executable, "-m", "brikscan", "info", str(model), "--json"], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert info.returncode == 0, info.stderr
+    assert str(dest) in json.loads(info.stdout)["geometry_source"]
+    bad = subprocess.run([sys.executable, "-m", "brikscan", "library", "fetch", "--dest", str(tmp_path / "x.zip"),
+                          "--url", f"{served}/nothere.zip"], capture_output=True, text=True, env=env, timeout=120)
+    assert bad.returncode == 4 and "404" in bad.stderr and "Traceback" not in bad.stderr

@@ -17,7 +17,7 @@ LIBRARY_DIRS = ("parts", "parts/s", "p", "models")
 RESOLUTIONS = {"normal": (), "high": ("p/48",), "low": ("p/8",)}
 # Where users usually keep the library when they do not say (LDraw's own installers use these).
 USUAL_PLACES = ("~/ldraw", "~/LDraw", "~/.ldraw", "/usr/share/ldraw", "/usr/local/share/ldraw",
-                "/opt/ldraw", "~/.local/share/brikscan/complete.zip")
+                "/opt/ldraw")
 
 
 def normalize_name(name: str) -> str:
@@ -159,8 +159,9 @@ def find_library(explicit: str | os.PathLike | None = None) -> Library | None:
     env = os.environ.get("LDRAWDIR")
     if env:
         return Library.open(env)
-    for place in USUAL_PLACES:
-        p = Path(place).expanduser()
+    from .fetch import default_library_zip  # where `brikscan library fetch` saves it
+
+    for p in [Path(place).expanduser() for place in USUAL_PLACES] + [default_library_zip()]:
         if p.exists():
             try:
                 return Library.open(p)
