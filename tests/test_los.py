@@ -395,3 +395,203 @@ def test_picture_keeps_ldraw_colours_and_fills_the_frame(castle, tmp_path):
     # the wall is not tinted: few yellow/tan pixels (the old picture tinted whole creations)
     yellow = (px[:, 0] > 150) & (px[:, 1] > 120) & (px[:, 2] < 0.6 * px[:, 1])
     assert yellow.mean() < 0.25, yellow.mean()
+
+
+# ----------------------------------------------------------------------------------------------- barrel end
+
+CONTRACT_KEYS_BEFORE_ORIGIN = {"from", "to", "target_kind", "visible", "sections_visible", "modifier",
+                               "visible_fraction", "distance_in", "altitude_in", "height_advantage_in",
+                               "visible_extent_in", "blocked_by", "blockers", "rays"}
+
+
+def _gun(bf, unit):
+    """(gun element index, its vertices, the centre of the hand nearest it)."""
+    from brikscan.battle.units import is_ranged_weapon_part
+
+    guns = [i for i in unit.elements
+            if is_ranged_weapon_part(bf.elements[i].description, bf.elements[i].category)]
+    assert len(guns) == 1, guns
+    g = guns[0]
+    off = bf.mesh.element_offsets
+    pts = bf.mesh.triangles[off[g]:off[g + 1]].reshape(-1, 3).astype(float)
+    hands = [i for i in unit.elements if bf.elements[i].part == "3820.dat"]
+    centres = [(bf.elements[i].bbox_min + bf.elements[i].bbox_max) / 2 for i in hands]
+    gc = pts.mean(axis=0)
+    return g, pts, min(centres, key=lambda c: np.linalg.norm(c - gc))
+
+
+def test_ranged_weapon_parts_by_description():
+    from brikscan.battle.units import is_ranged_weapon_part as ranged
+
+    acc = "Minifig Accessory"
+    for d in ("Minifig Gun Rifle", "Minifig Weapon Blaster with Two Barrels", "Minifig Long Bow with Arrow",
+              "Minifig Crossbow", "Minifig Machine Gun with Drum Magazine", "Minifig Speargun"):
+        assert ranged(d, acc), d
+    for d in ("Minifig Sword Longsword", "Minifig Hair Decoration Bow Large with Pin", "Minifig Rice Bowl",
+              "Minifig Shield Round Bowed", "Minifig Weapon Crescent Blade Serrated with Bar 0.5L",
+              "Brick 1 x 2 with Gun", "Minifig Arm Robotic with Blaster Socket"):
+        assert not ranged(d, acc if d.startswith("Minifig") and "Arm" not in d else ""), d
+
+
+@needs_shared
+def test_muzzle_is_the_far_end_of_the_gun_from_the_hand(field):
+    import trimesh
+
+    bf = field("barrel_corner.ldr")
+    rifleman, sentry = bf.unit_named("rifleman"), bf.unit_named("sentry")
+    assert sentry.muzzle_ldu is None  # no weapon at all
+    g, pts, hand = _gun(bf, rifleman)
+    assert bf.elements[g].part == "30141.dat"  # the held rifle is part of the unit (its own body)
+    m = rifleman.muzzle_ldu
+    assert m is not None
+    _, ext = trimesh.bounds.oriented_bounds(pts)
+    length = float(max(ext))
+    assert 100 < length < 120
+    assert np.linalg.norm(m - hand) > 0.5 * length  # the far end, not the stock behind the hand
+    # the rifle points -Z: the barrel end is its -Z end, on the rifle itself
+    assert m[2] < pts[:, 2].min() + 3 and np.min(np.linalg.norm(pts - m, axis=1)) < 3
+    # sight's own look-up gives the same point
+    from brikscan.battle.sight import unit_muzzle
+
+    assert np.allclose(unit_muzzle(bf, rifleman), m)
+
+
+@needs_shared
+def test_eyes_and_barrel_give_different_answers(field):
+    bf = field("barrel_corner.ldr")
+    rifleman = bf.unit_named("rifleman")
+    eyes = _los(bf, "rifleman", "sentry")
+    assert eyes.origin == "eyes" and np.allclose(eyes.origin_ldu, rifleman.eye_ldu)
+    assert not eyes.visible and eyes.modifier == -5
+    assert eyes.blocked_by and {bf.elements[i].part for i in eyes.blocked_by} == {"3008.dat"}  # the wall
+    for seed in range(4):
+        barrel = _los(bf, "rifleman", "sentry", origin="barrel", seed=seed)
+        assert barrel.origin == "barrel" and np.allclose(barrel.origin_ldu, rifleman.muzzle_ldu)
+        assert barrel.visible and barrel.sections_visible == ["head", "torso", "legs"] and barrel.modifier == 0
+        # the unit's own rifle (the rays start on it) and body never block its barrel rays
+        assert not set(barrel.blocked_by) & set(rifleman.elements)
+        assert barrel.note is None
+    assert barrel.distance_in < eyes.distance_in  # measured from the barrel end, ahead of the eyes
+
+
+@needs_shared
+def test_barrel_without_ranged_weapon_falls_back_to_the_eyes(field):
+    bf = field("barrel_corner.ldr")
+    sentry = bf.unit_named("sentry")
+    e = _los(bf, "sentry", "rifleman")
+    b = _los(bf, "sentry", "rifleman", origin="barrel")
+    assert b.origin == "eyes" and np.allclose(b.origin_ldu, sentry.eye_ldu)
+    assert b.note and "sentry" in b.note and "no ranged weapon" in b.note
+    assert (b.sections_visible, b.modifier, b.visible_fraction) == (e.sections_visible, e.modifier,
+                                                                    e.visible_fraction)
+    with pytest.raises(ValueError, match="origin"):
+        _los(bf, "sentry", "rifleman", origin="muzzle")
+
+
+@needs_shared
+def test_cli_origin_json_contract(capsys):
+    lib = ["-L", str(LIBRARY_ZIP)]
+    field_ = str(DATA / "barrel_corner.ldr")
+    rc, out, _ = _cli(["los", field_, "--to", "rifleman,sentry", "--json"] + lib, capsys)
+    assert rc == 0
+    data = json.loads(out)
+    assert data["origin"] == "eyes" and data["notes"] == []
+    for p in data["pairs"]:
+        assert set(p) == CONTRACT_KEYS_BEFORE_ORIGIN | {"origin", "origin_ldu"}
+        assert p["origin"] == "eyes"
+    eyes_pair = next(p for p in data["pairs"] if p["from"] == "rifleman")
+    assert eyes_pair["visible"] is False and eyes_pair["modifier"] == -5
+
+    rc, out, _ = _cli(["los", field_, "--to", "rifleman,sentry", "--origin", "barrel", "--json"] + lib, capsys)
+    assert rc == 0
+    data = json.loads(out)
+    assert {"name", "position_ldu"} <= set(data["units"][0]) and data["origin"] == "barrel"
+    for p in data["pairs"]:
+        assert set(p) == CONTRACT_KEYS_BEFORE_ORIGIN | {"origin", "origin_ldu"}
+        assert len(p["origin_ldu"]) == 3 and all(isinstance(x, float) for x in p["origin_ldu"])
+    r = next(p for p in data["pairs"] if p["from"] == "rifleman")
+    s = next(p for p in data["pairs"] if p["from"] == "sentry")
+    assert r["origin"] == "barrel" and r["visible"] is True and r["modifier"] == 0
+    assert r["sections_visible"] == ["head", "torso", "legs"]
+    units = {u["name"]: u for u in data["units"]}
+    assert s["origin"] == "eyes" and np.allclose(s["origin_ldu"], units["sentry"]["eye_ldu"], atol=0.01)
+    assert [(n["from"], n["to"]) for n in data["notes"]] == [("sentry", "rifleman")]
+    assert "no ranged weapon" in data["notes"][0]["note"]
+
+    rc, out, _ = _cli(["los", field_, "--from", "sentry", "--to", "rifleman", "--origin", "barrel"] + lib, capsys)
+    assert rc == 0 and "note: sentry -> rifleman: sentry has no ranged weapon" in out
+    rc, _, err = _cli(["los", field_, "--origin", "muzzle"] + lib, capsys)
+    assert rc == 2 and "--origin" in err and len(err.strip().splitlines()) == 1
+
+
+@needs_shared
+def test_scene_attack_from_the_barrel_and_a_rotated_placement(tmp_path, library_zip, capsys):
+    from brikscan.battle.battlefield import load_battlefield, load_scene
+    from brikscan.battle.sight import line_of_sight
+
+    plain = load_battlefield(DATA / "barrel_corner.ldr", library_zip)
+    body = (f'[[models]]\nname = "corner"\nfile = "{DATA / "barrel_corner.ldr"}"\nposition = ["5in", 0, "-2in"]\n'
+            f'rotation = 90\n'
+            f'[[attacks]]\nfrom = "rifleman"\nto = "sentry"\nweapon = "rifle"\norigin = "barrel"\n'
+            f'[[attacks]]\nfrom = "rifleman"\nto = "sentry"\n')
+    scene = _scene(tmp_path, body)
+    bf = load_scene(scene, library_zip)
+    assert bf.attacks[0].origin == "barrel" and bf.attacks[1].origin is None
+    r = bf.unit_named("rifleman")
+    res = line_of_sight(bf, [r], [bf.unit_named("sentry")], origin="barrel")
+    p = res.pairs[0]
+    xf = bf.placements[0].transform
+    want = xf[:3, :3] @ plain.unit_named("rifleman").muzzle_ldu + xf[:3, 3]
+    # moved with the placement (the scene's mesh is float32 after the move: within a fraction of an LDU)
+    assert p.origin == "barrel" and np.allclose(p.origin_ldu, want, atol=1.0)
+    assert np.allclose(r.muzzle_ldu, want, atol=1.0)
+    assert p.sections_visible == ["head", "torso", "legs"]
+
+    rc, out, _ = _cli(["los", str(scene), "--json", "-L", str(library_zip)], capsys)
+    assert rc == 0
+    attacks = json.loads(out)["attacks"]
+    assert [a["origin"] for a in attacks] == ["barrel", "eyes"]
+    assert attacks[0]["pair"]["origin"] == "barrel" and attacks[0]["pair"]["modifier"] == 0
+    assert attacks[1]["pair"]["origin"] == "eyes" and attacks[1]["pair"]["modifier"] == -5
+
+    with pytest.raises(InputError, match=r"attacks\[0\]\.origin"):
+        read_scene(_scene(tmp_path, body.replace('origin = "barrel"', 'origin = "hip"')))
+
+
+@needs_shared
+def test_guns_belong_to_the_hand_that_holds_them(library_zip):
+    """squad.ldr: a long blaster also touches a neighbour, a halberd two hands: each goes to its holder."""
+    from brikscan.battle.battlefield import load_battlefield
+
+    bf = load_battlefield(ROOT / "ldraw_models" / "squad.ldr", library_zip)
+    held = {u.name: sorted(bf.elements[i].part for i in u.elements if bf.elements[i].category ==
+                           "Minifig Accessory") for u in bf.units if u.is_minifig}
+    # one item each (before, the long blaster went to the swordsman and the halberd to the archer)
+    assert sorted(held.values()) == sorted([p] for p in ("3847.dat", "4497.dat", "4499.dat", "30141.dat",
+                                                         "57899.dat", "6123.dat"))
+    shooters = [u for u in bf.units if u.is_minifig and u.muzzle_ldu is not None]
+    assert len(shooters) == 3  # rifle, long blaster, bow
+    for u in shooters:
+        if any(bf.elements[i].part in ("30141.dat", "57899.dat") for i in u.elements):
+            g, pts, hand = _gun(bf, u)
+            assert np.linalg.norm(u.muzzle_ldu - hand) > 0.5 * np.ptp(pts @ np.array([0, 0, 1.0]))
+
+
+@needs_shared
+def test_creation_barrel_end_points_away_from_its_centre(library_zip):
+    from brikscan.battle.battlefield import load_battlefield
+    from brikscan.battle.units import ranged_weapons
+
+    bf = load_battlefield(ROOT / "ldraw_models" / "tank.mpd", library_zip)
+    tank = next(u for u in bf.units if not u.is_minifig and ranged_weapons(bf.elements, u))
+    weapon = ranged_weapons(bf.elements, tank)[0]
+    assert {bf.elements[i].part for i in weapon} >= {"3706.dat"}  # the cannon submodel, with its axle barrel
+    lo = np.min([bf.elements[i].bbox_min for i in tank.elements], axis=0)
+    hi = np.max([bf.elements[i].bbox_max for i in tank.elements], axis=0)
+    centre = (lo + hi) / 2
+    w_lo = np.min([bf.elements[i].bbox_min for i in weapon], axis=0)
+    w_hi = np.max([bf.elements[i].bbox_max for i in weapon], axis=0)
+    m = tank.muzzle_ldu
+    assert m is not None and np.all(m >= w_lo - 1) and np.all(m <= w_hi + 1)
+    flat = np.array([1.0, 0.0, 1.0])
+    assert np.linalg.norm((m - centre) * flat) > np.linalg.norm(((w_lo + w_hi) / 2 - centre) * flat)

@@ -19,6 +19,7 @@ side = "red"
 from = "archer"
 to = "knight"
 weapon = "bow"
+origin = "barrel"                     # sight from the weapon's barrel end ("eyes" by default, or los --origin)
 ```
 Every mistake is one line naming the key (``models[0].position[2]: …``).
 """
@@ -27,7 +28,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Optional, Union
+from typing import Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -90,6 +91,7 @@ class AttackEntry(_Strict):
     from_: str = Field(alias="from")
     to: str
     weapon: Optional[str] = None
+    origin: Optional[Literal["eyes", "barrel"]] = None  # where the sight line starts (default: los --origin)
 
 
 class SceneFile(_Strict):

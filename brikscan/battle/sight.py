@@ -1,6 +1,6 @@
 """Line of sight on the real brick geometry: "can he see the target?" [000 §5.1 Making Attacks].
 
-From each viewer's eyes, rays go to points sampled over every target's surface and are cast against all other
+From each viewer's eyes (or, with ``origin="barrel"``, from its ranged weapon's barrel end), rays go to points sampled over every target's surface and are cast against all other
 geometry; the target itself and the viewer's own body do not block. A minifig target's head/torso/legs count as
 visible if any of their points is [000 §5.1 Target Size]; a creation target gives its visible fraction and visible
 extent, hence the +1 per 2" Target Size bonus. All pairs are computed in one batch of rays.
@@ -17,11 +17,12 @@ import numpy as np
 
 from .raycast import RayEngine
 from .sight_rules import SightRules, load_sight_rules
-from .units import SECTIONS, Unit
+from .units import SECTIONS, Unit, barrel_end
 
 END_MARGIN_LDU = 0.5  # a ray stops this short of its sample point (the point lies on a surface)
 STEP_LDU = 0.05  # after a hit on the viewer or target itself, continue just past it
 MAX_PASSES = 48
+ORIGINS = ("eyes", "barrel")  # where sight lines start: the viewer's eyes or its ranged weapon's barrel end
 
 
 @dataclass
@@ -48,6 +49,9 @@ class PairResult:
     blocked_by: list[int]
     blockers: list[Blocker]
     rays: slice  # this pair's rays in LosResult's arrays
+    origin: str = "eyes"  # where the rays start: "eyes" or "barrel"
+    origin_ldu: np.ndarray | None = None
+    note: str | None = None  # e.g. barrel asked for, but the viewer has no ranged weapon: from the eyes
 
     def to_json(self) -> dict:
         return {"from": self.viewer, "to": self.target, "target_kind": self.target_kind, "visible": self.visible,
@@ -57,7 +61,8 @@ class PairResult:
                 "visible_extent_in": round(self.visible_extent_in, 2), "blocked_by": self.blocked_by,
                 "blockers": [{"index": b.index, "part": b.part, "creation": b.creation, "rays": b.rays}
                              for b in self.blockers],
-                "rays": self.rays.stop - self.rays.start}
+                "rays": self.rays.stop - self.rays.start, "origin": self.origin,
+                "origin_ldu": None if self.origin_ldu is None else [round(float(x), 2) for x in self.origin_ldu]}
 
 
 @dataclass
@@ -65,7 +70,7 @@ class LosResult:
     viewers: list[Unit]
     targets: list[Unit]
     pairs: list[PairResult]
-    origins: np.ndarray  # (R,3) ray starts (eyes)
+    origins: np.ndarray  # (R,3) ray starts (eyes or barrel ends)
     points: np.ndarray  # (R,3) sample points on targets
     blocked: np.ndarray  # (R,) bool
     block_point: np.ndarray  # (R,3) where a blocked ray stops (= points where clear)
@@ -73,6 +78,12 @@ class LosResult:
     ray_section: np.ndarray  # (R,) index into SECTIONS (3 = creation body)
     engine: str
     timings: dict = field(default_factory=dict)
+    origin: str = "eyes"  # what was asked for ("eyes" or "barrel"); each pair says what it got
+
+    @property
+    def notes(self) -> list[dict]:
+        """One note per pair that could not start where asked (no ranged weapon: from the eyes)."""
+        return [{"from": p.viewer, "to": p.target, "note": p.note} for p in self.pairs if p.note]
 
     @property
     def n_rays(self) -> int:
@@ -179,6 +190,35 @@ def _box_exit(origins: np.ndarray, dirs: np.ndarray, lo: np.ndarray, hi: np.ndar
     return np.clip(tfar, 0.0, None)
 
 
+def unit_muzzle(battlefield, unit: Unit) -> np.ndarray | None:
+    """The unit's barrel end on this battlefield (its own geometry, so scene placements are applied), or None.
+
+    Also stored on the unit (``unit.muzzle_ldu``); kept in the battlefield's cache."""
+    cache = getattr(battlefield, "cache", None)
+    key = ("muzzle", tuple(unit.elements), unit.weapon_slots is None)
+    if cache is not None and key in cache:
+        m = cache[key]
+    else:
+        m = barrel_end(battlefield.elements, battlefield.mesh, unit) if unit.elements else None
+        if cache is not None:
+            cache[key] = m
+    unit.muzzle_ldu = None if m is None else np.array(m, dtype=float)
+    return unit.muzzle_ldu
+
+
+def sight_origin(battlefield, unit: Unit, origin: str = "eyes") -> tuple[np.ndarray, str, str | None]:
+    """Where a viewer's rays start: (point, "eyes"|"barrel", note). Barrel falls back to the eyes, with a note."""
+    if origin not in ORIGINS:
+        raise ValueError(f"unknown origin {origin!r} (choose one of: {', '.join(ORIGINS)})")
+    if origin == "barrel":
+        m = unit_muzzle(battlefield, unit)
+        if m is not None:
+            return m, "barrel", None
+        return (np.asarray(unit.eye_ldu, dtype=float), "eyes",
+                f"{unit.name} has no ranged weapon: line of sight from its eyes")
+    return np.asarray(unit.eye_ldu, dtype=float), "eyes", None
+
+
 def cast_segments(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None):
     """First blocking face of each segment, skipping faces owned by the ray's own viewer or target.
 
@@ -224,8 +264,15 @@ def _extent(points: np.ndarray, view_dir: np.ndarray) -> tuple[float, float]:
 
 
 def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = None, samples: int = 200,
-                  seed: int = 0, *, rules: SightRules | None = None, engine: str | None = None) -> LosResult:
-    """Every viewer in ``units`` against every target (default: the same units); one batch of rays."""
+                  seed: int = 0, *, rules: SightRules | None = None, engine: str | None = None,
+                  origin: str = "eyes") -> LosResult:
+    """Every viewer in ``units`` against every target (default: the same units); one batch of rays.
+
+    ``origin``: rays start at the viewers' eyes, or at the barrel end of their ranged weapon ("barrel"; a viewer
+    without one falls back to its eyes and its pairs get a note). The viewer's own body, held weapon included,
+    never blocks its rays."""
+    if origin not in ORIGINS:
+        raise ValueError(f"unknown origin {origin!r} (choose one of: {', '.join(ORIGINS)})")
     t0 = time.perf_counter()
     rules = rules or load_sight_rules()
     lpi = getattr(battlefield, "ldu_per_inch", None) or rules.ldu_per_inch
@@ -258,14 +305,17 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
     t_actor = np.array([actor_id[id(t)] for t in targets], dtype=np.int64)
 
     origins, points, secs, rview, rtarget, pair_keys, head_boxes = [], [], [], [], [], [], []
+    starts_at = [sight_origin(battlefield, v, origin) for v in units]  # (point, kind, note) per viewer
     for i, v in enumerate(units):
         keep = t_actor[all_tid] != actor_id[id(v)]
         n = int(keep.sum())
-        origins.append(np.broadcast_to(v.eye_ldu, (n, 3)))
+        o_pt, o_kind, _ = starts_at[i]
+        origins.append(np.broadcast_to(o_pt, (n, 3)))
         points.append(all_pts[keep])
         secs.append(all_sec[keep])
         rview.append(np.full(n, actor_id[id(v)], dtype=np.int64))
-        head_boxes.append(_head_box(battlefield, v))
+        # from the eyes, rays start where they leave the head; from a barrel end, right there
+        head_boxes.append(_head_box(battlefield, v) if o_kind == "eyes" else None)
         rtarget.append(t_actor[all_tid[keep]])
         pair_keys.append(np.stack([np.full(n, i), all_tid[keep]], axis=1))
     O = np.concatenate(origins) if origins else np.zeros((0, 3))
@@ -302,25 +352,30 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
     else:
         starts = ends = np.zeros(0, dtype=np.int64)
     for a, b in zip(starts, ends):
-        v = units[int(K[a, 0])]
+        vi = int(K[a, 0])
+        v = units[vi]
         t = targets[int(K[a, 1])]
-        pairs.append(_pair(battlefield, rules, lpi, v, t, slice(int(a), int(b)), blocked, S, P, L, belem))
+        o_pt, o_kind, note = starts_at[vi]
+        pr = _pair(battlefield, rules, lpi, v, t, slice(int(a), int(b)), blocked, S, P, L, belem, o_pt)
+        pr.origin, pr.origin_ldu, pr.note = o_kind, np.array(o_pt, dtype=float), note
+        pairs.append(pr)
     t_end = time.perf_counter()
     timings = {"engine_s": t_engine - t0, "rays_setup_s": t_rays - t_engine, "cast_s": t_cast - t_rays,
                "pairs_s": t_end - t_cast, "total_s": t_end - t0, "passes": passes, "rays": int(len(O)),
                "rays_per_s": float(len(O) / (t_cast - t_rays)) if t_cast > t_rays else 0.0}
-    return LosResult(list(units), targets, pairs, O, P, blocked, bpoint, belem, S, eng.name, timings)
+    return LosResult(list(units), targets, pairs, O, P, blocked, bpoint, belem, S, eng.name, timings, origin)
 
 
 def _pair(battlefield, rules: SightRules, lpi: float, v: Unit, t: Unit, sl: slice, blocked, S, P, L,
-          belem) -> PairResult:
+          belem, origin_ldu: np.ndarray | None = None) -> PairResult:
     vis = ~blocked[sl]
     n = vis.size
     sec = S[sl]
     # [000 §5.1 Target Size] a section is visible if any part of it at all can be seen
     seen = [s for k, s in enumerate(SECTIONS) if np.any(vis & (sec == k))]
     pts = P[sl][vis]
-    extent, area = _extent(pts, t.position_ldu - v.eye_ldu) if len(pts) else (0.0, 0.0)
+    start = v.eye_ldu if origin_ldu is None else origin_ldu
+    extent, area = _extent(pts, t.position_ldu - start) if len(pts) else (0.0, 0.0)
     any_visible = bool(vis.any())
     if t.is_minifig:
         modifier = rules.minifig_modifier(len(seen))  # [000 §5.1 Attack Modifiers] 0 / -1 / -2, blind -5
@@ -357,5 +412,6 @@ def los_json(battlefield, result: LosResult, units: list[Unit] | None = None) ->
                        "eye_ldu": [round(float(x), 2) for x in u.eye_ldu],
                        "sections": {k: list(v) for k, v in u.sections.items()}} for u in units],
             "pairs": [p.to_json() for p in result.pairs],
+            "origin": result.origin, "notes": result.notes,
             "engine": result.engine, "rays": result.n_rays,
             "timings": {k: (round(v, 4) if isinstance(v, float) else v) for k, v in result.timings.items()}}

@@ -8,7 +8,7 @@ grouped here: first by the submodel instance they were built in, then by touchin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -22,6 +22,12 @@ _ROLE_SECTION = {"head": "head", "headwear": "head", "torso": "torso", "arm": "t
 
 _HEADWEAR = re.compile(r"^minifig (hat|helmet|hair|headdress|headgear|headwear|cap|crown|visor|hood|bandana|"
                        r"wig|mask|plume|head ?piece|turban|cowl|beard|ponytail)", re.I)
+# Ranged weapons a minifig holds: "Minifig Gun Rifle", "Minifig Weapon Blaster …", "Minifig Long Bow with Arrow",
+# "Minifig Crossbow", "Minifig Machine Gun" (words, never substrings: no "Bowl", "Bowed", "Hair Decoration Bow").
+_RANGED_WORDS = {"gun", "guns", "blaster", "bow", "crossbow", "pistol", "rifle", "musket", "flintlock", "revolver",
+                 "speargun", "harpoon", "bazooka", "launcher", "shooter", "carbine", "shotgun", "cannon"}
+# creation weapon types (brikscan.analysis roles) that shoot from a barrel end
+RANGED_TYPES = ("gun", "cannon", "rocket", "flamethrower", "launcher")
 _UNIT_META = re.compile(r'^!BRIKSCAN\s+UNIT\b(.*)$', re.I)
 _NAME_ARG = re.compile(r'name\s*=\s*(?:"([^"]*)"|(\S+))', re.I)
 _SIDE_ARG = re.compile(r'side\s*=\s*(?:"([^"]*)"|(\S+))', re.I)
@@ -40,6 +46,10 @@ class Unit:
     creation: str | None = None  # the creation (analysis name or scene placement) it belongs to / is
     side: str | None = None
     found_as: str | None = None  # in a scene: "placement/name as found", for [[units]] references
+    muzzle_ldu: np.ndarray | None = None  # barrel end of its ranged weapon (None: it has none); see barrel_end
+    # its ranged weapons as groups of positions in ``elements`` (positions survive a scene's index shift);
+    # None: not known, found from the parts (see ranged_weapons)
+    weapon_slots: list[list[int]] | None = field(default=None, repr=False)
 
     @property
     def is_minifig(self) -> bool:
@@ -70,6 +80,18 @@ def part_role(description: str, category: str) -> str | None:
     if re.match(r"^minifig (neck|armour|armor|cape|airtanks|back ?pack|vest|life jacket)\b", dl):
         return "body"
     return "accessory"
+
+
+def is_ranged_weapon_part(description: str, category: str) -> bool:
+    """A minifig gun, blaster, bow or crossbow by its LDraw description (and category)."""
+    words = re.findall(r"[a-z0-9]+", (description or "").lstrip("~_=| ").lower())
+    cat = (category or "").lower()
+    if not words or not (words[0] == "minifig" or cat.startswith("minifig")):
+        return False
+    lead = words[1:] if words[0] == "minifig" else words
+    if lead[:1] == ["weapon"]:
+        lead = lead[1:]
+    return any(w in _RANGED_WORDS for w in lead[:2])
 
 
 def _gap(amin, amax, bmin, bmax) -> float:
@@ -115,10 +137,22 @@ def _group_minifigs(elements, roles: dict[int, str], tol: float = 6.0) -> list[l
             if len(near) == 0:
                 continue
             groups = {group_of[placed[k]] for k in near}
-            best = min(groups, key=lambda g: float(np.linalg.norm(centre[i] - torso_c[g])))
+            if roles[i] == "accessory":
+                # a carried item belongs to the minifig whose hand holds it (a long gun or a halberd may touch a
+                # neighbour too): the touching hand nearest the item's origin (LDraw accessories have it at the grip)
+                grip = np.asarray(e.transform)[:3, 3]
+                hand_d = {g: min((float(np.linalg.norm(centre[placed[k]] - grip)) for k in near
+                                  if group_of[placed[k]] == g and roles[placed[k]] == "hand"), default=np.inf)
+                          for g in groups}
+                best = min(groups, key=lambda g: (hand_d[g], float(np.linalg.norm(centre[i] - torso_c[g]))))
+            else:
+                best = min(groups, key=lambda g: float(np.linalg.norm(centre[i] - torso_c[g])))
             progress.append((i, best))
         if not progress:
             break
+        body = [(i, g) for i, g in progress if roles[i] != "accessory"]
+        if body:  # bodies first (hands included), then what the hands hold
+            progress = body
         for i, g in progress:
             group_of[i] = g
         pending = [i for i in pending if i not in group_of]
@@ -207,7 +241,12 @@ def find_minifigs(model, *, start: int = 1) -> list[Unit]:
         if not name:
             name = f"minifig-{n_auto}"
             n_auto += 1
-        units.append(Unit(name, "minifig", group, sections, *_eye_and_feet(elements, roles, group), side=side))
+        u = Unit(name, "minifig", group, sections, *_eye_and_feet(elements, roles, group), side=side)
+        u.weapon_slots = [[k] for k, i in enumerate(u.elements)
+                          if roles[i] == "accessory" and is_ranged_weapon_part(elements[i].description,
+                                                                               elements[i].category)]
+        u.muzzle_ldu = barrel_end(elements, model.mesh, u)
+        units.append(u)
     return _dedupe(units)
 
 
@@ -241,6 +280,120 @@ def _dedupe(units: list[Unit]) -> list[Unit]:
     return units
 
 
+def _clusters(elements, ids: list[int], tol: float = 1.0) -> list[list[int]]:
+    """Elements into groups of touching bounding boxes (one weapon built of several parts)."""
+    groups: list[list[int]] = []
+    for i in ids:
+        near = [g for g in groups if any(_gap(elements[i].bbox_min, elements[i].bbox_max, elements[j].bbox_min,
+                                                 elements[j].bbox_max) <= tol for j in g)]
+        merged = [i] + [j for g in near for j in g]
+        groups = [g for g in groups if g not in near] + [sorted(merged)]
+    return groups
+
+
+def ranged_weapons(elements, unit: Unit) -> list[list[int]]:
+    """The unit's ranged weapons (element indices, one list per weapon).
+
+    Recorded ``weapon_slots`` when known (minifig guns/bows held in a hand; a creation's ``weapon`` role
+    elements of a ranged type from ``brikscan.analysis``); else from the parts: a minifig's gun/bow parts, a
+    creation's parts whose class (``brikscan.analysis.roles.classify_part``) is a ranged weapon.
+    """
+    if unit.weapon_slots is not None:
+        n = len(unit.elements)
+        return [[unit.elements[k] for k in g if k < n] for g in unit.weapon_slots if g]
+    if unit.is_minifig:
+        return [[i] for i in unit.elements
+                if part_role(elements[i].description, elements[i].category) == "accessory"
+                and is_ranged_weapon_part(elements[i].description, elements[i].category)]
+    try:
+        from ..analysis.roles import classify_part
+    except ImportError:
+        return []
+    ids = []
+    for i in unit.elements:
+        try:
+            c = classify_part(elements[i])
+        except Exception:  # an unreadable part is no weapon; sight must go on
+            continue
+        if c.role == "weapon" and c.type in RANGED_TYPES:
+            ids.append(i)
+    return _clusters(elements, ids)
+
+
+def _points(mesh, ids: list[int]) -> np.ndarray:
+    off = mesh.element_offsets
+    runs = [np.arange(off[i], off[i + 1]) for i in ids if off[i + 1] > off[i]]
+    if not runs:
+        return np.zeros((0, 3))
+    return np.unique(mesh.triangles[np.concatenate(runs)].reshape(-1, 3).astype(np.float64), axis=0)
+
+
+def _long_axis(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Centre, unit direction and length of the longest axis of the points' oriented bounding box."""
+    try:
+        import trimesh
+
+        to_origin, ext = trimesh.bounds.oriented_bounds(pts)
+        k = int(np.argmax(ext))
+        back = np.linalg.inv(to_origin)
+        return back[:3, 3].copy(), back[:3, k] / np.linalg.norm(back[:3, k]), float(ext[k])
+    except Exception:  # flat or degenerate: the principal axis
+        c = pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts - c, full_matrices=False)
+        d = vt[0]
+        proj = (pts - c) @ d
+        mid = (proj.max() + proj.min()) / 2
+        return c + d * mid, d, float(np.ptp(proj))
+
+
+def barrel_end(elements, mesh, unit: Unit) -> np.ndarray | None:
+    """Where the unit's ranged weapon fires from (LDU, in the coordinates of ``mesh``), or None.
+
+    The weapon's longest axis (its oriented bounding box) has two ends; the barrel end is the one pointing away
+    from the hand holding it (a minifig: the nearest hand, else the torso) or from the creation's centre. The point
+    is the centre of the weapon's vertices within a sliver of that end, so it lies on the weapon itself. With
+    several ranged weapons, the longest one.
+    """
+    best: tuple[float, np.ndarray] | None = None
+    for ids in ranged_weapons(elements, unit):
+        pts = _points(mesh, ids)
+        if len(pts) < 2:
+            continue
+        centre, axis, length = _long_axis(pts)
+        if length <= 0:
+            continue
+        anchor = _anchor(elements, unit, ids, centre)
+        if float((anchor - centre) @ axis) > 0:
+            axis = -axis  # the end away from the hand / the creation's centre
+        proj = (pts - centre) @ axis
+        tip = pts[proj >= proj.max() - max(0.5, min(2.0, 0.03 * length))].mean(axis=0)
+        if best is None or length > best[0]:
+            best = (length, tip)
+    return None if best is None else best[1]
+
+
+def _anchor(elements, unit: Unit, weapon: list[int], centre: np.ndarray) -> np.ndarray:
+    """The hand nearest the weapon (minifigs; else the torso), or the creation's centre."""
+    def box_centre(ids):
+        return (np.min([elements[i].bbox_min for i in ids], axis=0) + np.max([elements[i].bbox_max for i in ids],
+                                                                             axis=0)) / 2
+
+    others = [i for i in unit.elements if i not in set(weapon)] or list(unit.elements)
+    if unit.is_minifig:
+        hands = [i for i in others if part_role(elements[i].description, elements[i].category) == "hand"]
+        if hands:
+            cs = [box_centre([i]) for i in hands]
+            return min(cs, key=lambda c: float(np.linalg.norm(c - centre)))
+        torso = unit.sections.get("torso") or others
+        return box_centre(torso)
+    return box_centre(others)
+
+
+def _set_weapons(unit: Unit, groups: list[list[int]]) -> None:
+    pos = {i: k for k, i in enumerate(unit.elements)}
+    unit.weapon_slots = [s for s in ([pos[i] for i in g if i in pos] for g in groups) if s]
+
+
 def creation_unit(els, name: str, kind: str, elements: list[int], side: str | None = None) -> Unit:
     """A creation as a target: one body section; its 'eye' is the top centre (for creations that look)."""
     lo = np.min([els[i].bbox_min for i in elements], axis=0)
@@ -248,6 +401,20 @@ def creation_unit(els, name: str, kind: str, elements: list[int], side: str | No
     c = (lo + hi) / 2
     return Unit(name, kind, sorted(elements), {"body": sorted(elements)},
                 np.array([c[0], lo[1] - 1.0, c[2]]), np.array([c[0], hi[1], c[2]]), creation=name, side=side)
+
+
+def _creation_weapons(c) -> list[list[int]]:
+    """Ranged weapons of an analysed creation: its ``weapon`` role elements (one per role group)."""
+    groups: dict[str, list[int]] = {}
+    for i in c.elements:
+        r = c.roles.get(i)
+        if r is None or r.role != "weapon":
+            continue
+        wtype = (r.params or {}).get("type", "")
+        if wtype and wtype not in RANGED_TYPES:
+            continue
+        groups.setdefault(r.group or f"element:{i}", []).append(i)
+    return list(groups.values())
 
 
 def analysis_creations(model) -> list[Unit]:
@@ -265,7 +432,12 @@ def analysis_creations(model) -> list[Unit]:
     for c in creations:
         if getattr(c, "kind", "") in ("minifig", "loose item") or not getattr(c, "elements", None):
             continue
-        out.append(creation_unit(model.elements, c.name, c.kind, list(c.elements)))
+        u = creation_unit(model.elements, c.name, c.kind, list(c.elements))
+        try:
+            _set_weapons(u, _creation_weapons(c))
+        except Exception:  # no role information: found from the parts later
+            u.weapon_slots = None
+        out.append(u)
     return out
 
 
@@ -276,9 +448,13 @@ def find_units(model, *, creations: bool = True) -> list[Unit]:
         taken = {i for u in units for i in u.elements}
         names = {u.name.lower() for u in units}
         for c in analysis_creations(model):
+            weapons = ranged_weapons(model.elements, c) if c.weapon_slots is not None else None
             c.elements = [i for i in c.elements if i not in taken]
             c.sections = {"body": c.elements}
+            if weapons is not None:
+                _set_weapons(c, weapons)
             if c.elements and c.name.lower() not in names:
+                c.muzzle_ldu = barrel_end(model.elements, model.mesh, c)
                 units.append(c)
     return units
 

@@ -24,6 +24,9 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
                                                                 "per pair), not only the first viewer's"),
         samples: int = typer.Option(200, "--samples", min=1, max=100000, help="sample points per target"),
         seed: int = typer.Option(0, "--seed", help="sampling seed (answers do not depend on it)"),
+        origin: str = typer.Option("eyes", "--origin", help="where sight lines start: eyes, or barrel (the end of "
+                                                            "the viewer's ranged weapon; eyes, with a note, for a "
+                                                            "viewer without one)"),
         engine: Optional[str] = typer.Option(None, "--engine", help="ray engine: embree or open3d (default: the "
                                                                     "faster one installed)"),
         library: Optional[str] = LibraryOpt) -> None:
@@ -35,11 +38,14 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
 
     if engine is not None and engine not in ("embree", "open3d"):
         raise UsageError(f"--engine: unknown ray engine {engine!r} (choose embree or open3d)")
+    origin = origin.strip().lower()
+    if origin not in ("eyes", "barrel"):
+        raise UsageError(f"--origin: unknown origin {origin!r} (choose eyes or barrel)")
     bf = load_battlefield(battlefield, library)
     require_minifigs(bf.units, str(battlefield))
     viewers = select(bf.units, from_, "--from") if from_ else [u for u in bf.units if u.is_minifig]
     targets = select(bf.units, to, "--to")
-    result = line_of_sight(bf, viewers, targets, samples=samples, seed=seed, engine=engine)
+    result = line_of_sight(bf, viewers, targets, samples=samples, seed=seed, engine=engine, origin=origin)
     if png:
         from ..render.sight_view import render_sight_png
 
@@ -51,7 +57,8 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
     if json_out:
         data = los_json(bf, result)
         if bf.attacks:
-            data["attacks"] = [_attack(result, a) for a in bf.attacks]
+            data["attacks"] = [_attack(bf, result, a, samples=samples, seed=seed, engine=engine)
+                               for a in bf.attacks]
         print_json(data)
     else:
         _table(bf, result)
@@ -64,12 +71,21 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
         show_sight(bf, result, all_rays=all_rays)
 
 
-def _attack(result, a) -> dict:
+def _attack(bf, result, a, **kw) -> dict:
+    """An ``[[attacks]]`` entry with its pair; ``origin = "barrel"`` there (or "eyes") overrides ``--origin``."""
+    from ..battle.sight import line_of_sight
+
+    origin = a.origin or result.origin
     try:
-        p = result.pair(a.from_, a.to).to_json()
+        pr = result.pair(a.from_, a.to)
     except KeyError:
-        p = None  # not computed (filtered out by --from/--to)
-    return {"from": a.from_, "to": a.to, "weapon": a.weapon, "pair": p}
+        return {"from": a.from_, "to": a.to, "weapon": a.weapon, "origin": origin, "pair": None}  # not computed
+    if origin != result.origin:  # this attack looks from elsewhere: its own pair
+        pr = line_of_sight(bf, [bf.unit_named(a.from_)], [bf.unit_named(a.to)], origin=origin, **kw).pairs[0]
+    out = {"from": a.from_, "to": a.to, "weapon": a.weapon, "origin": origin, "pair": pr.to_json()}
+    if pr.note:
+        out["note"] = pr.note
+    return out
 
 
 def _table(bf, result) -> None:
@@ -78,7 +94,8 @@ def _table(bf, result) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=f"line of sight: {bf.name} ({result.n_rays} rays, {result.engine}, "
+    frm = "" if result.origin == "eyes" else "from the barrel, "
+    t = Table(title=f"line of sight: {bf.name} ({frm}{result.n_rays} rays, {result.engine}, "
                     f"{result.timings['total_s'] * 1000:.0f} ms)")
     for col in ("from", "to", "visible", "sections", "mod.", "range", "height", "blocked by"):
         t.add_column(col, no_wrap=col != "blocked by")
@@ -94,3 +111,5 @@ def _table(bf, result) -> None:
                   f"{p.distance_in:.1f}\"", f"+{p.height_advantage_in:.0f}\"" if p.height_advantage_in else "",
                   blocked)
     Console(width=None if sys.stdout.isatty() else 140).print(t)
+    for n in result.notes:
+        print(f"note: {n['from']} -> {n['to']}: {n['note']}")

@@ -381,7 +381,10 @@ def sight_plotter(battlefield, result: LosResult, *, off_screen: bool, size=(128
                     show_scalar_bar=False, name="sight-rays")
     _add_target_marks(pl, battlefield, result, pairs)
     by_name = {u.name: u for u in result.viewers}
-    eyes = np.array([by_name[n].eye_ldu for n in viewer_names if n in by_name]) if viewer_names else np.zeros((0, 3))
+    # the marker sits where the drawn rays start: the eyes, or the barrel end with --origin barrel
+    starts = {p.viewer: p.origin_ldu for p in pairs if p.origin_ldu is not None}
+    eyes = np.array([starts.get(n, by_name[n].eye_ldu) for n in viewer_names if n in by_name]) \
+        if viewer_names else np.zeros((0, 3))
     if len(eyes):
         pl.add_points(eyes.astype(np.float32), color=EYE_RGB, point_size=12, render_points_as_spheres=True,
                       name="sight-eyes")
