@@ -469,3 +469,197 @@ def test_blast_kills_minifigs_whole(minifigs):
     for b in figs:
         p = mc.p_destroyed[b.elements]
         assert np.allclose(p, p[0])
+
+
+# ------------------------------------------------------------------ cover [000 §3.2 Explosives]
+
+COVER = DATA / "cover.ldr"  # six 1x6 bricks (a wall, z=-40) between the blast at z=-100 and a 1x1 brick at z=0
+COVER_AT = "0,-72,-100"
+
+
+@pytest.fixture(scope="module")
+def cover_model(library_zip):
+    import brikscan
+
+    return brikscan.load(COVER, library_zip)
+
+
+def _cover_rolls(res, wall: float, target: float) -> str:
+    """--armor-rolls in the order of the Armor classes, wall first or not."""
+    wall_cls = {a.creation for a in res.armor if a.creation == "cover"}
+    return ",".join(str(wall if a.creation in wall_cls else target) for a in res.armor)
+
+
+@needs_shared
+def test_cover_hides_what_is_behind_a_wall_that_holds(cover_model):
+    """[000 §3.2] anything fully hidden behind cover is only hurt if the cover is destroyed."""
+    import trimesh
+
+    from brikscan.battle.preview import run_blast
+
+    target = 6
+    scene, probe, _ = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls="0", cover=False)
+    assert {a.creation for a in probe.armor} >= {"cover"} and len(probe.armor) == 2
+    assert probe.ring_index[0, target] == 0  # the target is in the first ring: only the wall can save it
+    # independent check that the wall really hides the target: trimesh rays from the centre to its vertices
+    wall = np.concatenate([cover_model.mesh.element_triangles(i) for i in range(6)]).astype(np.float64)
+    tm = trimesh.Trimesh(wall.reshape(-1, 3), np.arange(len(wall) * 3).reshape(-1, 3), process=False)
+    c = np.array([0.0, -72, -100])
+    v = cover_model.mesh.element_triangles(target).reshape(-1, 3).astype(np.float64)
+    assert tm.ray.intersects_any(np.repeat(c[None], len(v), 0), v - c).all()
+
+    holds = _cover_rolls(probe, 99, 0)
+    _, res, mc = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls=holds, scene=scene,
+                           trials=200, seed=1)
+    assert not res.destroyed[target] and res.shielded[target] and res.damage[target] == 0
+    assert mc.p_destroyed[target] == 0
+    _, off, mc_off = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls=holds, scene=scene,
+                               trials=200, seed=1, cover=False)
+    assert off.destroyed[target] and mc_off.p_destroyed[target] == 1
+    # the wall goes: what it hid is exposed to the same blast
+    _, gone, _ = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls="0", scene=scene)
+    assert gone.destroyed.all() and not gone.shielded.any()
+
+
+@needs_shared
+def test_cover_monte_carlo_target_falls_with_its_wall(cover_model):
+    """Each trial iterates 'destroyed cover exposes what it hid': the target (Armor 0) dies exactly when the wall
+    does, so its probability equals the wall's, not 1."""
+    from brikscan.battle.preview import run_blast
+
+    scene, probe, _ = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls="0", cover=False)
+    _, _, mc = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls=_cover_rolls(probe, 3, 0),
+                         scene=scene, trials=4000, seed=4, bonus_dice=False)
+    assert mc.p_destroyed[6] == pytest.approx(mc.p_destroyed[0], abs=1e-9)
+    assert mc.p_destroyed[6] == pytest.approx(0.7, abs=0.03)  # P(1d10 > 3)
+
+
+@needs_shared
+def test_cli_no_cover_flag(capsys):
+    base = ["blast", str(COVER), "-L", str(LIBRARY_ZIP), "--at", COVER_AT, "--dice", "1d10", "--rolls", "5",
+            "--armor-rolls", "99,0", "--json"]
+    rc, out, err = _cli(base, capsys)
+    assert rc == 0, err
+    on = json.loads(out)
+    rc, out, err = _cli(base + ["--no-cover"], capsys)
+    off = json.loads(out)
+    assert on["cover"] is True and off["cover"] is False
+    assert 6 in on["shielded"] and 6 not in on["destroyed"] and 6 in off["destroyed"]
+    for key in ("rings", "armor_rolls", "destroyed", "knockback", "sections"):
+        assert key in on and key in off
+
+
+# ------------------------------------------------------------------ weapons a section can no longer power
+
+@needs_shared
+def test_wrecked_catapult_launcher_deactivated(library_zip):
+    """[000 §7.3 Wrecked Catapult] the 3" front piece at ES 1 has Power 2 × 1 = 2, less than the 4" Launcher:
+    deactivated. Without the Size Damage (ES 3, Power 6) it still works. [000 §8.1 Power Limits]"""
+    import brikscan
+    from brikscan.battle.preview import hit_json, run_hit
+
+    m = brikscan.load(DATA / "catapult_launcher.ldr", library_zip)
+    scene, res, info = run_hit(m, element=4, damage=10, armor_rolls="3", sl=2, size_damage=2)
+    assert [w.size for b in scene.bodies for w in b.weapons] == [4]
+    secs = {s["size"]: s for s in hit_json(scene, res, info)["sections"] if s["kind"] == "section"}
+    front = secs[3]
+    assert front["power"] == 2 and [w["name"] for w in front["weapons"]] == ["Launcher"]
+    assert [(w["name"], w["size"]) for w in front["weapons_disabled"]] == [("Launcher", 4)]
+    assert secs[1]["weapons"] == [] and secs[1]["weapons_disabled"] == []
+    _, ok, info = run_hit(m, element=4, damage=10, armor_rolls="3", sl=2, size_damage=0, scene=None)
+    front = [s for s in hit_json(scene, ok, info)["sections"] if s["size"] == 3][0]
+    assert front["power"] == 6 and front["weapons"] and front["weapons_disabled"] == []
+
+
+# ------------------------------------------------------------------ hit: Monte Carlo and KnockBack
+
+@needs_shared
+def test_hit_monte_carlo_matches_exact_overkill(minifigs):
+    """2d10 (no Bonus Dice) along three minifigs of Armor 4: the first dies on > 4, the second on > 8, the third
+    on > 12 [000 §7.2 Overkill]; exact probabilities 94/100, 72/100, 36/100."""
+    from brikscan.battle.preview import hit_json, run_hit
+
+    scene, res, info = run_hit(minifigs, origin="-200,20,0", toward="0,20,0", dice="2d10", bonus_dice=False,
+                               armor_rolls="4,4,4", trials=40000, seed=9)
+    data = hit_json(scene, res, info)
+    mc = data["monte_carlo"]
+    assert [s["p_destroyed"] for s in mc["line"]] == pytest.approx([0.94, 0.72, 0.36], abs=0.015)
+    p = info["monte_carlo"].p_destroyed
+    for step in mc["line"]:
+        assert np.allclose(p[step["removes"]], step["p_destroyed"], atol=1e-4)  # minifigs die whole
+    assert mc["expected_destroyed"] == pytest.approx(5 * (0.94 + 0.72 + 0.36), abs=0.15)
+    assert set(mc["p_split"]) == {s["creation"] for s in data["steps"]}
+
+
+@needs_shared
+def test_hit_knockback_only_from_a_weapon_larger_than_the_target(minifigs, capsys):
+    """[000 §8.1 KnockBack] plain Component Damage gives none (said in notes); a 3" weapon pushes the surviving
+    1" minifig 2" along the line of attack."""
+    from brikscan.battle.preview import hit_json, run_hit
+
+    scene, res, info = run_hit(minifigs, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4")
+    data = hit_json(scene, res, info)
+    assert data["knockback"] == {} and any("KnockBack" in n for n in data["notes"])
+    scene, res, info = run_hit(minifigs, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4",
+                               weapon_size=3)
+    survivor = [s for s in res.sections if s.kind == "section" and not res.destroyed[s.elements].any()
+                and s.creation == res.steps[2]["creation"]][0]
+    kb = hit_json(scene, res, info)["knockback"]
+    assert set(kb) == {str(i) for i in survivor.elements} and set(kb.values()) == {2.0}
+    v = res.knockback_vec[survivor.elements[0]]
+    assert v[0] == pytest.approx(2 * INCH) and abs(v[1]) < 1e-9
+    _, _, big = run_hit(minifigs, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4",
+                        weapon_size=1)
+    rc, out, err = _cli(["hit", str(MINIFIGS), "-L", str(LIBRARY_ZIP), "--from", "-200,20,0", "--toward", "0,20,0",
+                         "--damage", "12", "--armor-rolls", "4,4,4", "--trials", "100", "--json"], capsys)
+    assert rc == 0, err
+    d = json.loads(out)
+    assert d["knockback"] == {} and d["notes"] and len(d["monte_carlo"]["line"]) == 3
+
+
+# ------------------------------------------------------------------ the scene: PNG, HTML, window
+
+@needs_shared
+def test_before_half_keeps_ldraw_colours_and_fills_the_frame(wall, tmp_path):
+    """The 'before' half is the plain model render (same framing) with thin ring circles over it: the model's
+    pixels keep their colours, and the model spans its half of the frame."""
+    from PIL import Image
+
+    from brikscan.battle.preview import run_blast
+    from brikscan.render.damage_view import build_damage_plotter, render_before_after
+    from brikscan.render.model_view import _fit_points, add_model, frame_camera, new_plotter
+
+    _, res, _ = run_blast(wall, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
+    size = (400, 300)
+    png = render_before_after(wall, res, tmp_path / "ba.png", size=size)
+    before = np.asarray(Image.open(png).convert("RGB"), dtype=np.int64)[:, :size[0]]
+    pl = new_plotter(True, size)
+    add_model(pl, wall)
+    pts = _fit_points(wall)
+    frame_camera(pl, pts.min(0), pts.max(0), points=pts)
+    plain = np.asarray(pl.screenshot(return_img=True)[..., :3], dtype=np.int64)
+    pl.close()
+    model_px = (plain < 245).any(axis=2)
+    ys, xs = np.nonzero(model_px)
+    assert (xs.max() - xs.min()) > 0.85 * size[0] or (ys.max() - ys.min()) > 0.85 * size[1]
+    diff = np.abs(before - plain).max(axis=2)[model_px]
+    assert np.median(diff) <= 12 and (diff > 40).mean() < 0.15  # rings do not wash the bricks out
+    pl = build_damage_plotter(wall, res, off_screen=True, size=size, after=False)
+    assert np.array_equal(np.asarray(pl.screenshot(return_img=True)[..., :3], dtype=np.int64), before)
+    pl.close()
+
+
+@needs_shared
+def test_damage_html_opens_in_chromium(wall, tmp_path, capsys):
+    from brikscan.render.browser_check import check_html_in_chromium, find_chromium
+
+    if find_chromium() is None:
+        pytest.skip("chromium is not on PATH")
+    out = tmp_path / "after.html"
+    rc, _, err = _cli(["blast", str(WALL), "-L", str(LIBRARY_ZIP), "--at", "160,-60,-10", "--rolls", "3,6,7",
+                       "--armor-rolls", "15", "--html", str(out)], capsys)
+    assert rc == 0, err
+    text = out.read_text()
+    assert "16 dmg" in text  # the ring labels travel with the scene
+    check = check_html_in_chromium(out, screenshot=tmp_path / "shot.png")
+    assert check.ok, (check.reason, check.console_errors)

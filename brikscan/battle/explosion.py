@@ -2,7 +2,12 @@
 elements destroyed where ring damage beats that roll, KnockBack away from the centre, then the re-split.
 
 An element is in a ring when the nearest point of its triangles is within the ring's outer radius
-(DIGEST §13.11); cover/exposure is not modelled (every element in the radius counts as exposed).
+(DIGEST §13.11).
+
+Cover [000 §3.2 Explosives, §8.4]: the damage hits every *exposed* object and surface in the radius; anything
+fully hidden behind cover is only hurt if the cover is destroyed. Rays go from the blast centre to sample points
+on each element in the rings; an element none of whose rays gets through is shielded and unaffected, unless
+the elements hiding it are destroyed by the same blast, which is found by iterating to a fixed point (``Cover``).
 """
 from __future__ import annotations
 
@@ -62,6 +67,10 @@ class DamageResult:
     distance_in: np.ndarray | None = None  # (B,E)
     element_class: np.ndarray | None = None  # (E,) index into ``armor`` (-1: not reached)
     steps: list[dict] = field(default_factory=list)  # Component Damage chain
+    plan: list[dict] = field(default_factory=list)  # Component Damage: the chain if every Armor roll is beaten
+    notes: list[str] = field(default_factory=list)
+    exposed: np.ndarray | None = None  # (E,) bool: reached by at least one blast and not fully behind cover
+    shielded: np.ndarray | None = None  # (E,) bool: in a ring but fully behind cover that held [000 §3.2]
     ldu_per_inch: float = 60.0
 
     @property
@@ -290,24 +299,45 @@ def kill_small(scene: DamageScene, destroyed: np.ndarray) -> np.ndarray:
 
 
 def explode(scene: DamageScene, blasts: list[Blast], *, armor_rolls: list[float] | None = None, rng=None,
-            expected: bool = False, bonus_dice: bool = True) -> DamageResult:
-    """Apply one or more explosions to the scene and re-split what is left [000 §8.4, §7.2]."""
+            expected: bool = False, bonus_dice: bool = True, cover: bool | list["Cover"] = True,
+            geometry: tuple[np.ndarray, np.ndarray] | None = None) -> DamageResult:
+    """Apply one or more explosions to the scene and re-split what is left [000 §8.4, §7.2].
+
+    ``cover``: True works out which elements are fully behind cover [000 §3.2], False treats every element in
+    the rings as exposed, or pass the ``Cover`` of each blast (``blast_cover``) to reuse it.
+    """
     if not blasts:
         raise UsageError("no explosion given")
-    ring_idx, dist_in = ring_geometry(scene, blasts)
-    dmg = blast_damage(blasts, ring_idx)
+    ring_idx, dist_in = geometry if geometry is not None else ring_geometry(scene, blasts)
     reached = (ring_idx >= 0).any(axis=0)
     classes, cls_of = armor_classes(scene, reached)
     armor = roll_classes(scene, classes, armor_rolls, rng=rng, expected=expected, bonus_dice=bonus_dice)
     rolls = np.array([a.roll for a in armor] + [np.inf])
-    # [000 §5.1] damage must be strictly greater than the Armor roll
-    destroyed = kill_small(scene, reached & (dmg > rolls[cls_of]))
+    covers = (blast_cover(scene, blasts, ring_idx) if cover is True else None) if isinstance(cover, bool) else cover
+    tables = [np.array([r.damage for r in bl.rings] + [0], dtype=np.float64)[ring_idx[k]]
+              for k, bl in enumerate(blasts)]
+    destroyed = np.zeros(scene.n_elements, dtype=bool)
+    exposed_k = [ring_idx[k] >= 0 for k in range(len(blasts))]
+    while True:  # cover that is destroyed stops hiding what is behind it: iterate to the fixed point
+        if covers is not None:
+            exposed_k = [c.exposure(destroyed) & (ring_idx[k] >= 0) for k, c in enumerate(covers)]
+        dmg = sum(t * e for t, e in zip(tables, exposed_k))  # several explosions add their damage [000 §8.4]
+        # [000 §5.1] damage must be strictly greater than the Armor roll
+        new = kill_small(scene, reached & (dmg > rolls[cls_of]))
+        if covers is None or (new == destroyed).all():
+            destroyed = new
+            break
+        destroyed = new
+    exposed = np.any(exposed_k, axis=0)
     sections = split_after(scene, destroyed)
     kb_vec = knockback(scene, blasts, ring_idx, destroyed, sections)
     kb_in = {int(i): round(float(np.linalg.norm(kb_vec[i])) / scene.ldu_per_inch, 3)
              for i in np.flatnonzero(np.linalg.norm(kb_vec, axis=1) > 1e-9)}
-    return DamageResult(destroyed, dmg, kb_in, kb_vec, sections, armor, blasts, ring_idx, dist_in, cls_of,
-                        ldu_per_inch=scene.ldu_per_inch)
+    res = DamageResult(destroyed, dmg, kb_in, kb_vec, sections, armor, blasts, ring_idx, dist_in, cls_of,
+                       ldu_per_inch=scene.ldu_per_inch, exposed=exposed, shielded=reached & ~exposed)
+    if covers is None:
+        res.notes.append("cover not checked (--no-cover): every element in the rings counts as exposed")
+    return res
 
 
 def knockback(scene: DamageScene, blasts: list[Blast], ring_idx: np.ndarray, destroyed: np.ndarray,
@@ -339,3 +369,221 @@ def knockback(scene: DamageScene, blasts: list[Blast], ring_idx: np.ndarray, des
             total += d * inches * scene.ldu_per_inch
         vec[idx] = total
     return vec
+
+
+# ------------------------------------------------------------------ cover [000 §3.2 Explosives, §8.4]
+
+COVER_SAMPLES = 16  # sample points per element: faces towards the centre, nearest to farthest, + nearest vertex
+COVER_MAX_LAYERS = 12  # a ray still blocked after this many distinct elements counts as blocked for good
+_SAMPLE_TRIANGLES = 192  # triangles per element the samples are chosen from
+_SAMPLE_LIFT_LDU = 0.5  # samples sit just off the surface, on the side facing the blast
+
+
+@dataclass
+class Cover:
+    """What hides what from one blast centre.
+
+    ``always[e]``: some ray from the centre reaches element e with nothing in between (or e is not in a ring, or
+    contains the centre). Otherwise e has blocker sets: the elements that ray passed through; e is exposed once
+    every element of one of its sets is destroyed. Element index ``n`` is a blocker that is never destroyed
+    (rays that met more than ``COVER_MAX_LAYERS`` elements).
+    """
+
+    n: int
+    always: np.ndarray  # (E,) bool
+    entries: np.ndarray  # (N,) blocker elements of all sets, set after set
+    set_start: np.ndarray  # (S,) where each set starts in ``entries`` (sets are sorted by element)
+    elem_ids: np.ndarray  # (C,) elements with sets (not ``always``)
+    elem_start: np.ndarray  # (C,) where each element's sets start
+
+    def exposure_many(self, destroyed: np.ndarray) -> np.ndarray:
+        """(T,E) bool exposure for (T,E) ``destroyed``, as one sparse product (Monte Carlo)."""
+        exp = np.broadcast_to(self.always, destroyed.shape).copy()
+        if not len(self.entries):
+            return exp
+        from scipy.sparse import csr_matrix
+
+        if getattr(self, "_m", None) is None:
+            n_sets = len(self.set_start)
+            sizes = np.diff(np.r_[self.set_start, len(self.entries)])
+            rows = np.repeat(np.arange(n_sets), sizes)
+            self._m = csr_matrix((np.ones(len(self.entries), np.float32), (rows, self.entries)),
+                                 shape=(n_sets, self.n + 1))
+            self._sizes = sizes
+        gone = (self._m[:, :self.n] @ destroyed.T.astype(np.float32))  # (S,T) destroyed blockers per set
+        open_sets = np.asarray(gone) >= self._sizes[:, None] - 0.5
+        per = np.logical_or.reduceat(open_sets, self.elem_start, axis=0)  # (C,T)
+        exp[:, self.elem_ids] |= per.T
+        return exp
+
+    def exposure(self, destroyed: np.ndarray) -> np.ndarray:
+        """(E,) or (T,E) bool: exposed given ``destroyed`` (same shape)."""
+        exp = np.broadcast_to(self.always, destroyed.shape).copy()
+        if len(self.entries):
+            pad = np.zeros(destroyed.shape[:-1] + (1,), dtype=bool)
+            d = np.concatenate([destroyed, pad], axis=-1)
+            standing = (~d[..., self.entries]).astype(np.int32)  # blockers still there
+            open_sets = np.add.reduceat(standing, self.set_start, axis=-1) == 0
+            exp[..., self.elem_ids] |= np.logical_or.reduceat(open_sets, self.elem_start, axis=-1)
+        return exp
+
+
+def _sample_points(model, elems: np.ndarray, centre: np.ndarray, k: int,
+                   boxes: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(R,3) sample points and (R,) their element, just off the element's surface on the blast's side.
+
+    Per element (vectorised over all of them): its k/2 largest triangles facing the centre (a part's outer walls)
+    and k/2 more spread from the nearest facing triangle to the farthest, each centroid lifted
+    ``_SAMPLE_LIFT_LDU`` along its outward normal; plus its vertex nearest the centre, pulled that far towards the
+    centre. A ray that reaches a sample with nothing in between sees that surface.
+    """
+    off = model.mesh.element_offsets
+    elems = np.asarray(elems, dtype=np.int64)
+    counts = off[elems + 1] - off[elems]
+    keep = counts > 0
+    elems, counts = elems[keep], counts[keep]
+    if not len(elems):
+        return np.zeros((0, 3)), np.zeros(0, dtype=np.int64)
+    stride = -(-counts // _SAMPLE_TRIANGLES)  # big parts: every stride-th triangle is plenty to choose from
+    n_sel = -(-counts // stride)
+    local = (np.arange(n_sel.sum()) - np.repeat(np.cumsum(np.r_[0, n_sel[:-1]]), n_sel)) * np.repeat(stride, n_sel)
+    faces = np.repeat(off[elems], n_sel) + local
+    own = np.repeat(np.arange(len(elems)), n_sel)
+    t = model.mesh.triangles[faces].astype(np.float64)
+    cen = t.mean(axis=1)
+    nrm = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
+    area2 = np.linalg.norm(nrm, axis=1)
+    good = area2 > 1e-9
+    nrm = nrm / np.maximum(area2, 1e-12)[:, None]
+    if boxes is None:
+        lo = np.array([model.elements[e].bbox_min for e in elems.tolist()], dtype=np.float64)
+        hi = np.array([model.elements[e].bbox_max for e in elems.tolist()], dtype=np.float64)
+    else:
+        lo, hi = boxes[0][elems], boxes[1][elems]
+    mid = ((lo + hi) / 2)[own]
+    to_c = centre - cen
+    # outward normal (away from the element's middle; LDraw winding is not always BFC-certified)
+    out = np.sign(((cen - mid) * nrm).sum(1))
+    out = np.where(out == 0, np.sign((to_c * nrm).sum(1)), out)
+    nrm = nrm * out[:, None]
+    facing = good & ((to_c * nrm).sum(1) >= -1e-6)  # edge-on faces count: a centre lying on a face sees it
+    dist2 = (to_c ** 2).sum(1)
+    half = k // 2
+    # rank of each facing triangle within its element, by area (largest first) and by distance (nearest first)
+    f = np.flatnonzero(facing)
+    o_area = f[np.lexsort((-area2[f], own[f]))]
+    o_dist = f[np.lexsort((dist2[f], own[f]))]
+    n_f = np.bincount(own[f], minlength=len(elems))
+    first = np.r_[0, np.cumsum(n_f)[:-1]]
+    rank = np.arange(len(f)) - np.repeat(first, n_f)
+    big = o_area[rank < half]
+    stride = np.maximum(1, n_f // max(1, k - half))
+    st = np.repeat(stride, n_f)
+    spread = o_dist[(rank % st == 0) & (rank // st < k - half)]
+    pick = np.unique(np.concatenate([big, spread]))
+    pts = cen[pick] + nrm[pick] * _SAMPLE_LIFT_LDU
+    owner = elems[own[pick]]
+    # nearest vertex of each element, pulled towards the centre
+    v = t.reshape(-1, 3)
+    vd = ((v - centre) ** 2).sum(1)
+    vown = np.repeat(own, 3)
+    order = np.lexsort((vd, vown))
+    firstv = order[np.r_[0, np.flatnonzero(np.diff(vown[order])) + 1]]
+    near = v[firstv]
+    dv = centre - near
+    nd = np.linalg.norm(dv, axis=1, keepdims=True)
+    near = near + np.where(nd > 1e-9, dv / np.maximum(nd, 1e-12) * np.minimum(_SAMPLE_LIFT_LDU, nd / 2), 0.0)
+    return np.concatenate([pts, near]), np.concatenate([owner, elems[vown[firstv]]])
+
+
+def cover_for(scene: DamageScene, centre: np.ndarray, in_rings: np.ndarray, engine: str | None = None) -> Cover:
+    """Cast rays from ``centre`` to sample points of every element in the rings (``in_rings`` bool (E,)).
+
+    Rays go into the scene's whole-model engine (Embree through ``raycast.RayEngine``, built once per scene).
+    Elements whose box holds the centre are where the blast goes off: they hide nothing. A ray that hits another element is continued from where it leaves that
+    element's box, up to ``COVER_MAX_LAYERS`` elements.
+    """
+    from .raycast import RayEngine
+
+    model = scene.model
+    n = scene.n_elements
+    centre = np.asarray(centre, dtype=np.float64)
+    lo, hi = scene.boxes()
+    source = ((lo - 0.5 <= centre) & (centre <= hi + 0.5)).all(axis=1)
+    always = ~np.asarray(in_rings, dtype=bool) | source
+    targets = np.flatnonzero(~always)
+    empty = Cover(n, always, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                  np.zeros(0, np.int64))
+    if not len(targets):
+        return empty
+    eng = scene.ray_engine() if engine is None else RayEngine.build(model.mesh.triangles, engine)
+    face_elem = model.mesh.face_element
+    pts, owner = _sample_points(model, targets, centre, COVER_SAMPLES, (lo, hi))
+    no_geometry = np.setdiff1d(targets, owner)  # missing parts: nothing to aim at, count them as exposed
+    always = always.copy()
+    always[no_geometry] = True
+    d = pts - centre
+    dist = np.linalg.norm(d, axis=1)
+    ok = dist > 1e-6
+    always[owner[~ok]] = True
+    pts, owner, d, dist = pts[ok], owner[ok], d[ok], dist[ok]
+    u = d / dist[:, None]
+    start = np.full(len(pts), 0.05)  # a centre on a surface must not hit that surface at t = 0
+    active = np.arange(len(pts))
+    found: list[list[int]] = [[] for _ in range(len(pts))]
+    blocked_for_good = np.zeros(len(pts), dtype=bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / u
+    for layer in range(COVER_MAX_LAYERS + 1):
+        if not len(active):
+            break
+        o = centre + u[active] * start[active, None]
+        h = eng.first_hit(o, u[active], (dist[active] - start[active]).astype(np.float32))
+        e_hit = np.where(h.face >= 0, face_elem[np.clip(h.face, 0, None)], -1)
+        done = (h.face < 0) | (e_hit == owner[active])
+        nxt = active[~done]
+        if not len(nxt):
+            break
+        eb = e_hit[~done]
+        passes = (eb < 0) | source[np.clip(eb, 0, None)]  # the blast goes off inside these: they hide nothing
+        if layer == COVER_MAX_LAYERS:
+            blocked_for_good[nxt[~passes]] = True
+            break
+        for r, e in zip(nxt[~passes].tolist(), eb[~passes].tolist()):
+            found[r].append(e)
+        # continue from where the ray leaves the blocker's box (or just past the hit)
+        with np.errstate(invalid="ignore"):
+            t1 = (lo[eb] - centre) * inv[nxt]
+            t2 = (hi[eb] - centre) * inv[nxt]
+        t1 = np.where(np.isnan(t1), -np.inf, t1)
+        t2 = np.where(np.isnan(t2), np.inf, t2)
+        t_exit = np.maximum(t1, t2).min(axis=1)
+        t_hit = start[nxt] + h.t[~done].astype(np.float64)
+        start[nxt] = np.maximum(t_exit, t_hit) + 0.05
+        still = start[nxt] < dist[nxt]
+        active = nxt[still]  # past the sample: the ray got there behind the blockers found so far
+    clear = np.array([not f and not g for f, g in zip(found, blocked_for_good)], dtype=bool)
+    always[owner[clear]] = True
+    sets: dict[int, set[tuple[int, ...]]] = {}
+    for r in np.flatnonzero(~clear).tolist():
+        e = int(owner[r])
+        if always[e]:
+            continue
+        key = tuple(sorted(set(found[r]))) + ((n,) if blocked_for_good[r] else ())
+        sets.setdefault(e, set()).add(key)
+    if not sets:
+        return Cover(n, always, empty.entries, empty.set_start, empty.elem_ids, empty.elem_start)
+    entries, set_start, elem_ids, elem_start = [], [], [], []
+    for e in sorted(sets):
+        elem_ids.append(e)
+        elem_start.append(len(set_start))
+        for key in sorted(sets[e]):
+            set_start.append(len(entries))
+            entries.extend(key)
+    return Cover(n, always, np.array(entries, np.int64), np.array(set_start, np.int64), np.array(elem_ids, np.int64),
+                 np.array(elem_start, np.int64))
+
+
+def blast_cover(scene: DamageScene, blasts: list[Blast], ring_idx: np.ndarray) -> list[Cover]:
+    """The ``Cover`` of each blast."""
+    return [cover_for(scene, bl.centre, ring_idx[k] >= 0) for k, bl in enumerate(blasts)]

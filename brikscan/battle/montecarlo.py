@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import UsageError
 from .dice import armor_text, roll_armor_many, roll_many
-from .explosion import Blast, armor_classes, kill_small, ring_geometry
+from .explosion import Blast, armor_classes, blast_cover, kill_small, ring_geometry
 from .scene import DamageScene, _components
 
 
@@ -55,25 +55,31 @@ def sections_per_creation(scene: DamageScene, destroyed: np.ndarray) -> np.ndarr
 
 
 def monte_carlo(scene: DamageScene, blasts: list[Blast], trials: int, *, rng=None, bonus_dice: bool = True,
-                armor_rolls: list[float] | None = None) -> MonteCarlo:
-    """``trials`` random replays of the blasts (dice and Armor re-rolled each time unless ``armor_rolls`` fix it)."""
+                armor_rolls: list[float] | None = None, cover=True, geometry=None) -> MonteCarlo:
+    """``trials`` random replays of the blasts (dice and Armor re-rolled each time unless ``armor_rolls`` fix it).
+
+    ``cover`` as in ``explode``: True works out what hides behind what [000 §3.2] (once: the geometry does not
+    change between trials), then every trial iterates "destroyed cover exposes what it hid" to its fixed point.
+    """
     if trials < 1 or trials > 1_000_000:
         raise UsageError(f"--trials must be between 1 and 1000000, got {trials}")
     rng = np.random.default_rng() if rng is None else rng
     rules = scene.rules
     n = scene.n_elements
-    ring_idx, _ = ring_geometry(scene, blasts)
+    ring_idx, _ = geometry if geometry is not None else ring_geometry(scene, blasts)
     reached = (ring_idx >= 0).any(axis=0)
     cols = np.flatnonzero(reached)
+    covers = (blast_cover(scene, blasts, ring_idx) if cover is True else None) if isinstance(cover, bool) else cover
     classes, cls_of = armor_classes(scene, reached)
     if armor_rolls is not None and len(armor_rolls) not in (1, len(classes)):
         raise UsageError(f"--armor-rolls gives {len(armor_rolls)} rolls but the blast reaches {len(classes)} "
                          f"Armor classes; give 1 or {len(classes)}")
-    dmg = np.zeros((trials, len(cols)))
+    dmg_k = []
     for k, bl in enumerate(blasts):
         totals = roll_many(rng, trials, bl.dice.count, bl.dice.sides, rules, bonus_dice)
         table = ring_damage_table(totals, len(bl.rings))
-        dmg += table[:, ring_idx[k, cols]]  # -1 (outside) picks the trailing 0 column
+        dmg_k.append(table[:, ring_idx[k, cols]])  # -1 (outside) picks the trailing 0 column
+    dmg = np.sum(dmg_k, axis=0)
     armor = np.empty((trials, len(classes)))
     for c, (b, sl) in enumerate(classes):
         body = scene.bodies[b]
@@ -84,6 +90,23 @@ def monte_carlo(scene: DamageScene, blasts: list[Blast], trials: int, *, rng=Non
                                                                   else None), rules, bonus_dice)
     gone = dmg > armor[:, cls_of[cols]]  # [000 §5.1] strictly greater than the Armor roll
     small = [b for b in scene.bodies if b.size <= 1 and len(b.elements) > 1 and reached[b.elements].any()]
+    if covers is not None and any(len(c.entries) for c in covers):
+        full = np.zeros((trials, n), dtype=bool)
+        thresh = armor[:, cls_of[cols]]
+        todo = np.arange(trials)  # trials whose destroyed set still grows
+        while len(todo):  # destroyed cover exposes what it hid, in every trial at once, to the fixed point
+            cur = full[todo]
+            dmg = sum(d[todo] * c.exposure_many(cur)[:, cols] for d, c in zip(dmg_k, covers))
+            new = np.zeros_like(cur)
+            new[:, cols] = dmg > thresh[todo]
+            new = kill_small(scene, new) if small else new
+            grew = (new != cur).any(axis=1)
+            full[todo] = new
+            todo = todo[grew]
+        extra = np.unique(np.concatenate([b.elements for b in small])) if small else np.zeros(0, np.int64)
+        cols = np.union1d(cols, extra)
+        gone = full[:, cols]
+        small = []
     if small:  # minifigs die whole [000 §7.2 Taking Damage]; they may reach past the blast's elements
         extra = np.unique(np.concatenate([b.elements for b in small]))
         cols = np.union1d(cols, extra)
@@ -109,3 +132,57 @@ def monte_carlo(scene: DamageScene, blasts: list[Blast], trials: int, *, rng=Non
                       {scene.bodies[b].name: round(float(p_split[b]), 4) for b in range(len(scene.bodies))
                        if scene.bodies[b].elements and (reached[scene.bodies[b].elements].any())},
                       len(uniq))
+
+
+def monte_carlo_hit(scene: DamageScene, plan: list[dict], trials: int, *, rng=None, damage: float | None = None,
+                    dice: tuple[int, int] | None = None, bonus_dice: bool = True,
+                    armor_rolls: list[float] | None = None) -> MonteCarlo:
+    """``trials`` replays of one Component Damage attack [000 §7.2]: the damage (``dice`` re-rolled, or a fixed
+    ``damage`` total) and every Armor roll along the line are re-rolled (``armor_rolls`` fix them in order).
+
+    ``plan`` is the attack's chain if every roll is beaten (``component_damage.plan_chain``); a trial breaks the
+    first k components of it, where k is the first Armor roll the leftover damage does not beat, so there are at
+    most len(plan)+1 outcomes and the re-split runs once per outcome.
+    """
+    if trials < 1 or trials > 1_000_000:
+        raise UsageError(f"--trials must be between 1 and 1000000, got {trials}")
+    if (damage is None) == (dice is None):
+        raise UsageError("Monte Carlo of a hit needs the damage: a fixed total or dice")
+    rng = np.random.default_rng() if rng is None else rng
+    rules = scene.rules
+    n = scene.n_elements
+    if dice is not None:
+        left = roll_many(rng, trials, dice[0], dice[1], rules, bonus_dice).sum(axis=1).astype(np.float64)
+    else:
+        left = np.full(trials, float(damage))
+    k = np.zeros(trials, dtype=np.int64)  # components broken per trial
+    going = np.ones(trials, dtype=bool)
+    given = list(armor_rolls or [])
+    for j, step in enumerate(plan):
+        if given:
+            roll = np.full(trials, float(given.pop(0)))
+        else:
+            roll = roll_armor_many(rng, trials, step["armor"], rules, bonus_dice).astype(np.float64)
+        beat = going & (left > roll)  # [000 §5.1] strictly greater
+        k[beat] = j + 1
+        left = np.where(beat, left - roll, left)  # [000 §7.2 Overkill] the leftover carries on
+        going = beat & (left > 0)
+    counts = np.bincount(k, minlength=len(plan) + 1) / trials
+    base = sections_per_creation(scene, np.zeros(n, dtype=bool))
+    p = np.zeros(n)
+    p_split = np.zeros(len(scene.bodies))
+    lost_per_k = np.zeros(len(plan) + 1)
+    destroyed = np.zeros(n, dtype=bool)
+    for j in range(len(plan) + 1):
+        if j:
+            destroyed[plan[j - 1]["removed"]] = True
+        lost_per_k[j] = destroyed.sum()
+        if counts[j] > 0:
+            p[destroyed] += counts[j]
+            p_split += counts[j] * (sections_per_creation(scene, destroyed) > np.maximum(base, 1))
+    lost = lost_per_k[k]
+    q = {f"p{int(x * 100)}": float(np.quantile(lost, x)) for x in (0.05, 0.5, 0.95)}
+    touched = {step["body"] for step in plan}
+    return MonteCarlo(trials, p, float(lost.mean()), q,
+                      {scene.bodies[b].name: round(float(p_split[b]), 4) for b in sorted(touched)},
+                      int((counts > 0).sum()))

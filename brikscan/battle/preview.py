@@ -12,8 +12,8 @@ from ..rules.formulas import parse_dice
 from ..rules.tables import load_rules
 from .component_damage import component_hit
 from .dice import DiceSpec, parse_explosion_dice, parse_rolls, roll_dice
-from .explosion import (Blast, DamageResult, check_point_in_model, element_centre, explode, make_blast,
-                        parse_armor_rolls)
+from .explosion import (Blast, DamageResult, blast_cover, check_point_in_model, element_centre, explode,
+                        make_blast, parse_armor_rolls, ring_geometry)
 from .montecarlo import MonteCarlo, monte_carlo
 from .scene import LDU_PER_RULES_INCH, DamageScene, build_scene
 
@@ -33,7 +33,8 @@ def run_blast(model: Model, *, at: list[str] | None = None, at_element: list[int
               dice: str = "3d10", rolls: str | None = None, armor_rolls: str | None = None, seed: int | None = None,
               expected: bool = False, bonus_dice: bool = True, sl: float | None = None, size_damage: int = 0,
               ldu_per_inch: float = LDU_PER_RULES_INCH, rules: str = "2010", trials: int = 0,
-              scene: DamageScene | None = None) -> tuple[DamageScene, DamageResult, MonteCarlo | None]:
+              scene: DamageScene | None = None,
+              cover: bool = True) -> tuple[DamageScene, DamageResult, MonteCarlo | None]:
     """One or more explosions (``at`` points and/or ``at_element`` elements), re-split, optional Monte Carlo.
 
     ``dice``/``rolls`` may list one entry per explosion separated by ``;`` (one entry applies to all).
@@ -66,9 +67,12 @@ def run_blast(model: Model, *, at: list[str] | None = None, at_element: list[int
         bl = make_blast(c, s, r, rolls=f, rng=rng, expected=expected and f is None, bonus_dice=bonus_dice)
         check_point_in_model(scene, c, bl.radius_in)
         blasts.append(bl)
-    result = explode(scene, blasts, armor_rolls=armor, rng=rng, expected=expected, bonus_dice=bonus_dice)
+    geometry = ring_geometry(scene, blasts)
+    covers = blast_cover(scene, blasts, geometry[0]) if cover else False  # [000 §3.2] computed once, used twice
+    result = explode(scene, blasts, armor_rolls=armor, rng=rng, expected=expected, bonus_dice=bonus_dice,
+                     cover=covers, geometry=geometry)
     mc = monte_carlo(scene, blasts, trials, rng=np.random.default_rng(None if seed is None else seed + 1),
-                     bonus_dice=bonus_dice, armor_rolls=armor) if trials else None
+                     bonus_dice=bonus_dice, armor_rolls=armor, cover=covers, geometry=geometry) if trials else None
     return scene, result, mc
 
 
@@ -100,6 +104,9 @@ def blast_json(scene: DamageScene, result: DamageResult, mc: MonteCarlo | None =
         "blasts": [{"centre_ldu": [float(v) for v in bl.centre], "dice": str(bl.dice),
                     "rolls": None if bl.rolls is None else [list(d) if len(d) > 1 else d[0] for d in bl.rolls],
                     "expected": bl.rolls is None, "rings": rings(bl)} for bl in result.blasts],
+        "cover": result.exposed is not None and not any("--no-cover" in n for n in result.notes),
+        "shielded": [] if result.shielded is None else np.flatnonzero(result.shielded).tolist(),
+        "notes": list(result.notes),
         "creations_before": [{"creation": b.name, "elements": len(b.elements), "size": b.size, "sl": b.sl,
                               "size_damage": b.size_damage} for b in scene.bodies],
     }
@@ -113,8 +120,17 @@ def run_hit(model: Model, *, element: int | None = None, origin: str | None = No
             armor_rolls: str | None = None, seed: int | None = None, expected: bool = False,
             bonus_dice: bool = True, overkill: bool = True, chunk: bool = False, reach_in: float | None = None,
             sl: float | None = None, size_damage: int = 0, ldu_per_inch: float = LDU_PER_RULES_INCH,
-            rules: str = "2010", scene: DamageScene | None = None) -> tuple[DamageScene, DamageResult, dict]:
-    """One Component Damage attack [000 §7.2]; returns the scene, result and the damage roll used."""
+            rules: str = "2010", scene: DamageScene | None = None, trials: int = 0,
+            weapon_size: float | None = None) -> tuple[DamageScene, DamageResult, dict]:
+    """One Component Damage attack [000 §7.2]; returns the scene, result and the damage roll used.
+
+    ``trials`` adds a Monte Carlo (``roll_info["monte_carlo"]``, a ``MonteCarlo``) over the damage dice and the
+    Armor rolls along the line; ``weapon_size`` the weapon's KnockBack [000 §8.1 KnockBack].
+    """
+    if weapon_size is not None and (not np.isfinite(weapon_size) or weapon_size <= 0):
+        raise UsageError("--weapon-size must be above 0 inches")
+    if trials and (trials < 1 or trials > 1_000_000):
+        raise UsageError(f"--trials must be between 1 and 1000000, got {trials}")
     r = load_rules(rules)
     if (damage is None) == (dice is None):
         raise UsageError("give the damage: --damage N (a rolled total) or --dice NdX")
@@ -150,21 +166,39 @@ def run_hit(model: Model, *, element: int | None = None, origin: str | None = No
         scene = build_scene(model, r, ldu_per_inch=ldu_per_inch, sl=sl, size_damage=size_damage)
     result = component_hit(scene, total, element=element, origin=o, toward=tw, armor_rolls=armor,
                            rng=np.random.default_rng(None if seed is None else seed + 1), expected=expected,
-                           bonus_dice=bonus_dice, overkill=overkill, chunk=chunk, reach_in=reach_in)
+                           bonus_dice=bonus_dice, overkill=overkill, chunk=chunk, reach_in=reach_in,
+                           weapon_size=weapon_size)
+    if trials:
+        from .montecarlo import monte_carlo_hit
+
+        dice_nd = parse_dice(dice) if dice is not None else None
+        roll_info["monte_carlo"] = monte_carlo_hit(
+            scene, result.plan, trials, rng=np.random.default_rng(None if seed is None else seed + 2),
+            damage=None if dice_nd is not None else total, dice=dice_nd, bonus_dice=bonus_dice, armor_rolls=armor)
     return scene, result, roll_info
 
 
 def hit_json(scene: DamageScene, result: DamageResult, roll_info: dict) -> dict:
-    return {
+    info = {k: v for k, v in roll_info.items() if k != "monte_carlo"}
+    out = {
         "model": str(scene.model.path),
         "rules": scene.rules.edition,
         "graph_source": scene.source,
-        **roll_info,
+        **info,
         "target": result.steps[0]["element"] if result.steps else None,
         "steps": result.steps,
         "armor_rolls": [a.roll for a in result.armor],
         "destroyed": result.destroyed_indices,
-        "knockback": {},
+        "knockback": {str(k): v for k, v in sorted(result.knockback_in.items())},
         "sections": _sections_json(result),
         "loose_objects": [s.elements for s in result.sections if s.kind == "loose object"],
+        "notes": list(result.notes),
     }
+    mc = roll_info.get("monte_carlo")
+    if mc is not None:
+        out["monte_carlo"] = mc.to_json()
+        out["monte_carlo"]["line"] = [{"element": p["element"], "creation": p["creation"], "armor": p["armor"],
+                                       "removes": p["removed"],
+                                       "p_destroyed": round(float(mc.p_destroyed[p["element"]]), 4)}
+                                      for p in result.plan]
+    return out

@@ -20,6 +20,16 @@ from ..rules.tables import Rules, load_rules
 LDU_PER_RULES_INCH = 60.0  # the rules' "3 studs per inch" measuring stick [000 §1.2 Taking Measurements]
 
 
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon mounted on a creation: its elements and Weapon Size (inches, XSize for explosives)."""
+
+    name: str
+    type: str
+    elements: tuple[int, ...]
+    size: float
+
+
 @dataclass
 class Body:
     """One creation as damage sees it."""
@@ -32,6 +42,8 @@ class Body:
     size: int
     size_damage: int = 0
     armor_fixed: int | None = None  # minifigs: a fixed 4 instead of 1d6 [000 §9.5 The Minifig]
+    weapons: list["Weapon"] = field(default_factory=list)  # from the analysis' stat card
+    flying: bool = False  # flying in air: Power is 1 × ES instead of 2 × ES [000 §8.1 Power Limits]
 
     def element_sl(self, i: int, rules: Rules) -> float:
         """Structure is at the creation's SL; everything else one lower [000 §7.1 Structure]."""
@@ -51,6 +63,16 @@ class DamageScene:
     measure: Callable[[list[int]], float] = field(repr=False, default=None)  # element indices -> Size in inches
     source: str = "local graph"  # where the graph and the creations came from
     _boxes: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    _rays: object = field(default=None, repr=False)
+
+    def ray_engine(self):
+        """A ray engine (Embree, else open3d) over the whole model's triangles, built on first use and kept:
+        like the graph, it is part of the warm scene (cover checks cast rays into it for every blast)."""
+        if self._rays is None:
+            from .raycast import RayEngine
+
+            self._rays = RayEngine.build(self.model.mesh.triangles)
+        return self._rays
 
     @property
     def n_elements(self) -> int:
@@ -117,7 +139,8 @@ def _analysis_graph(model: Model):
     return np.array([(int(a), int(b)) for a, b in graph.edges()], dtype=np.int64).reshape(-1, 2), graph
 
 
-def _analysis_bodies(model: Model, graph, rules: Rules, measure) -> list[Body] | None:
+def _analysis_bodies(model: Model, graph, rules: Rules, measure,
+                     ldu_per_inch: float = LDU_PER_RULES_INCH) -> list[Body] | None:
     """Creations from brikscan.analysis, or None when it is not there (yet)."""
     try:
         from ..analysis.creations import find_creations
@@ -138,10 +161,41 @@ def _analysis_bodies(model: Model, graph, rules: Rules, measure) -> list[Body] |
         if sl is None and "minifig" in kind.lower():
             sl = rules.minifig.sl  # [000 §9.5 The Minifig] SL 1/2, Armor a fixed 4
         fixed = rules.minifig.armor_fixed if "minifig" in kind.lower() else None
+        weapons, flying = _analysis_weapons(model, c, graph, rules, measure, ldu_per_inch)
         bodies.append(Body(str(c.name), kind, sorted(int(i) for i in c.elements),
                            frozenset(int(i) for i in (getattr(c, "structural_elements", None) or c.elements)),
-                           float(sl if sl is not None else 1), int(round(float(size))), armor_fixed=fixed))
+                           float(sl if sl is not None else 1), int(round(float(size))), armor_fixed=fixed,
+                           weapons=weapons, flying=flying))
     return bodies
+
+
+def _analysis_weapons(model: Model, creation, graph, rules: Rules, measure,
+                      ldu_per_inch: float) -> tuple[list[Weapon], bool]:
+    """Weapons (with their Weapon Size) and whether the creation flies, from the analysis' stat card.
+
+    Only creations with weapon-role elements get a card (costing every creation would slow big models down);
+    the card is computed on a copy so the creation's own fields stay as the analysis left them.
+    """
+    roles = getattr(creation, "roles", None) or {}
+    if not any(getattr(r, "role", "") == "weapon" for r in roles.values()):
+        return [], False
+    import copy
+
+    try:
+        from ..analysis.stats import stat_card
+
+        card = stat_card(model, copy.copy(creation), rules, ldu_per_inch, graph=graph)
+        return [Weapon(str(w.name), str(w.type), tuple(int(i) for i in w.elements), float(w.size))
+                for w in card.weapons], bool(card.flying)
+    except Exception:  # the analysis is being worked on: fall back to one weapon per weapon element
+        idx = [int(i) for i, r in roles.items() if getattr(r, "role", "") == "weapon"]
+        out = []
+        for i in sorted(idx):
+            p = getattr(roles[i], "params", {}) or {}
+            size = float(p["size"]) if p.get("size") else max(1.0, float(np.floor(measure([i]) + 0.5)))
+            out.append(Weapon(p.get("name") or model.elements[i].description, p.get("type") or "gun", (i,), size))
+        return out, any((getattr(r, "params", {}) or {}).get("type") == "flying" for r in roles.values()
+                        if getattr(r, "role", "") == "propulsion")
 
 
 def _measure_fn(model: Model, ldu_per_inch: float) -> Callable[[list[int]], float]:
@@ -178,7 +232,7 @@ def build_scene(model: Model, rules: Rules | str = "2010", *, ldu_per_inch: floa
     got = _analysis_graph(model) if use_analysis else None
     source = "analysis graph" if got is not None else "local graph"
     edges, graph = got if got is not None else (_aabb_edges(model), None)
-    bodies = _analysis_bodies(model, graph, rules, measure) if graph is not None else None
+    bodies = _analysis_bodies(model, graph, rules, measure, ldu_per_inch) if graph is not None else None
     if bodies is None:  # one all-Structural creation per connected cluster
         labels = _components(n, edges)
         bodies = []

@@ -5,11 +5,11 @@ destroyed at once [000 §7.3 Wrecked Catapult]. Non-Structural elements that los
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..rules.formulas import SizeDamageState, round_size, size_damage
+from ..rules.formulas import SizeDamageState, power_limit, round_size, size_damage
 from .scene import DamageScene, _components
 
 GROUND_TOL_LDU = 2.0
@@ -29,6 +29,9 @@ class Section:
     loose: bool  # broken free (not standing on the creation's ground level): KnockBack moves it
     kind: str  # "section" or "loose object"
     state: SizeDamageState | None
+    weapons: list[dict] = field(default_factory=list)  # weapons still attached: name, type, size, elements
+    weapons_disabled: list[dict] = field(default_factory=list)  # ... that this section cannot power (or lost)
+    power: float | None = None  # weapon inches per turn: 2 × ES, 1 × ES flying [000 §8.1 Power Limits]
 
     def to_json(self) -> dict:
         d = {"creation": self.creation, "name": self.name, "elements": self.elements, "size_in": round(self.size_in, 3),
@@ -37,6 +40,7 @@ class Section:
         if self.state is not None:
             d.update(sl=self.state.sl, armor=self.state.armor, half_speed=self.state.half_speed,
                      power_limit=self.state.power_limit)
+        d.update(power=self.power, weapons=self.weapons, weapons_disabled=self.weapons_disabled)
         return d
 
 
@@ -82,7 +86,46 @@ def split_after(scene: DamageScene, destroyed: np.ndarray, touched_only: bool = 
             size = round_size(size_in, rules.size.default_mode, rules)
             sections.append(Section(body.name, f"{body.name}/loose {k + 1}", members, [], size_in, size, 0,
                                     float(size), False, True, "loose object", None))
+    for s in sections:
+        _weapons(scene, s, alive)
     return sections
+
+
+def _weapons(scene: DamageScene, s: Section, alive: np.ndarray) -> None:
+    """Which of the creation's weapons this section still carries, and which it can no longer use.
+
+    [000 §7.2 Applications / §7.3 Wrecked Catapult] each piece only uses the weapons still attached to it, and
+    only if its Effective Size gives enough Power: Power = 2 × ES (1 × ES flying in air) [000 §8.1 Power Limits].
+    A weapon larger than that Power cannot fire at all: it is deactivated (Diverting Power aside). A weapon that
+    lost elements to the damage is still listed with the section holding what is left of it, marked ``damaged``.
+    A loose object cannot power anything: every weapon on it is disabled.
+    """
+    body = scene.bodies[scene.owner[s.elements[0]]] if s.elements else None
+    if body is None or not body.weapons:
+        return
+    members = set(s.elements)
+    es = max(float(s.effective_size), 0.0)
+    if s.kind == "loose object" or s.destroyed:
+        s.power = 0.0
+    else:
+        s.power = float(power_limit(es, body.flying, scene.rules))
+    for w in body.weapons:
+        here = [i for i in w.elements if i in members]
+        if not here:
+            continue
+        info = {"name": w.name, "type": w.type, "size": w.size, "elements": sorted(here),
+                "damaged": len(here) < len(w.elements)}
+        s.weapons.append(info)
+        if s.kind == "loose object":
+            why = "broken loose: no longer mounted on a creation"
+        elif s.destroyed:
+            why = "the section is destroyed (ES <= 0)"
+        elif w.size > s.power + 1e-9:
+            why = (f"Weapon Size {w.size:g}\" needs more Power than {s.power:g}\" "
+                   f"({'1' if body.flying else '2'} × ES {es:g}) [000 §8.1 Power Limits]")
+        else:
+            continue
+        s.weapons_disabled.append({**info, "reason": why})
 
 
 def _section(scene: DamageScene, body, name: str, members: list[int], st: list[int], size: int, *, loose: bool,

@@ -19,12 +19,14 @@ _ARMOR = typer.Option(None, "--armor-rolls", help="fix the Armor rolls: one for 
 _SEED = typer.Option(None, "--seed", help="random seed (reproducible rolls)")
 _EXPECTED = typer.Option(False, "--expected", help="deterministic average dice and Armor instead of rolling")
 _BONUS = typer.Option(True, "--bonus/--no-bonus", help="Bonus Dice on a die's top face [000 §1.2]")
+_HTML = typer.Option(None, "--html", help="the after-damage scene as an HTML page (opens offline in a browser)")
+_SHOW = typer.Option(False, "--show", help="open the after-damage scene in an interactive pyvista window")
 
 
 def _outputs(m, result, png: Optional[Path], gif: Optional[Path], save: Optional[Path], debris: bool,
-             note: str) -> list[str]:
+             note: str, html: Optional[Path] = None) -> list[str]:
     done = []
-    for p in (png, gif, save):
+    for p in (png, gif, save, html):
         if p is not None and p.resolve() == Path(m.path).resolve():
             from ..errors import UsageError
 
@@ -45,18 +47,32 @@ def _outputs(m, result, png: Optional[Path], gif: Optional[Path], save: Optional
 
         render_gif(m, result, gif)
         done.append(f"wrote {gif}")
+    if html is not None:
+        from ..render.damage_view import write_damage_html
+
+        write_damage_html(m, result, html)
+        done.append(f"wrote {html}")
     return done
+
+
+def _show(m, result) -> None:
+    from ..render.damage_view import show_damage
+
+    show_damage(m, result)
 
 
 def _print_sections(result) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    t = Table("section", "elements", "Size\"", "ES", "state")
+    t = Table("section", "elements", "Size\"", "ES", "Power\"", "weapons off", "state")
     for s in result.sections:
         state = "DESTROYED" if s.destroyed else ("loose object" if s.kind == "loose object" else
                                                  ("broken loose" if s.loose else "standing"))
-        t.add_row(s.name, str(len(s.elements)), f"{s.size} ({s.size_in:.2f})", f"{s.effective_size:g}", state)
+        off = ", ".join(f"{w['name']} ({w['size']:g}\")" for w in s.weapons_disabled) or (
+            "-" if s.weapons else "")
+        t.add_row(s.name, str(len(s.elements)), f"{s.size} ({s.size_in:.2f})", f"{s.effective_size:g}",
+                  "" if s.power is None else f"{s.power:g}", off, state)
     Console().print(t)
 
 
@@ -76,6 +92,9 @@ def blast(model: Path,
           heatmap: Optional[Path] = typer.Option(None, "--heatmap", help="PNG heat map of --trials"),
           save: Optional[Path] = typer.Option(None, "--save", help="write the damaged model (.ldr/.mpd)"),
           debris: bool = typer.Option(False, "--debris", help="--save keeps destroyed bricks, thrown by KnockBack"),
+          html: Optional[Path] = _HTML, show: bool = _SHOW,
+          cover: bool = typer.Option(True, "--cover/--no-cover", help="elements fully behind cover that holds are "
+                                                                      "unaffected [000 §3.2] (default on)"),
           sl: Optional[float] = _SL, size_damage: int = _SD, inch: float = _INCH, rules: str = _RULES,
           library: Optional[str] = LibraryOpt) -> None:
     """Explode N d10 at a point or element: rings, Armor rolls, destroyed bricks, KnockBack, the re-split."""
@@ -87,8 +106,8 @@ def blast(model: Path,
     m = load_model(model, library)
     scene, result, mc = run_blast(m, at=at, at_element=at_element, dice=dice, rolls=rolls, armor_rolls=armor_rolls,
                                   seed=seed, expected=expected, bonus_dice=bonus, sl=sl, size_damage=size_damage,
-                                  ldu_per_inch=inch, rules=rules, trials=trials)
-    done = _outputs(m, result, png, gif, save, debris, f"blast {dice}")
+                                  ldu_per_inch=inch, rules=rules, trials=trials, cover=cover)
+    done = _outputs(m, result, png, gif, save, debris, f"blast {dice}", html)
     if heatmap is not None and mc is not None:
         from ..render.damage_view import render_heatmap
 
@@ -96,6 +115,8 @@ def blast(model: Path,
         done.append(f"wrote {heatmap}")
     if json_out:
         print_json(blast_json(scene, result, mc))
+        if show:
+            _show(m, result)
         return
     warn_all(m)
     data = blast_json(scene, result, mc)
@@ -107,13 +128,18 @@ def blast(model: Path,
                        f"KnockBack {r['knockback_in']:g}\"")
     for a in data["armor_classes"]:
         typer.echo(f"Armor {a['creation']} SL {a['sl']:g} ({a['armor']}): {a['roll']:g} ({a['source']})")
-    typer.echo(f"destroyed {len(data['destroyed'])} of {len(m.elements)} elements")
+    typer.echo(f"destroyed {len(data['destroyed'])} of {len(m.elements)} elements"
+               + (f"; {len(data['shielded'])} in the rings but fully behind cover" if data.get("shielded") else ""))
     _print_sections(result)
     if mc is not None:
         typer.echo(f"Monte Carlo {mc.trials} trials: {mc.expected_lost:.2f} elements lost on average; "
                    f"split probability {mc.p_split}")
+    for note in data.get("notes", []):
+        typer.echo(f"note: {note}")
     for line in done:
         typer.echo(line)
+    if show:
+        _show(m, result)
 
 
 @app.command()
@@ -133,6 +159,10 @@ def hit(model: Path,
         png: Optional[Path] = typer.Option(None, "--png", help="before/after PNG"),
         gif: Optional[Path] = typer.Option(None, "--gif", help="GIF"),
         save: Optional[Path] = typer.Option(None, "--save", help="write the damaged model (.ldr/.mpd)"),
+        html: Optional[Path] = _HTML, show: bool = _SHOW,
+        trials: int = typer.Option(0, "--trials", help="Monte Carlo trials over the damage and Armor rolls"),
+        weapon_size: Optional[float] = typer.Option(None, "--weapon-size", help="Weapon Size in inches: KnockBack "
+                                                    "of 1\" per inch it exceeds the target's ES [000 §8.1]"),
         sl: Optional[float] = _SL, size_damage: int = _SD, inch: float = _INCH, rules: str = _RULES,
         library: Optional[str] = LibraryOpt) -> None:
     """Component Damage: knock an element (or a 1" chunk) off, with Overkill along the line of attack."""
@@ -142,11 +172,14 @@ def hit(model: Path,
     scene, result, info = run_hit(m, element=element, origin=origin, toward=toward, damage=damage, dice=dice,
                                   rolls=rolls, armor_rolls=armor_rolls, seed=seed, expected=expected,
                                   bonus_dice=bonus, overkill=overkill, chunk=chunk, reach_in=reach, sl=sl,
-                                  size_damage=size_damage, ldu_per_inch=inch, rules=rules)
-    done = _outputs(m, result, png, gif, save, False, "component hit")
+                                  size_damage=size_damage, ldu_per_inch=inch, rules=rules, trials=trials,
+                                  weapon_size=weapon_size)
+    done = _outputs(m, result, png, gif, save, False, "component hit", html)
     data = hit_json(scene, result, info)
     if json_out:
         print_json(data)
+        if show:
+            _show(m, result)
         return
     warn_all(m)
     rolled = f" ({data['dice']} rolled {data['rolls']})" if "dice" in data else ""
@@ -160,5 +193,14 @@ def hit(model: Path,
         typer.echo(f"  element {s['element']} ({s['creation']}, SL {s['sl']:g}{interior}): "
                    f"{s['damage_in']:g} vs Armor {s['armor_roll']:g} -> {what}")
     _print_sections(result)
+    mc = data.get("monte_carlo")
+    if mc is not None:
+        line = ", ".join(f"{s['element']}: {s['p_destroyed']:.0%}" for s in mc["line"])
+        typer.echo(f"Monte Carlo {mc['trials']} trials: P(destroyed) along the line {line}; "
+                   f"{mc['expected_destroyed']:.2f} elements lost on average; split probability {mc['p_split']}")
+    for note in data["notes"]:
+        typer.echo(f"note: {note}")
     for line in done:
         typer.echo(line)
+    if show:
+        _show(m, result)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..geometry.cache import write_atomic
 from ..geometry.model import Model
-from .model_view import frame_camera, new_plotter, save_png
+from .model_view import _fit_points, add_model, frame_camera, new_plotter, save_png
 
 SECTION_TINTS = np.array([[31, 119, 180], [44, 160, 44], [255, 127, 14], [148, 103, 189], [23, 190, 207],
                           [188, 189, 34], [140, 86, 75], [227, 119, 194]], dtype=np.float64)
@@ -76,8 +76,8 @@ def _scene(pl, model: Model, result, t: float = 1.0, labels: bool = True, heat: 
            after: bool = True) -> None:
     import pyvista as pv
 
-    if not after:
-        _add(pl, model.mesh.triangles, model.colours.rgb_array(model.mesh.face_colour))
+    if not after:  # the model as built, in its LDraw colours with part outlines; the rings as thin circles
+        add_model(pl, model)
         _rings(pl, result, labels)
         return
     move = result.knockback_vec
@@ -97,26 +97,50 @@ def _scene(pl, model: Model, result, t: float = 1.0, labels: bool = True, heat: 
                 continue
             c = np.mean([(model.elements[i].bbox_min + model.elements[i].bbox_max) / 2 for i in s.elements], axis=0)
             pts.append(c + move[s.elements].mean(axis=0) * t)
+            off = f" ({len(s.weapons_disabled)} weapon(s) off)" if getattr(s, "weapons_disabled", None) else ""
             txt.append(f"{s.name}: Size {s.size}\" ES {s.effective_size:g}" + (" DESTROYED" if s.destroyed else "")
-                       + (" (loose)" if s.loose else ""))
+                       + (" (loose)" if s.loose else "") + off)
         if pts:
             pl.add_point_labels(pv.PolyData(np.array(pts, dtype=np.float32)), txt, font_size=12, point_size=1,
                                 shape_opacity=0.6, always_visible=True)
 
 
+RING_COLOURS = ["#ff2200", "#ff8800", "#e0b000", "#c8a040"]
+
+
+def ring_circles(centre: np.ndarray, radius: float, segments: int = 96) -> np.ndarray:
+    """(3*segments, 2, 3) line segments: the ring's sphere as three great circles (one per axis plane)."""
+    a = np.linspace(0, 2 * np.pi, segments + 1)
+    c, s = np.cos(a) * radius, np.sin(a) * radius
+    z = np.zeros_like(a)
+    out = []
+    for pts in (np.stack([c, s, z], 1), np.stack([c, z, s], 1), np.stack([z, c, s], 1)):
+        p = np.asarray(centre, dtype=np.float64) + pts
+        out.append(np.stack([p[:-1], p[1:]], axis=1))
+    return np.concatenate(out)
+
+
 def _rings(pl, result, labels: bool) -> None:
+    """Each ring as three thin great circles and a faint shell (opacity 0.04), labelled with its damage: the
+    bricks inside keep their colours."""
     import pyvista as pv
 
     ldu = None
     for bl in getattr(result, "blasts", []) or []:
         if ldu is None:
             ldu = _ldu_per_inch(result)
-        colours = ["#ff2200", "#ff8800", "#ffcc00", "#ffee88"]
         pts, txt = [], []
         for k, r in enumerate(bl.rings):
             rad = r.outer_radius_in * ldu
+            segs = ring_circles(bl.centre, rad)
+            n = len(segs)
+            lines = np.empty((n, 3), dtype=np.int64)
+            lines[:, 0] = 2
+            lines[:, 1:] = np.arange(2 * n).reshape(n, 2)
+            pl.add_mesh(pv.PolyData(segs.reshape(-1, 3).astype(np.float32), lines=lines.reshape(-1)),
+                        color=RING_COLOURS[min(k, 3)], line_width=2, lighting=False)
             pl.add_mesh(pv.Sphere(radius=rad, center=bl.centre, theta_resolution=40, phi_resolution=24),
-                        color=colours[min(k, 3)], opacity=0.10 if k else 0.18, show_edges=False)
+                        color=RING_COLOURS[min(k, 3)], opacity=0.04, show_edges=False, lighting=False)
             pts.append(bl.centre + np.array([rad, 0, 0]))
             txt.append(f"{r.outer_radius_in:g}\": {r.damage:g} dmg, KB {r.knockback_in:g}\"")
         if labels and pts:
@@ -128,24 +152,33 @@ def _ldu_per_inch(result) -> float:
     return float(getattr(result, "ldu_per_inch", 60.0))
 
 
-def _bounds(model: Model, result) -> tuple[np.ndarray, np.ndarray]:
-    lo, hi = model.bbox_ldu
-    lo, hi = lo.copy(), hi.copy()
-    if len(result.knockback_vec):
+def _fit(model: Model, result, after: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Box and points the camera fits: the model (with its debris where they flew, after the damage)."""
+    pts = _fit_points(model)
+    if after and len(result.knockback_vec) and np.abs(result.knockback_vec).max() > 1e-9:
         tris = displaced_triangles(model, result.knockback_vec).reshape(-1, 3)
-        if len(tris):
-            lo, hi = np.minimum(lo, tris.min(0)), np.maximum(hi, tris.max(0))
-    return lo, hi
+        pts = tris[:: max(1, len(tris) // 200_000)]
+    lo, hi = pts.min(0), pts.max(0)
+    return lo, hi, pts
+
+
+def build_damage_plotter(model: Model, result, *, off_screen: bool = True, size=(800, 600), after: bool = True,
+                         **kw):
+    """The damage scene on a new plotter, framed so the model fills it: the PNG halves, the GIF frames, the
+    interactive window (``--show``) and the HTML page (``--html``) all come from here."""
+    pl = new_plotter(off_screen, size)
+    _scene(pl, model, result, after=after, **kw)
+    lo, hi, pts = _fit(model, result, after)
+    frame_camera(pl, lo, hi, points=pts)
+    return pl
 
 
 def _shot(model: Model, result, size, **kw) -> np.ndarray:
-    pl = new_plotter(True, size)
-    _scene(pl, model, result, **kw)
-    lo, hi = _bounds(model, result)
-    frame_camera(pl, lo, hi)
-    img = pl.screenshot(return_img=True)
-    pl.close()
-    return img
+    pl = build_damage_plotter(model, result, off_screen=True, size=size, **kw)
+    try:
+        return pl.screenshot(return_img=True)
+    finally:
+        pl.close()
 
 
 def render_before_after(model: Model, result, out: str | Path, size: tuple[int, int] = (800, 600)) -> Path:
@@ -153,6 +186,41 @@ def render_before_after(model: Model, result, out: str | Path, size: tuple[int, 
     before = _shot(model, result, size, after=False)
     after = _shot(model, result, size, after=True)
     return save_png(np.concatenate([before, after], axis=1), out)
+
+
+def write_damage_html(model: Model, result, out: str | Path, title: str | None = None) -> Path:
+    """The after-damage scene (same as the PNG's right half) as a self-contained HTML page."""
+    from .html_export import write_html
+
+    pl = build_damage_plotter(model, result, off_screen=True)
+    try:
+        pl.add_text(damage_legend(result), position="upper_left", font_size=10, color="black")
+        return write_html(pl, out, title=title or f"brikscan: {model.name} after the damage")
+    finally:
+        pl.close()
+
+
+def damage_legend(result) -> str:
+    """Rings and sections as text (the HTML page shows it as an overlay; 3D point labels do not export)."""
+    lines = []
+    for bl in getattr(result, "blasts", []) or []:
+        lines += [f"{r.inner_radius_in:g}-{r.outer_radius_in:g}\": {r.damage:g} dmg, KB {r.knockback_in:g}\""
+                  for r in bl.rings]
+    lines.append(f"destroyed: {int(np.asarray(result.destroyed).sum())} elements")
+    for s in result.sections:
+        if s.kind != "section":
+            continue
+        off = f", weapons off: {', '.join(w['name'] for w in s.weapons_disabled)}" if s.weapons_disabled else ""
+        lines.append(f"{s.name}: Size {s.size}\" ES {s.effective_size:g}" + (" DESTROYED" if s.destroyed else "")
+                     + (" (loose)" if s.loose else "") + off)
+    return "\n".join(lines[:40])
+
+
+def show_damage(model: Model, result, after: bool = True) -> None:
+    """Interactive pyvista window of the same scene (needs a display)."""
+    pl = build_damage_plotter(model, result, off_screen=False, size=(1024, 768), after=after)
+    pl.add_text(damage_legend(result), position="upper_left", font_size=10, color="black")
+    pl.show()
 
 
 def render_heatmap(model: Model, result, p_destroyed: np.ndarray, out: str | Path,
@@ -163,7 +231,7 @@ def render_heatmap(model: Model, result, p_destroyed: np.ndarray, out: str | Pat
     still = SimpleNamespace(knockback_vec=np.zeros((len(model.elements), 3)), destroyed=np.zeros(len(model.elements),
                                                                                                  dtype=bool),
                             sections=[], blasts=result.blasts, ldu_per_inch=_ldu_per_inch(result))
-    return save_png(_shot(model, still, size, heat=p_destroyed, labels=True), out)
+    return save_png(_shot(model, still, size, heat=p_destroyed, labels=True, after=True), out)
 
 
 def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tuple[int, int] = (640, 480),
@@ -171,14 +239,14 @@ def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tu
     """Debris and loose sections flying along their KnockBack, written atomically."""
     import imageio.v2 as imageio
 
-    lo, hi = _bounds(model, result)
+    lo, hi, pts = _fit(model, result, True)
     pl = new_plotter(True, size)
     imgs = []
     for f in range(frames):
         t = f / (frames - 1) if frames > 1 else 1.0
         pl.clear()
         _scene(pl, model, result, t=t, labels=(f == frames - 1))
-        frame_camera(pl, lo, hi)
+        frame_camera(pl, lo, hi, points=pts)
         imgs.append(pl.screenshot(return_img=True))
     pl.close()
     buf = io.BytesIO()
