@@ -128,3 +128,31 @@ def test_ship_hull_is_one_body(loaded):
     where = {i: k for k, c in enumerate(comps) for i in c}
     assert len({where[i] for i in hull}) == 1  # bow, stern, base plates and masts hold together
     assert len(comps[0]) > 0.8 * len(m.elements)
+
+
+def test_bricknet_import_is_silent_and_restores_stderr():
+    """pybullet prints its build time on descriptor 2 when imported; brikscan hides it and restores fd 2."""
+    import subprocess
+    import sys
+
+    code = ("import os\n"
+            "from brikscan.analysis.bricknet_import import bricknet_modules\n"
+            "assert bricknet_modules() is not None\n"
+            "from brikscan.analysis.roles import _catalog_names\n"
+            "assert _catalog_names()\n"
+            "os.write(2, b'fd2 restored')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == "fd2 restored"
+
+
+def test_connectivity_and_roles_share_the_quiet_import():
+    import inspect
+    import re
+
+    from brikscan.analysis import connectivity, roles
+
+    for mod in (connectivity, roles):
+        src = inspect.getsource(mod)
+        assert "bricknet_modules" in src
+        assert not re.search(r"^\s*(import bricknet|from bricknet)", src, re.M)  # only through the quiet helper

@@ -248,3 +248,94 @@ def test_tank_example(loaded, analysed):
     assert [w.type for w in card.weapons] == ["cannon"]  # the cannon.ldr submodel
     assert card.propulsion and card.propulsion[0].type == "ground"
     assert any(r.role == "weak point" for r in tank.roles.values())  # the turntable
+
+
+# ---------------------------------------------------------------- bodies on movable joints, legs, example annotations
+
+@needs_shared
+def test_tank_turret_on_the_turntable_is_structure(loaded, analysed):
+    """The turret hangs on the core by the turntable only: its bricks are still Structure [000 §7.1]."""
+    a = analysed(loaded, EXAMPLES / "tank.mpd")
+    m = a.model
+    tank = max(a.creations, key=lambda c: len(c.elements))
+    turret = [i for i in tank.elements if m.elements[i].submodel_path[-1:] == ("turret.ldr",)]
+    bricks = [i for i in turret if m.elements[i].description.startswith(("Brick", "Plate", "Slope", "Tile"))]
+    assert len(bricks) >= 10
+    for i in bricks:
+        r = tank.roles[i]
+        assert r.role == "structural", (i, r.reason)
+        assert "turret/arm body on a movable joint: structural, the joint is the weak point [000 §7.1]" in r.reason
+    assert set(bricks) <= set(tank.structural_elements)
+    cannon = [i for i in tank.elements if "cannon.ldr" in m.elements[i].submodel_path]
+    assert cannon and all(tank.roles[i].role == "weapon" for i in cannon)  # its weapon stays a weapon
+    antenna = [i for i in turret if m.elements[i].part == "3957a.dat"]
+    assert [tank.roles[i].role for i in antenna] == ["device"]  # small things keep their role
+    turntable = [i for i in tank.elements if m.elements[i].part == "3403c01.dat"]
+    assert [tank.roles[i].role for i in turntable] == ["weak point"]  # the joint is the weak point
+
+
+def _strip_annotations(src, dst):
+    dst.write_text("".join(ln for ln in src.read_text().splitlines(True) if "!BRIKSCAN" not in ln))
+    return dst
+
+
+@needs_shared
+def test_walker_legs_are_found_without_annotations(tmp_path, loaded):
+    """Bodies below the core on horizontal pins that reach the ground are legs: ground propulsion [000 §9.1]."""
+    from brikscan.analysis.stats import analyse
+
+    a = analyse(loaded(_strip_annotations(EXAMPLES / "walker.ldr", tmp_path / "walker.ldr")))
+    m = a.model
+    card = max(a.cards, key=lambda c: len(c.creation.elements))
+    w = card.creation
+    assert w.kind == "vehicle", w.kind_reason
+    feet = [i for i in w.elements if m.elements[i].part == "3020.dat"]
+    assert len(feet) == 2 and all(w.roles[i].role == "propulsion" for i in feet)
+    assert all("a leg" in w.roles[i].reason and "[000 §9.1]" in w.roles[i].reason for i in feet)
+    assert [p.type for p in card.propulsion] == ["ground"]
+    assert card.propulsion[0].move_in <= 5 * card.size  # legs: at most 5" x Size [004 §9.1]
+    body = [i for i in w.elements if m.elements[i].part in ("3032.dat", "3823.dat")]
+    assert all(w.roles[i].role == "structural" for i in body)
+
+
+@needs_shared
+def test_a_lone_hinged_body_reaching_the_ground_is_no_leg(tmp_path, loaded):
+    """One walker leg alone is a stand or a ramp, not propulsion (legs come in pairs)."""
+    from brikscan.analysis.stats import analyse
+
+    src = _strip_annotations(EXAMPLES / "walker.ldr", tmp_path / "w.ldr").read_text().splitlines(True)
+    start = next(k for k, ln in enumerate(src) if ln.startswith("0 // left leg"))
+    end = next(k for k, ln in enumerate(src) if ln.startswith("0 // body base"))
+    one = tmp_path / "one_leg.ldr"
+    one.write_text("".join(src[:start] + src[end:]))
+    a = analyse(loaded(one))
+    assert not any(r.role == "propulsion" for c in a.creations for r in c.roles.values())
+
+
+@needs_shared
+def test_example_models_carry_their_annotations(loaded, analysed):
+    """tank.mpd, walker.ldr and fighter.ldr show the !BRIKSCAN meta lines and come out as vehicles."""
+    tank = analysed(loaded, EXAMPLES / "tank.mpd")
+    card = max(tank.cards, key=lambda c: len(c.creation.elements))
+    assert (card.creation.name, card.creation.kind, card.structure_level) == ("Tank", "vehicle", 2)
+    assert "annotated" in card.sl_reason
+    walker = analysed(loaded, EXAMPLES / "walker.ldr")
+    card = max(walker.cards, key=lambda c: len(c.creation.elements))
+    w, m = card.creation, walker.model
+    assert (w.name, w.kind) == ("Walker", "vehicle")
+    legs = [i for i in w.elements if w.roles[i].role == "propulsion"]
+    assert len(legs) == 20 and all(w.roles[i].source == "annotation" for i in legs)
+    assert [p.type for p in card.propulsion] == ["ground"] and card.propulsion[0].move_in <= 5 * card.size
+    assert sorted(x.name for x in card.weapons) == ["left arm gun", "right arm gun"]
+    # the gun arms hang on shoulder pins: bodies of >= 3 bricks and >= 1" are Structure, the pivot a weak point
+    arms = [i for i in w.elements if m.elements[i].part in ("6541.dat", "3005.dat")]
+    assert len(arms) == 4 and all(w.roles[i].role == "structural" and "turret/arm body" in w.roles[i].reason
+                                  for i in arms)
+    shoulders = [i for i in w.elements if m.elements[i].part == "3700.dat" and m.elements[i].bbox_min[1] < -150]
+    assert len(shoulders) == 2 and all(w.roles[i].role == "weak point" for i in shoulders)
+    fighter = analysed(loaded, EXAMPLES / "fighter.ldr")
+    card = max(fighter.cards, key=lambda c: len(c.creation.elements))
+    assert (card.creation.name, card.creation.kind, card.flying) == ("Fighter", "vehicle", True)
+    assert sorted(x.name for x in card.weapons) == ["left wing blaster", "right wing blaster"]
+    for a in (tank, walker, fighter):
+        assert not a.diagnostics, [str(d) for d in a.diagnostics]

@@ -285,3 +285,57 @@ def test_every_official_model_analyses(loaded):
         assert d["creations"], p.name
         covered = {i for c in d["creations"] for i in c["elements"]}
         assert covered == {e.index for e in m.elements if not e.missing}, p.name
+
+
+# ---------------------------------------------------------------- rule numbers from the tables, explicit caches
+
+def test_minifig_move_and_mind_live_in_the_rules_tables():
+    from brikscan.analysis import stats
+    from brikscan.rules.tables import load_raw, load_rules
+
+    assert not hasattr(stats, "MINIFIG_MOVE_IN") and not hasattr(stats, "MIND_D6_CP")
+    raw = load_raw("2010")
+    assert raw["minifig"]["move_in"] == 5 and "[000 §9.5 The Minifig]" in raw["minifig"]["source"]
+    assert "[000 §10.1 Minds]" in raw["minds"]["source"]
+    r = load_rules("2010")
+    assert r.minds.cost() == 1 and r.minds.cost("d4") == 0.5 and r.minds.cost("d12") == 8
+    assert r.minifig.hand_weapon_max_size == 2 and r.size.studs_per_inch == 3
+    assert stats.scale_ldu_per_inch("stud", r) == 60 and stats.scale_ldu_per_inch("inch", r) == 63.5
+
+
+@needs_shared
+def test_minifig_card_reads_move_and_mind_from_the_rules_object(loaded):
+    """A minifig = 4 CP [000 §9.5]: 0.5 Structure + 5" walk (2.5) + d6 Mind (1), all from the Rules object."""
+    from brikscan.analysis.stats import analyse, stat_card
+    from brikscan.rules.tables import load_rules
+
+    a = analyse(loaded(EXAMPLES / "squad.ldr"))
+    card = next(c for c in a.cards if c.creation.kind == "minifig")
+    assert (card.propulsion[0].move_in, card.propulsion[0].cost, card.mind_cost, card.base_cost) == (5, 2.5, 1, 0.5)
+    assert card.total_cost == 4 + sum(w.cost or 0 for w in card.weapons)
+    r = load_rules("2010")
+    r2 = r.model_copy(update={"minifig": r.minifig.model_copy(update={"move_in": 7.0}),
+                              "minds": r.minds.model_copy(update={"default_die": "d8"})})
+    c2 = stat_card(a.model, card.creation, r2, a.ldu_per_inch, graph=a.graph)
+    assert (c2.propulsion[0].move_in, c2.propulsion[0].cost, c2.mind_cost) == (7, 3.5, 2)
+    old = analyse(a.model, rules="2001")
+    fig = next(c for c in old.cards if c.creation.kind == "minifig")
+    assert fig.mind_cost == 0 and any("2001 has no Mind costs" in w for w in fig.warnings)
+
+
+@needs_shared
+def test_analysis_cache_is_explicit_not_hidden_on_the_model(tmp_path):
+    from brikscan import load
+    from brikscan.analysis.stats import AnalysisCache, analyse, analysis_json
+
+    from conftest import LIBRARY_ZIP
+
+    m = load(EXAMPLES / "tank.mpd", LIBRARY_ZIP)
+    first = analysis_json(analyse(m))
+    assert not any(k.startswith("_brikscan") for k in vars(m)), sorted(vars(m))
+    cache = AnalysisCache()
+    second = analysis_json(analyse(m, cache=cache))
+    assert cache.hulls and set(cache.hulls) <= {e.part for e in m.elements}
+    third = analysis_json(analyse(m, cache=cache, scale="stud"))
+    assert first == second and third["scale_ldu_per_inch"] == 60
+    assert not any(k.startswith("_brikscan") for k in vars(m))

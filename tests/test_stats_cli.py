@@ -139,3 +139,12 @@ def test_unknown_annotation_warns_with_file_line(tmp_path):
     r = run("stats", str(p), "-L", str(LIBRARY_ZIP))
     assert r.returncode == 0, r.stderr
     assert f"{p}:2: unknown role 'blaster'" in r.stderr
+
+
+@needs_shared
+def test_stats_prints_no_pybullet_banner():
+    """Every command imported pybullet through BrickNet, which printed 'pybullet build time' on stderr."""
+    r = run("stats", str(EXAMPLES / "walker.ldr"), "-L", str(LIBRARY_ZIP))
+    assert r.returncode == 0, r.stderr
+    assert "pybullet" not in r.stderr and r.stderr.strip() == "", r.stderr
+    assert "Walker" in r.stdout and "vehicle" in r.stdout

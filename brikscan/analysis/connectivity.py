@@ -23,13 +23,14 @@ _ROTATING = {"hinge", "clip", "ball", "turntable", "technic-rotating"}
 
 
 def _bricknet():
-    try:
-        import bricknet  # noqa: F401
-        from bricknet import graph as bng
-        from bricknet.data import load_aliases, load_catalog
-    except Exception:  # optional: without it every connection is a contact
+    """(bricknet.graph, catalog, aliases), or None: without BrickNet every connection is a contact."""
+    from .bricknet_import import bricknet_modules
+
+    mods = bricknet_modules()
+    if mods is None:
         return None
-    return bng, load_catalog(), load_aliases()
+    bng, bnd = mods
+    return bng, bnd.load_catalog(), bnd.load_aliases()
 
 
 def bricknet_stem(part: str, known) -> str | None:

@@ -15,12 +15,28 @@ import networkx as nx
 import numpy as np
 
 from .annotations import Annotations, RoleNote, parse_annotations, parse_role_spec
-from .measure import SizeMeasure
-from .roles import PartClass, RoleDecision, classify_part, core_and_hanging, parse_override, select_elements
+from ..geometry.model import LDU_PER_INCH
+from .connectivity import rigid_groups
+from .measure import SizeMeasure, measure_size
+from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, jointed_bodies, parse_override,
+                    select_elements)
 
 KINDS = ("building", "vehicle", "creature", "minifig", "loose item")
 MINIFIG_REACH_LDU = 70.0  # a loose body part within this distance of a torso belongs to that minifig
 HELD_MAX_LDU = 260.0  # longest extent of something a minifig can hold or wear (about 4")
+# Bodies hanging on the core by movable joints (brikscan heuristics, not rule numbers):
+JOINTED_MIN_SIZE_IN = 1.0  # a turret / arm body at least this long is Structure ...
+JOINTED_MIN_SIZE_PARTS = 3  # ... (and made of at least this many structural-type parts) ...
+JOINTED_MIN_ELEMENTS = 6  # ... or built of at least this many structural-type parts
+STRUCTURAL_SHARE = 0.75  # share of its elements that must be structural-type parts
+PANEL_MAX_THICK_LDU = 50.0  # a flat panel (door, drawbridge, hatch, lid: Non-Structural) is thinner than this
+PANEL_RATIO = 0.5  # ... and than this share of its second-longest side
+STICK_MAX_LDU = 36.0  # a body narrower than this on two sides is a linkage or lever, not a turret or an arm
+_PANEL_WORDS = {"door", "doors", "gate", "gates", "hatch", "lid", "ramp", "drawbridge", "flap", "trapdoor",
+                "shutter", "shutters", "canopy"}
+GROUND_TOL_LDU = 8.0  # a leg reaches the ground: its lowest point within a plate of the creation's lowest
+LEG_LIFT_LDU = 24.0  # ... and holds the core at least a brick above the ground
+MIN_LEGS = 2  # legs come in pairs (or more); a lone hinged body reaching the ground is a ramp or a stand
 
 
 @dataclass
@@ -191,8 +207,8 @@ def _element_notes(model, ann: Annotations, overrides: list[str] | None, diags) 
     return out
 
 
-def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote], kind_hint: str
-                  ) -> dict[int, RoleDecision]:
+def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote], kind_hint: str,
+                  cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH) -> dict[int, RoleDecision]:
     roles: dict[int, RoleDecision] = {}
     boat = any(classes[i].word == "boat" or (classes[i].role == "propulsion" and classes[i].type == "water")
                for i in idx)
@@ -233,8 +249,28 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                                         roles[wn[0]].group or f"carriage:{wn[0]}")
     # topology: the rigid core of unclassified + structural elements is the Structure
     cand = [i for i in idx if i not in roles or (roles[i].role == "structural" and roles[i].source == "part")]
-    core, rest = core_and_hanging(graph, cand)
+    body = rigid_groups(graph, cand)
+    core, rest = core_and_hanging(graph, cand, body)
+    joint_parts = {i for i in idx if i in roles and roles[i].role == "weak point" and roles[i].source == "part"}
+    hanging = jointed_bodies(graph, cand, core, body, joint_parts, classes)
+    # flyers and boats do not walk: what hangs under a ship or a starship is landing gear or a keel
+    walks = not any(r.role == "propulsion" and r.params.get("type") in ("flying", "water") for r in roles.values())
+    verdicts = [_jointed_body_role(model, jb, core, idx, classes, roles, cache, ldu_per_inch, walks)
+                for jb in hanging]
+    if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
+        verdicts = [_jointed_body_role(model, jb, core, idx, classes, roles, cache, ldu_per_inch, False)
+                    if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
+    for jb, verdict in zip(hanging, verdicts):
+        if verdict is None:
+            continue
+        role, why, params, keep_joint = verdict
+        for i in jb.elements:
+            if keep_joint and rest.get(i) == "joint":
+                continue  # the element the joint turns in stays the weak point
+            roles[i] = RoleDecision(role, f"{classes[i].reason}; {why}", "topology", dict(params))
     for i in cand:
+        if i in roles and roles[i].source == "topology":
+            continue
         c = classes[i]
         if i in core:
             why = c.reason if c.role == "structural" else f"{c.reason}; in the rigid core"
@@ -252,6 +288,52 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     return roles
 
 
+def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, roles, cache: dict | None,
+                       ldu_per_inch: float, legs_allowed: bool = True) -> tuple[str, str, dict, bool] | None:
+    """What a body hanging on the core by movable joints is: legs (propulsion), a turret or arm body
+    (structural), or None (too small or not built of structural parts: it stays decoration / weak point).
+
+    Legs [000 §9.1 Standard Propulsion]: below the core, hanging by hinge/Technic/ball joints whose axes are
+    horizontal (knees, hips), reaching the ground (the creation's lowest point) while the core stands clear of
+    it, no bigger than the core they carry; legs come at least in pairs (``legs_allowed`` is False for a lone
+    candidate). A turret or arm [000 §7.1]:
+    built of structural-type parts (bricks, plates, slopes, tiles), big (at least 1" or JOINTED_MIN_ELEMENTS
+    of them) and not a flat panel (doors, drawbridges and hatches stay Non-Structural).
+    """
+    els = jb.elements
+    struct = [i for i in els if classes[i].role == "structural"]
+    if not struct or len(struct) < STRUCTURAL_SHARE * len(els):
+        return None
+    m = measure_size(model, els, ldu_per_inch, cache)
+    _, middle, thin = m.extents_ldu
+    big = (m.size_in >= JOINTED_MIN_SIZE_IN and len(struct) >= JOINTED_MIN_SIZE_PARTS) or \
+        len(struct) >= JOINTED_MIN_ELEMENTS
+    panel = thin < PANEL_MAX_THICK_LDU and thin < PANEL_RATIO * middle
+    names = {n.lower() for i in els for n in model.elements[i].submodel_path}
+    named_panel = any(w in _PANEL_WORDS for n in names for w in re.split(r"[^a-z]+", n))
+    if not big:
+        return None
+    # legs: LDraw is -Y up, so "below" is a larger Y and the ground is the largest bbox_max Y
+    lo = np.array([model.elements[i].bbox_min for i in els])
+    hi = np.array([model.elements[i].bbox_max for i in els])
+    ground = max(model.elements[i].bbox_max[1] for i in idx)
+    core_y = float(np.mean([(model.elements[i].bbox_min[1] + model.elements[i].bbox_max[1]) / 2 for i in core]))
+    body_y = float((lo[:, 1].min() + hi[:, 1].max()) / 2)
+    core_bottom = max(model.elements[i].bbox_max[1] for i in core)
+    pivots = jb.joint_kinds - {"turntable"}
+    horizontal = bool(jb.axes) and all(abs(float(a[1])) < 0.5 for a in jb.axes)  # knees and hips, not doors
+    if legs_allowed and pivots and "turntable" not in jb.joint_kinds and horizontal and body_y > core_y and \
+            core_bottom < ground - LEG_LIFT_LDU and hi[:, 1].max() >= ground - GROUND_TOL_LDU and \
+            len(els) <= len(core) and m.length_ldu <= measure_size(model, core, ldu_per_inch, cache).length_ldu:
+        kinds = "/".join(sorted(pivots))
+        return ("propulsion", f"a leg: a body below the core on {kinds} joints that reaches the ground; "
+                              "'legs' are ground propulsion [000 §9.1]", {"type": "ground"}, False)
+    if panel or named_panel or middle < STICK_MAX_LDU:  # doors, hatches, lids; linkages and levers
+        return None
+    return ("structural", "turret/arm body on a movable joint: structural, the joint is the weak point "
+                          f"[000 §7.1] ({len(struct)} structural parts, {m.size_in:.2f}\")", {}, True)
+
+
 def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if note_kind:
         return note_kind, "annotated"
@@ -260,7 +342,7 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
         return "creature", "made of animal parts"
     prop = [i for i in idx if roles[i].role == "propulsion"]
     if prop:
-        return "vehicle", f"{len(prop)} propulsion element(s) ({classes[prop[0]].reason})"
+        return "vehicle", f"{len(prop)} propulsion element(s) ({roles[prop[0]].reason})"
     if any(classes[i].word == "boat" for i in idx):
         return "vehicle", "a boat hull"
     struct = [i for i in idx if roles[i].role == "structural"]
@@ -270,8 +352,12 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
 
 
 def find_creations(model, graph: nx.Graph, annotations: Annotations | None = None,
-                   overrides: list[str] | None = None, diagnostics: list | None = None) -> list[Creation]:
-    """Minifigs, then the connected bodies of everything else, each with roles for all its elements."""
+                   overrides: list[str] | None = None, diagnostics: list | None = None, *,
+                   hull_cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH) -> list[Creation]:
+    """Minifigs, then the connected bodies of everything else, each with roles for all its elements.
+
+    ``hull_cache``: per-part hull vertices for ``measure_size`` (``stats.AnalysisCache.hulls``), or None.
+    """
     ann = annotations if annotations is not None else parse_annotations(model)
     diags = diagnostics if diagnostics is not None else []
     classes = {e.index: classify_part(e, model.parts.get(e.part).org_type if e.part in model.parts else "")
@@ -307,7 +393,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     for k, (idx, fname) in enumerate(groups):
         cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
         params = dict(cn.params) if cn else {}
-        roles = _decide_roles(model, graph, idx, classes, notes, params.get("kind", ""))
+        roles = _decide_roles(model, graph, idx, classes, notes, params.get("kind", ""), hull_cache, ldu_per_inch)
         kind, why = _kind(model, idx, roles, classes, params.get("kind"))
         sub = fname or _common_submodel(model, idx)
         name = params.get("name") or re.sub(r"\.(ldr|dat|mpd)$", "", sub, flags=re.I)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import networkx as nx
+import numpy as np
 
 ROLE_ORDER = ("structural", "weapon", "propulsion", "device", "decoration", "weak point", "crew")
 
@@ -76,10 +77,13 @@ _BODY = {"torso": "torso", "hips": "hips", "leg": "leg", "legs": "leg", "arm": "
 
 @lru_cache(maxsize=1)
 def _catalog_names() -> dict[str, str]:
-    try:
-        from bricknet import load_catalog
+    from .bricknet_import import bricknet_modules
 
-        cat = load_catalog()
+    mods = bricknet_modules()
+    if mods is None:
+        return {}
+    try:
+        cat = mods[1].load_catalog()
         return dict(zip(cat.id_to_stem, cat.id_to_name))
     except Exception:
         return {}
@@ -162,18 +166,21 @@ def classify_part(element, org_type: str = "") -> PartClass:
     return PartClass(None, f"{label}: no rule for '{first}'", word=first)
 
 
-def core_and_hanging(graph: nx.Graph, candidates: list[int]) -> tuple[set[int], dict[int, str]]:
+def core_and_hanging(graph: nx.Graph, candidates: list[int], body: dict[int, int] | None = None
+                     ) -> tuple[set[int], dict[int, str]]:
     """The rigid core (largest rigid body among ``candidates``) and how the rest hangs on it.
 
     Returns (core, {element: "joint" | "beyond" | "detached"}): "joint" elements sit on a movable joint,
     "beyond" ones hang further out, "detached" ones do not reach the core through the candidates.
+    ``body``: ``connectivity.rigid_groups(graph, candidates)`` when the caller already has it.
     """
     from .connectivity import rigid_groups
 
     cset = set(candidates)
     if not cset:
         return set(), {}
-    body = rigid_groups(graph, cset)
+    if body is None:
+        body = rigid_groups(graph, cset)
     groups: dict[int, list[int]] = {}
     for i, r in body.items():
         groups.setdefault(r, []).append(i)
@@ -192,6 +199,57 @@ def core_and_hanging(graph: nx.Graph, candidates: list[int]) -> tuple[set[int], 
                     if j in cset)
         rest[i] = "joint" if joint else "beyond"
     return core, rest
+
+
+@dataclass
+class JointedBody:
+    """A rigid body that reaches the rigid core only through movable joints (a turret, an arm, a leg)."""
+
+    elements: list[int]  # the body's candidate elements
+    joint_kinds: set[str]  # kinds of the movable links it hangs by: hinge, technic, ball, clip, turntable
+    joint_parts: list[int]  # weak-point parts (turntables, hinge parts) it hangs by
+    axes: list  # world axes of the movable connector pairs it hangs by (unit vectors), when known
+
+
+def jointed_bodies(graph: nx.Graph, candidates: list[int], core: set[int], body: dict[int, int],
+                   joint_parts: set[int], classes: dict) -> list[JointedBody]:
+    """Rigid bodies (besides the core) that hang on the core only by movable joints.
+
+    The links allowed on the way are movable edges between bodies and joint parts: elements whose part is a
+    moving joint by itself (a complete turntable, a hinge plate), whose two halves the connectivity graph
+    cannot tell apart. Bodies reached only through weapons, devices or propulsion are not returned.
+    """
+    cset = set(candidates)
+    nodes = cset | set(joint_parts)
+    h = graph.subgraph(nodes)
+    start = next(iter(core), None)
+    if start is None:
+        return []
+    reach = nx.node_connected_component(h, start)
+    members: dict[int, list[int]] = {}
+    for i in cset - core:
+        if i in reach:
+            members.setdefault(body[i], []).append(i)
+    out = []
+    for _, els in sorted(members.items(), key=lambda kv: min(kv[1])):
+        inside = set(els)
+        kinds: set[str] = set()
+        parts: list[int] = []
+        axes: list = []
+        for i in els:
+            for j in graph.neighbors(i):
+                if j in inside or j not in nodes:
+                    continue
+                d = graph.edges[i, j]
+                if j in joint_parts:
+                    parts.append(j)
+                    word = getattr(classes.get(j), "word", "") or "hinge"
+                    kinds.add("turntable" if word == "turntable" or d.get("kind") == "turntable" else word)
+                elif d.get("movable"):
+                    kinds.add(d.get("kind", "hinge"))
+                    axes.extend(np.asarray(a, dtype=float) for _, a in (d.get("joints") or []))
+        out.append(JointedBody(sorted(els), kinds, sorted(set(parts)), axes))
+    return out
 
 
 def parse_override(spec: str) -> tuple[str, str]:

@@ -6,6 +6,7 @@ decides which elements count for what, and hands the numbers to the formulas.
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -21,11 +22,27 @@ from .connectivity import build_graph
 from .creations import Creation, find_creations
 from .measure import measure_size
 
-SCALES = {"inch": LDU_PER_INCH, "stud": 60.0}  # tape-measure inch; the rules' 3-stud inch [000 §7.1 Size]
+SCALES = ("inch", "stud")  # tape-measure inch; the rules' measuring-stick inch (rules.size.studs_per_inch)
 ROUND_MODES = ("nearest", "up", "down")
-# Not (yet) in the rules tables; tell the lead: minifig Move and the default Mind.
-MINIFIG_MOVE_IN = 5.0  # [000 §9.5 The Minifig] ground Move 5"
-MIND_D6_CP = 1.0  # [000 §10.1 Minds] a Trained (d6) Mind costs 1 CP
+LDU_PER_STUD = 20.0  # LDraw geometry, not a rule
+
+
+def scale_ldu_per_inch(scale: str, rules) -> float:
+    """LDU per inch of a scale: 63.5 (a real inch) or the rules' stud inch (3 studs = 60 LDU in 2010)."""
+    if scale not in SCALES:
+        raise UsageError(f"unknown scale {scale!r} (choose inch or stud)")
+    return LDU_PER_INCH if scale == "inch" else rules.size.studs_per_inch * LDU_PER_STUD
+
+
+@dataclass
+class AnalysisCache:
+    """Per-part results that depend only on a loaded model's geometry, passed explicitly between analyses.
+
+    ``hulls``: part name -> indices of its convex-hull vertices (``measure.measure_size``). Reuse one cache for
+    several analyses of the same loaded model (other scales, rules, overrides); never share it between models.
+    """
+
+    hulls: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -194,9 +211,10 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
     else:
         size = _round_weapon_size(m.size_in)
         size_note = f"Weapon Size {size:g} from its longest dimension {m.size_in:.2f}\" [000 §8.1 Weapon Size]"
-        if creation.kind == "minifig" and size > 2:
-            size = 2.0  # a minifig's hand-held weapons are Short (1") or Long (2") [000 §8.1 Hand-Held Weapons]
-            size_note += "; a minifig's Long weapon is Size 2 [000 §8.1 Hand-Held Weapons]"
+        longest = rules.minifig.hand_weapon_max_size
+        if creation.kind == "minifig" and size > longest:
+            size = float(longest)  # hand-held weapons are Short (1") or Long (2") [000 §8.1 Hand-Held Weapons]
+            size_note += f"; a minifig's Long weapon is Size {longest:g} [000 §8.1 Hand-Held Weapons]"
     name = params.get("name") or (model.elements[idx[0]].description.strip("~ ") if len(idx) == 1 else
                                   f"{wtype} {k}")
     try:
@@ -210,6 +228,20 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
                       notes)
 
 
+def _minifig_walk(creation: Creation, rules) -> PropulsionCard:
+    """A minifig walks ``rules.minifig.move_in`` on its legs, at the ground propulsion price [000 §9.5]."""
+    move = float(rules.minifig.move_in)
+    legs = creation.sections.get("legs", [])
+    why = f"a minifig walks {move:g}\" [000 §9.5 The Minifig]"
+    try:
+        ps = F.propulsion_stats("ground", float(rules.minifig.size_in), float(rules.minifig.sl), rules, move,
+                                legs_or_treads=True)
+        return PropulsionCard("ground", legs, ps.move_in, ps.cost, why + " at the ground price [000 §9.1]",
+                              "ground", list(ps.warnings))
+    except BrikscanError as exc:
+        return PropulsionCard("ground", legs, move, None, why, "ground", [exc.message])
+
+
 def _propulsion_cards(model, creation: Creation, size: int, sl: float, rules, warnings) -> list[PropulsionCard]:
     by_type: dict[str, list[int]] = {}
     for i in creation.elements_with("propulsion"):
@@ -218,7 +250,9 @@ def _propulsion_cards(model, creation: Creation, size: int, sl: float, rules, wa
     cards = []
     for t, idx in sorted(by_type.items()):
         words = {creation.roles[i].reason.lower() for i in idx}
-        treads = any("tread" in w or "'legs'" in w for w in words)
+        names = " ".join(creation.roles[i].params.get("name", "") for i in idx).lower()
+        treads = any("tread" in w or "'legs'" in w for w in words) or \
+            bool(re.search(r"\b(legs?|treads?|tracks?)\b", names))
         winged = t == "flying" and any("'wing'" in w for w in words)
         rule_kind = "forward_flying" if winged else t
         moves = [float(creation.roles[i].params["move"]) for i in idx if "move" in creation.roles[i].params]
@@ -236,10 +270,11 @@ def _propulsion_cards(model, creation: Creation, size: int, sl: float, rules, wa
 
 
 def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode: str = "nearest",
-              sl: float | None = None, graph: nx.Graph | None = None, cache: dict | None = None) -> StatCard:
-    """The costing of one Creation under ``rules`` (a Rules object)."""
+              sl: float | None = None, graph: nx.Graph | None = None, cache: AnalysisCache | None = None
+              ) -> StatCard:
+    """The costing of one Creation under ``rules`` (a Rules object); ``cache`` reuses per-part hulls."""
     warnings: list[str] = []
-    cache = {} if cache is None else cache
+    cache = (cache if cache is not None else AnalysisCache()).hulls
     struct = creation.structural_elements or creation.elements
     m = measure_size(model, struct, ldu_per_inch, cache)
     creation.size = m
@@ -287,13 +322,15 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, cache)
                for k, idx in enumerate(_weapon_groups(g, creation), start=1)]
     if creation.kind == "minifig":
-        props = [PropulsionCard("ground", creation.sections.get("legs", []), MINIFIG_MOVE_IN,
-                                MINIFIG_MOVE_IN / 2 * 1.0, "a minifig walks 5\" at 1 CP per 2\" [000 §9.5]",
-                                "ground")]
-        mind = MIND_D6_CP
+        props = [_minifig_walk(creation, rules)]
     else:
         props = _propulsion_cards(model, creation, size, level, rules, warnings)
-        mind = MIND_D6_CP if creation.kind == "creature" else 0.0
+    mind = 0.0
+    if creation.kind in ("minifig", "creature"):  # a Creature has a Mind, Trained (d6) by default [000 §10.1]
+        try:
+            mind = rules.minds.cost()
+        except BrikscanError as exc:
+            warnings.append(exc.message)
     flying = any(p.type == "flying" for p in props)
     try:
         power = F.power_limit(size, flying, rules)
@@ -312,10 +349,15 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
 
 
 def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "nearest", sl: float | None = None,
-            overrides: list[str] | None = None, graph: nx.Graph | None = None) -> Analysis:
-    """Graph, creations, roles and a stat card for every creation of a loaded model."""
+            overrides: list[str] | None = None, graph: nx.Graph | None = None,
+            cache: AnalysisCache | None = None) -> Analysis:
+    """Graph, creations, roles and a stat card for every creation of a loaded model.
+
+    ``cache``: an ``AnalysisCache`` to reuse per-part results across analyses of the same loaded model.
+    """
     if scale not in SCALES:
         raise UsageError(f"unknown scale {scale!r} (choose inch or stud)")
+    cache = cache if cache is not None else AnalysisCache()
     if round_mode not in ROUND_MODES:
         raise UsageError(f"unknown rounding {round_mode!r} (choose nearest, up or down)")
     if sl is not None:
@@ -326,11 +368,9 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
     t1 = time.perf_counter()
     ann = parse_annotations(model)
     diags = list(ann.diagnostics)
-    creations = find_creations(model, g, ann, overrides, diags)
+    ldu = scale_ldu_per_inch(scale, r)
+    creations = find_creations(model, g, ann, overrides, diags, hull_cache=cache.hulls, ldu_per_inch=ldu)
     t2 = time.perf_counter()
-    ldu = SCALES[scale]
-    # per-part hull vertices depend only on the loaded geometry: keep them with the model for the next analysis
-    cache = model.__dict__.setdefault("_brikscan_hull_cache", {})
     cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache) for c in creations]
     t3 = time.perf_counter()
     return Analysis(model, g, creations, cards, str(rules), scale, ldu, round_mode, diags,

@@ -63,12 +63,38 @@ class SizeRules(Section):
     minimum: int
     vermin_minimum: int
     default_mode: Literal["nearest", "up", "down"]
+    studs_per_inch: float  # the rules' measuring-stick inch (stud scale: studs_per_inch x 20 LDU)
 
 
 class MinifigRules(Section):
     size_in: float
     sl: float
     armor_fixed: int
+    move_in: float  # ground Move of a plain minifig / Trooper
+    hand_weapon_max_size: float  # a minifig's Long hand-held weapon
+
+
+class MindRules(Section):
+    """What a Mind costs by Skill die; ``default_die`` is a Creature's Mind when nobody says otherwise."""
+
+    dice: list[str] = Field(default_factory=list)  # Skill dice, "d4" ...
+    cp: list[float] = Field(default_factory=list)  # CP of a Mind with the die at the same position
+    default_die: str
+    half_mind_factor: float = 1
+
+    @field_validator("cp")
+    @classmethod
+    def _one_cost_per_die(cls, v: list[float], info) -> list[float]:
+        if len(v) != len(info.data.get("dice", [])):
+            raise ValueError("minds: one cp value per die")
+        return v
+
+    def cost(self, die: str | None = None) -> float:
+        """CP of a Mind with Skill ``die`` ("d6"); UsageError when the edition has no Mind costs."""
+        d = (die or self.default_die).strip().lower()
+        if self.unsupported or d not in self.dice:
+            raise UsageError(f"no Mind cost for {d}: {self.unsupported or 'unknown Skill die'} {self.source}")
+        return float(self.cp[self.dice.index(d)])
 
 
 class StructureLevel(Cited):
@@ -185,6 +211,7 @@ class Rules(BaseModel):
     meta: Meta
     size: SizeRules
     minifig: MinifigRules
+    minds: MindRules
     structure: StructureRules
     weak_point: WeakPointRules
     base_cost: Cited
