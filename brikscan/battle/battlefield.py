@@ -17,7 +17,7 @@ from ..errors import Diagnostic, InputError, NotFoundError
 from ..geometry.model import Element, Model, ModelMesh
 from .scene_file import AttackEntry, parse_length, read_scene
 from .sight_rules import load_sight_rules
-from .units import Unit, creation_unit, find_units
+from .units import Unit, creation_unit, dedupe_names, find_units
 
 
 @dataclass
@@ -48,11 +48,7 @@ class Battlefield:
 
     @property
     def bbox_ldu(self) -> tuple[np.ndarray, np.ndarray]:
-        t = self.mesh.triangles
-        if len(t):
-            v = t.reshape(-1, 3)
-            return v.min(axis=0).astype(float), v.max(axis=0).astype(float)
-        return np.zeros(3), np.zeros(3)
+        return self.mesh.bbox()
 
     def placement_of(self, element: int) -> str | None:
         for p in self.placements:
@@ -176,7 +172,7 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True) -> Bat
     mesh = ModelMesh(np.concatenate(el_tris + inline_tris), np.concatenate(el_owner + [np.full(len(t), -1, np.int32)
                                                                                       for t in inline_tris]).astype(np.int32),
                      np.concatenate(el_cols + inline_cols).astype(np.int32), offsets)
-    units = _dedupe_scene(units)
+    units = dedupe_names(units)
     _apply_unit_entries(scene, units, path)
     for i, a in enumerate(scene.attacks):
         for key, who in (("from", a.from_), ("to", a.to)):
@@ -189,16 +185,6 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True) -> Bat
 def _explicit(name: str, model: Model) -> bool:
     """True when the name came from a ``!BRIKSCAN UNIT`` annotation (kept as written)."""
     return any("BRIKSCAN" in t.upper() and name in t for f in model.files.values() for _, t in f.metas)
-
-
-def _dedupe_scene(units: list[Unit]) -> list[Unit]:
-    seen: dict[str, int] = {}
-    for u in units:
-        k = u.name.lower()
-        seen[k] = seen.get(k, 0) + 1
-        if seen[k] > 1:
-            u.name = f"{u.name}-{seen[k]}"
-    return units
 
 
 def _apply_unit_entries(scene, units: list[Unit], path: Path) -> None:

@@ -247,7 +247,7 @@ def find_minifigs(model, *, start: int = 1) -> list[Unit]:
                                                                                elements[i].category)]
         u.muzzle_ldu = barrel_end(elements, model.mesh, u)
         units.append(u)
-    return _dedupe(units)
+    return dedupe_names(units)
 
 
 def _eye_and_feet(elements, roles, group) -> tuple[np.ndarray, np.ndarray]:
@@ -269,7 +269,7 @@ def _eye_and_feet(elements, roles, group) -> tuple[np.ndarray, np.ndarray]:
     return eye.astype(float), np.array([c[0], feet_y, c[2]], dtype=float)
 
 
-def _dedupe(units: list[Unit]) -> list[Unit]:
+def dedupe_names(units: list[Unit]) -> list[Unit]:
     """The same submodel placed five times gives 'soldier', 'soldier-2', … in file order."""
     seen: dict[str, int] = {}
     for u in units:

@@ -74,6 +74,13 @@ class ModelMesh:
     def n_triangles(self) -> int:
         return len(self.face_element)
 
+    def bbox(self) -> tuple[np.ndarray, np.ndarray]:
+        """(min, max) over all triangles, LDU; zeros for an empty mesh."""
+        if len(self.triangles):
+            v = self.triangles.reshape(-1, 3)
+            return v.min(axis=0).astype(float), v.max(axis=0).astype(float)
+        return np.zeros(3), np.zeros(3)
+
     def element_triangles(self, i: int) -> np.ndarray:
         return self.triangles[self.element_offsets[i]:self.element_offsets[i + 1]]
 
@@ -106,10 +113,8 @@ class Model:
 
     @property
     def bbox_ldu(self) -> tuple[np.ndarray, np.ndarray]:
-        t = self.mesh.triangles
-        if len(t):
-            v = t.reshape(-1, 3)
-            return v.min(axis=0).astype(float), v.max(axis=0).astype(float)
+        if self.mesh.n_triangles:
+            return self.mesh.bbox()
         pos = np.array([e.position for e in self.elements]) if self.elements else np.zeros((1, 3))
         return pos.min(axis=0), pos.max(axis=0)
 
