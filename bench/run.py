@@ -71,42 +71,63 @@ def bench_load(model: Path, library: Path, repeat: int) -> dict:
             "same_triangles": cold["triangles"] == ref[0]["triangles"]}
 
 
-def optional_hooks(models: list[Path], library: Path) -> dict:
-    """Analysis, line of sight and destruction benchmarks, each from its own module."""
+def optional_hooks(loads: list[dict], models: list[Path], library: Path) -> dict:
+    """Analysis (every model), line of sight (the model with most triangles: the hardest for rays) and
+    destruction (the model with most elements), each from its own module."""
     sys.path.insert(0, str(ROOT))
+    by_name = {m.name: m for m in models}
+    most_tris = by_name[max(loads, key=lambda r: r["triangles"])["model"]]
+    most_elements = by_name[max(loads, key=lambda r: r["elements"])["model"]]
     results: dict = {}
-    for key, mod, fn in (("analysis", "bench.bench_analysis", "bench_analysis"),
-                         ("los", "bench.bench_los", "bench_los"),
-                         ("damage", "bench.bench_damage", "bench_damage")):
+    for key, mod, fn, arg in (("analysis", "bench.bench_analysis", "bench_analysis", models),
+                              ("los", "bench.bench_los", "bench_los", most_tris),
+                              ("damage", "bench.bench_damage", "bench_damage", most_elements)):
         try:
             module = __import__(mod, fromlist=[fn])
-        except ImportError as exc:
-            results[key] = {"error": f"not available: {exc}"}
-            continue
-        try:
-            f = getattr(module, fn)
-            results[key] = f(models, library) if key == "analysis" else f(max(models, key=_size), library)
+            results[key] = getattr(module, fn)(arg, library)
         except Exception as exc:  # a failing hook is reported in the table, not hidden
             results[key] = {"error": f"{type(exc).__name__}: {exc}"}
     return results
 
 
-def _size(p: Path) -> int:
-    return p.stat().st_size
+def _row(cells) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
 
 
 def table(loads: list[dict], hooks: dict) -> str:
-    lines = ["| model | elements | triangles | cold load s (target < 5) | warm load s | ldraw2mesh s "
-             "| warm ÷ ldraw2mesh (target ≤ 1.5) | peak MB (target < 1536) |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    out = ["**Load** (fresh process each; ldraw2mesh = load plus flattening to one triangle array)", "",
+           _row(["model", "elements", "triangles", "cold load s (target < 5)", "warm load s", "ldraw2mesh s",
+                 "warm ÷ ldraw2mesh (target ≤ 1.5)", "peak MB (target < 1536)"]),
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in loads:
-        lines.append(f"| {r['model']} | {r['elements']} | {r['triangles']} | {r['cold_s']:.2f} | {r['warm_s']:.3f} "
-                     f"| {r['ldraw2mesh_s']:.3f} | {r['warm_vs_ldraw2mesh']:.2f} | {r['peak_mb']:.0f} |")
-    lines.append("")
-    lines.append("```json")
-    lines.append(json.dumps(hooks, indent=1, default=str))
-    lines.append("```")
-    return "\n".join(lines)
+        out.append(_row([r["model"], r["elements"], r["triangles"], f"{r['cold_s']:.2f}", f"{r['warm_s']:.3f}",
+                         f"{r['ldraw2mesh_s']:.3f}", f"{r['warm_vs_ldraw2mesh']:.2f}", f"{r['peak_mb']:.0f}"]))
+    an = hooks.get("analysis")
+    if isinstance(an, list):
+        out += ["", "**Analysis** (graph + roles + stats, warm; target < 2 s)", "",
+                _row(["model", "graph s", "roles s", "stats s", "total s", "creations"]), "|---|---:|---:|---:|---:|---:|"]
+        for r in an:
+            out.append(_row([r["model"], r["graph_s"], r["roles_s"], r["stats_s"], r["total_s"], r["creations"]]))
+    los = hooks.get("los")
+    if isinstance(los, dict) and "error" not in los:
+        eng = los.get("engines_same_rays", {})
+        out += ["", "**Line of sight** (all-pairs matrix, warm; targets < 1 s and ≥ 2 M rays/s)", "",
+                _row(["model", "triangles", "units", "samples/target", "rays", "matrix warm s", "engine",
+                      "embree rays/s", "open3d rays/s"]), "|---|---:|---:|---:|---:|---:|---|---:|---:|",
+                _row([los["model"], los["triangles"], los["units"], los["samples_per_target"], los["rays"],
+                      los["matrix_warm_s"], los["engine"],
+                      f"{eng.get('embree', {}).get('rays_per_s', 0) / 1e6:.1f} M",
+                      f"{eng.get('open3d', {}).get('rays_per_s', 0) / 1e6:.1f} M"])]
+    dmg = hooks.get("damage")
+    if isinstance(dmg, dict) and "error" not in dmg:
+        out += ["", "**Destruction** (targets: blast with re-split < 0.5 s warm; 1,000 trials < 3 s)", "",
+                _row(["model", "elements", "3d10 blast + re-split warm s", "1,000 Monte Carlo trials s"]),
+                "|---|---:|---:|---:|",
+                _row([Path(str(dmg["model"])).name, dmg["elements"], dmg["blast_warm_s"], dmg["montecarlo_s"]])]
+    errors = {k: v["error"] for k, v in hooks.items() if isinstance(v, dict) and "error" in v}
+    if errors:
+        out += ["", "Not measured: " + "; ".join(f"{k}: {v}" for k, v in errors.items())]
+    return "\n".join(out)
 
 
 def main() -> int:
@@ -126,13 +147,14 @@ def main() -> int:
         r = bench_load(m, a.library, a.repeat)
         print(json.dumps(r), flush=True)
         loads.append(r)
-    hooks = {} if a.skip_hooks else optional_hooks(models, a.library)
+    hooks = {} if a.skip_hooks else optional_hooks(loads, models, a.library)
     text = table(loads, hooks)
     print(text)
     sys.path.insert(0, str(ROOT))
     from brikscan.geometry.cache import write_atomic
 
     write_atomic(a.out, (text + "\n").encode())
+    write_atomic(a.out.with_suffix(".json"), json.dumps({"load": loads, **hooks}, indent=1, default=str).encode())
     return 0
 
 

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import EXAMPLES, MODELS_DIR, needs_shared
+from conftest import EXAMPLES, MODELS_DIR, ROOT, needs_shared
 
 from brikscan.analysis.annotations import parse_annotations, word_role
 from brikscan.analysis.roles import classify_part
@@ -339,3 +339,103 @@ def test_example_models_carry_their_annotations(loaded, analysed):
     assert sorted(x.name for x in card.weapons) == ["left wing blaster", "right wing blaster"]
     for a in (tank, walker, fighter):
         assert not a.diagnostics, [str(d) for d in a.diagnostics]
+
+
+# ---------------------------------------------------------------- geometry: whatever encloses an interior [000 §7.1]
+
+ROOT_DATA = ROOT / "tests" / "data"
+INTERIOR = ROOT_DATA / "interior"
+_IN3 = 63.5 ** 3
+
+
+def _enclosure_of(a):
+    """The main (largest non-minifig) creation and what it encloses."""
+    from brikscan.analysis.interior import enclosure
+
+    c = max((c for c in a.creations if c.kind != "minifig"), key=lambda c: len(c.elements))
+    return c, enclosure(a.model, c.elements)
+
+
+@needs_shared
+def test_watch_tower_walls_enclose_its_interior(loaded, analysed):
+    a = analysed(loaded, EXAMPLES / "watch_tower.ldr")
+    m = a.model
+    tower, enc = _enclosure_of(a)
+    walls = [i for i in tower.elements if m.elements[i].part in ("3004.dat", "3005.dat", "3008.dat", "3009.dat")
+             and -192 <= m.elements[i].position[1] <= -24 and abs(m.elements[i].position[0]) <= 70
+             and abs(m.elements[i].position[2]) <= 70]
+    assert len(walls) >= 30
+    inner = 120 * 120 * 192 / _IN3  # 6 x 6 studs inside, 8 bricks high: about 10.8 cubic inches
+    for i in walls:
+        r = tower.roles[i]
+        assert r.role == "structural" and r.source == "geometry", (i, r.reason)
+        assert "encloses an interior (" in r.reason and "cubic inches) [000 §7.1]" in r.reason
+        assert inner / 2 <= enc.volume_in3(i, 63.5) <= inner * 2, enc.volume_in3(i, 63.5)
+    assert set(walls) <= set(tower.structural_elements)
+    frame = [i for i in tower.elements if m.elements[i].part == "60596.dat"]
+    assert [tower.roles[i].role for i in frame] == ["structural"]  # the door frame is wall ...
+    door = [i for i in tower.elements if m.elements[i].part == "60616a.dat"]
+    assert [tower.roles[i].role for i in door] == ["weak point"]  # ... the door still moves
+
+
+@needs_shared
+def test_a_straight_wall_encloses_nothing(loaded, analysed):
+    a = analysed(loaded, ROOT_DATA / "wall.ldr")
+    wall, enc = _enclosure_of(a)
+    assert enc.volume_ldu3 == 0 and not enc.element_volume_ldu3
+    assert all(r.source != "geometry" for r in wall.roles.values())
+    assert all(wall.roles[i].role == "structural" for i in wall.elements)  # still bricks of the Structure
+
+
+@needs_shared
+def test_a_solid_stack_of_bricks_encloses_nothing(loaded, analysed):
+    """The bricks' own hollow undersides, closed by the bricks below, are no interior."""
+    a = analysed(loaded, INTERIOR / "solid_stack.ldr")
+    stack, enc = _enclosure_of(a)
+    assert len(stack.elements) == 24
+    assert enc.volume_ldu3 == 0 and not enc.element_volume_ldu3
+    assert all(r.source != "geometry" for r in stack.roles.values())
+
+
+@needs_shared
+def test_a_closed_box_of_bricks_encloses_its_inside(loaded, analysed):
+    a = analysed(loaded, INTERIOR / "closed_box.ldr")
+    box, enc = _enclosure_of(a)
+    inner = 120 * 120 * 48 / _IN3  # 6 x 6 studs, 2 bricks high
+    assert len(enc.components_ldu3) == 1
+    assert inner / 2 <= enc.volume_ldu3 / _IN3 <= inner * 2
+    assert all(box.roles[i].role == "structural" and box.roles[i].source == "geometry" for i in box.elements)
+
+
+@needs_shared
+def test_an_open_topped_room_with_a_door_opening_encloses_its_inside(loaded, analysed):
+    """No roof and a 2-stud door opening from the floor up: still a room ("the cap": the flood never goes down,
+    openings up to 3 studs are sealed)."""
+    a = analysed(loaded, INTERIOR / "open_room.ldr")
+    m = a.model
+    room, enc = _enclosure_of(a)
+    inner = 120 * 160 * 72 / _IN3  # 6 x 8 studs, 3 bricks high
+    assert inner / 2 <= enc.volume_ldu3 / _IN3 <= inner * 2
+    walls = [i for i in room.elements if m.elements[i].part in ("3010.dat", "3004.dat", "3622.dat")]
+    floor = [i for i in room.elements if m.elements[i].part == "3001.dat"]
+    assert (len(walls), len(floor)) == (28, 10)
+    assert all(room.roles[i].source == "geometry" and "encloses an interior" in room.roles[i].reason
+               for i in walls + floor)
+    # the same walls without the floor stand on nothing: the flood comes in from below
+    from brikscan.analysis.interior import enclosure
+
+    assert enclosure(m, walls).volume_ldu3 == 0
+
+
+@needs_shared
+def test_the_barracuda_hull_encloses_an_interior(loaded, analysed):
+    a = analysed(loaded, MODELS_DIR / "6285 - Black Seas Barracuda.mpd")
+    m = a.model
+    ship, enc = _enclosure_of(a)
+    assert enc.volume_ldu3 / _IN3 > 10
+    hull = [i for i in ship.elements if m.elements[i].description.startswith("Boat Base")]
+    assert hull and all(enc.encloses(i) for i in hull)
+    assert all(ship.roles[i].role == "structural" and "encloses an interior" in ship.roles[i].reason
+               for i in hull)
+    cannons = [i for i in ship.elements if m.elements[i].description.startswith("Minifig Cannon")]
+    assert cannons and all(ship.roles[i].role == "weapon" for i in cannons)  # weapons keep their role

@@ -17,9 +17,10 @@ import numpy as np
 from .annotations import Annotations, RoleNote, parse_annotations, parse_role_spec
 from ..geometry.model import LDU_PER_INCH
 from .connectivity import rigid_groups
+from .interior import enclosure
 from .measure import SizeMeasure, measure_size
-from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, jointed_bodies, parse_override,
-                    select_elements)
+from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
+                    jointed_bodies, parse_override, select_elements, structural_kind)
 
 KINDS = ("building", "vehicle", "creature", "minifig", "loose item")
 MINIFIG_REACH_LDU = 70.0  # a loose body part within this distance of a torso belongs to that minifig
@@ -208,7 +209,8 @@ def _element_notes(model, ann: Annotations, overrides: list[str] | None, diags) 
 
 
 def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote], kind_hint: str,
-                  cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH) -> dict[int, RoleDecision]:
+                  cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
+                  interior_cache: dict | None = None) -> dict[int, RoleDecision]:
     roles: dict[int, RoleDecision] = {}
     boat = any(classes[i].word == "boat" or (classes[i].role == "propulsion" and classes[i].type == "water")
                for i in idx)
@@ -285,7 +287,30 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         else:
             roles[i] = RoleDecision("decoration", f"{c.reason}; not built into the main Structure "
                                                   "(Non-Structural) [000 §7.1]", "topology")
+    # geometry: whatever encloses an interior is Structural [000 §7.1]; moving bodies (turrets, doors, lids on
+    # joints) keep what the topology decided
+    moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
+    _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache)
     return roles
+
+
+def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecision], moving: set[int],
+                    ldu_per_inch: float, interior_cache: dict | None = None) -> None:
+    """Elements of a structural kind that enclose an interior become Structural, with the enclosed volume.
+
+    Only part- and topology-based decisions are revisited: annotations, the command line, weapons, propulsion
+    and devices keep their roles, and so do bodies hanging on movable joints (``moving``).
+    """
+    cand = [i for i in idx if structural_kind(classes[i], model.elements[i]) and i not in moving
+            and roles[i].source in ("part", "topology") and roles[i].role in ("structural", "decoration",
+                                                                                "weak point")]
+    if not cand:
+        return
+    enc = enclosure(model, idx, store=interior_cache)
+    for i in cand:
+        if enc.encloses(i):
+            roles[i] = RoleDecision("structural", encloses_reason(describe(model.elements[i])[1],
+                                                                  enc.volume_in3(i, ldu_per_inch)), "geometry")
 
 
 def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, roles, cache: dict | None,
@@ -304,6 +329,8 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, roles
     struct = [i for i in els if classes[i].role == "structural"]
     if not struct or len(struct) < STRUCTURAL_SHARE * len(els):
         return None
+    if len(struct) < min(JOINTED_MIN_SIZE_PARTS, JOINTED_MIN_ELEMENTS):
+        return None  # cannot be "big" whatever it measures: skip the oriented-box measurement
     m = measure_size(model, els, ldu_per_inch, cache)
     _, middle, thin = m.extents_ldu
     big = (m.size_in >= JOINTED_MIN_SIZE_IN and len(struct) >= JOINTED_MIN_SIZE_PARTS) or \
@@ -353,10 +380,12 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
 
 def find_creations(model, graph: nx.Graph, annotations: Annotations | None = None,
                    overrides: list[str] | None = None, diagnostics: list | None = None, *,
-                   hull_cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH) -> list[Creation]:
+                   hull_cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
+                   interior_cache: dict | None = None) -> list[Creation]:
     """Minifigs, then the connected bodies of everything else, each with roles for all its elements.
 
     ``hull_cache``: per-part hull vertices for ``measure_size`` (``stats.AnalysisCache.hulls``), or None.
+    ``interior_cache``: enclosure results for the interior test (``stats.AnalysisCache.interiors``), or None.
     """
     ann = annotations if annotations is not None else parse_annotations(model)
     diags = diagnostics if diagnostics is not None else []
@@ -393,7 +422,8 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     for k, (idx, fname) in enumerate(groups):
         cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
         params = dict(cn.params) if cn else {}
-        roles = _decide_roles(model, graph, idx, classes, notes, params.get("kind", ""), hull_cache, ldu_per_inch)
+        roles = _decide_roles(model, graph, idx, classes, notes, params.get("kind", ""), hull_cache, ldu_per_inch,
+                              interior_cache)
         kind, why = _kind(model, idx, roles, classes, params.get("kind"))
         sub = fname or _common_submodel(model, idx)
         name = params.get("name") or re.sub(r"\.(ldr|dat|mpd)$", "", sub, flags=re.I)

@@ -24,7 +24,8 @@ ROLE_ORDER = ("structural", "weapon", "propulsion", "device", "decoration", "wea
 class RoleDecision:
     role: str
     reason: str
-    source: str  # "cli", "annotation file:line", "group file:line", "submodel", "part", "topology", "minifig"
+    source: str  # "cli", "annotation file:line", "group file:line", "submodel", "part", "topology", "geometry",
+    #              "minifig"
     params: dict[str, str] = field(default_factory=dict)  # type=, size=, name=, move= from annotations
     group: str = ""  # elements sharing a non-empty group form one weapon / propulsion unit
 
@@ -164,6 +165,24 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if first in _STRUCTURAL or (cwords and cwords[0] in _STRUCTURAL):
         return PartClass("structural", f"{label}: building element", word=first)
     return PartClass(None, f"{label}: no rule for '{first}'", word=first)
+
+
+def structural_kind(c: PartClass, element) -> bool:
+    """A part that can be a Creation's Structure (bricks, plates, slopes, panels, walls, windows, hull parts,
+    baseplates, door frames …), as opposed to weapons, propulsion, devices, decoration and minifig parts."""
+    if c.animal or c.minifig_body or c.accessory:
+        return False
+    if c.role == "structural":
+        return True
+    if c.word == "door":  # the door moves (a weak point); its frame is wall
+        return "frame" in _words(describe(element)[1])
+    return False
+
+
+def encloses_reason(description: str, volume_in3: float) -> str:
+    """The reason of an element that bounds an interior [000 §7.1]."""
+    vol = f"{volume_in3:.1f}" if volume_in3 >= 0.95 else f"{volume_in3:.2f}"
+    return f"'{description}': encloses an interior ({vol} cubic inches) [000 §7.1]"
 
 
 def core_and_hanging(graph: nx.Graph, candidates: list[int], body: dict[int, int] | None = None

@@ -43,6 +43,7 @@ class AnalysisCache:
     """
 
     hulls: dict = field(default_factory=dict)
+    interiors: dict = field(default_factory=dict)  # interior.enclosure results and sampled parts
 
 
 @dataclass
@@ -369,7 +370,8 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
     ann = parse_annotations(model)
     diags = list(ann.diagnostics)
     ldu = scale_ldu_per_inch(scale, r)
-    creations = find_creations(model, g, ann, overrides, diags, hull_cache=cache.hulls, ldu_per_inch=ldu)
+    creations = find_creations(model, g, ann, overrides, diags, hull_cache=cache.hulls, ldu_per_inch=ldu,
+                               interior_cache=cache.interiors)
     t2 = time.perf_counter()
     cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache) for c in creations]
     t3 = time.perf_counter()
