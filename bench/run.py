@@ -105,9 +105,11 @@ def table(loads: list[dict], hooks: dict) -> str:
     an = hooks.get("analysis")
     if isinstance(an, list):
         out += ["", "**Analysis** (graph + roles + stats, warm; target < 2 s)", "",
-                _row(["model", "graph s", "roles s", "stats s", "total s", "creations"]), "|---|---:|---:|---:|---:|---:|"]
+                _row(["model", "graph s", "roles s", "stats s", "total s (warm)", "first analysis s (cold)",
+                      "creations"]), "|---|---:|---:|---:|---:|---:|---:|"]
         for r in an:
-            out.append(_row([r["model"], r["graph_s"], r["roles_s"], r["stats_s"], r["total_s"], r["creations"]]))
+            out.append(_row([r["model"], r["graph_s"], r["roles_s"], r["stats_s"], r["total_s"],
+                             r["cold_analysis_s"], r["creations"]]))
     los = hooks.get("los")
     if isinstance(los, dict) and "error" not in los:
         eng = los.get("engines_same_rays", {})
@@ -137,7 +139,12 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.md")
     ap.add_argument("--skip-hooks", action="store_true")
+    ap.add_argument("--table-only", action="store_true", help="re-print the table from the last results .json")
     a = ap.parse_args()
+    if a.table_only:
+        data = json.loads(a.out.with_suffix(".json").read_text())
+        print(table(data.pop("load"), data))
+        return 0
     if not a.library.exists() or not a.models.exists():
         print(f"bench: needs the LDraw library and the official models ({a.library}, {a.models})", file=sys.stderr)
         return 2
