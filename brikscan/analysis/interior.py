@@ -76,7 +76,8 @@ def _element_triangles(model, i: int) -> np.ndarray:
 
 def _rigid(t) -> bool:
     r = np.asarray(t[:3, :3], dtype=np.float64)
-    return bool(np.allclose(r.T @ r, np.eye(3), atol=1e-3))
+    # official models round their matrices to a few digits: 1e-2 still means "a rotation", not a stretch
+    return bool(np.allclose(r.T @ r, np.eye(3), atol=1e-2))
 
 
 def _part_samples(model, i: int, spacing: float) -> np.ndarray:
@@ -133,35 +134,47 @@ def element_samples(model, idx: np.ndarray, spacing: float, store: dict | None =
     return np.concatenate(pts), np.concatenate(own)
 
 
-def _lattice(k: int) -> np.ndarray:
-    """Barycentric weights (m,3) of a triangle lattice with k steps per edge."""
-    i, j = np.meshgrid(np.arange(k + 1), np.arange(k + 1), indexing="ij")
-    m = (i + j) <= k
-    a, b = i[m] / k, j[m] / k
-    return np.stack([1.0 - a - b, a, b], axis=1).astype(np.float32)
-
-
 def sample_triangles(tris: np.ndarray, owner: np.ndarray, spacing: float) -> tuple[np.ndarray, np.ndarray]:
-    """Points on every triangle no further apart than ``spacing`` (centroids for small ones), with their owner."""
+    """Points on every triangle no further apart than about ``spacing`` (centroids for small ones), with owner.
+
+    Big triangles get points along their three edges (every ``spacing``) plus points over their area (two per
+    ``spacing``² cell, from a fixed-seed generator so results repeat): cost grows with area and perimeter, not
+    with the square of the longest edge, which matters for LDraw's long thin cylinder slivers.
+    """
     if not len(tris):
         return np.zeros((0, 3), np.float32), np.zeros(0, np.int64)
     if not len(owner):
         owner = np.zeros(len(tris), np.int64)
+    tris = np.asarray(tris, dtype=np.float32)
     e = np.stack([tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 1], tris[:, 0] - tris[:, 2]], axis=1)
-    longest = np.sqrt((e.astype(np.float32) ** 2).sum(axis=2)).max(axis=1)
-    steps = np.ceil(longest / spacing).astype(np.int64)
-    small = steps <= 1
+    lengths = np.sqrt((e ** 2).sum(axis=2))  # (t,3)
+    small = lengths.max(axis=1) <= spacing
     pts = [tris[small].mean(axis=1)]
     own = [owner[small]]
     big = np.nonzero(~small)[0]
     if len(big):
-        ks = np.minimum(steps[big], 512)
-        for k in np.unique(ks):
-            sel = big[ks == k]
-            w = _lattice(int(k))  # (m,3)
-            p = np.einsum("mk,tkd->tmd", w, tris[sel])  # (t,m,3)
-            pts.append(p.reshape(-1, 3))
-            own.append(np.repeat(owner[sel], len(w)))
+        tb, ob = tris[big], owner[big]
+        # edges: m points per edge, starting at each corner
+        m = np.maximum(np.ceil(lengths[big] / spacing).astype(np.int64), 1)  # (b,3)
+        reps = m.reshape(-1)
+        tri_of = np.repeat(np.repeat(np.arange(len(big)), 3), reps)
+        edge_of = np.repeat(np.tile(np.arange(3), len(big)), reps)
+        start = np.repeat(np.cumsum(reps) - reps, reps)
+        frac = ((np.arange(reps.sum()) - start) / np.repeat(reps, reps)).astype(np.float32)
+        corner = tb[tri_of, edge_of]
+        pts.append(corner + frac[:, None] * e[big][tri_of, edge_of])
+        own.append(ob[tri_of])
+        # area: uniform samples, about two per spacing² of area
+        area = 0.5 * np.linalg.norm(np.cross(e[big][:, 0], -e[big][:, 2]), axis=1)
+        n = np.ceil(2.0 * area / spacing ** 2).astype(np.int64)
+        if n.sum():
+            which = np.repeat(np.arange(len(big)), n)
+            rng = np.random.default_rng(0)
+            r1 = np.sqrt(rng.random(len(which), dtype=np.float32))
+            r2 = rng.random(len(which), dtype=np.float32)
+            a, b, c = tb[which, 0], tb[which, 1], tb[which, 2]
+            pts.append((1 - r1)[:, None] * a + (r1 * (1 - r2))[:, None] * b + (r1 * r2)[:, None] * c)
+            own.append(ob[which])
     return np.concatenate(pts).astype(np.float32), np.concatenate(own)
 
 
