@@ -110,3 +110,12 @@ def test_view_scene_file(tmp_path):
     assert r.returncode == 0, r.stderr
     img = np.asarray(Image.open(png).convert("RGB")).astype(int)
     assert (np.abs(img - 255).sum(axis=2) > 30).mean() > 0.08
+
+
+def test_outputs_get_the_usual_permissions(tmp_path):
+    out = tmp_path / "squad.ply"
+    r = run("export", str(EXAMPLES / "squad.ldr"), str(out), home=tmp_path)
+    assert r.returncode == 0, r.stderr
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask
