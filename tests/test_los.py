@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from brikscan.battle.scene_file import parse_length, read_scene
-from brikscan.battle.sight_rules import load_sight_rules
+from brikscan.rules.sight_tables import load_sight_rules
 from brikscan.errors import InputError, NotFoundError
 
 from conftest import LIBRARY_ZIP, ROOT, SCENES, needs_shared

@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import Diagnostic, InputError, NotFoundError
 from ..geometry.model import Element, Model, ModelMesh
 from .scene_file import AttackEntry, parse_length, read_scene
-from .sight_rules import load_sight_rules
+from ..rules.sight_tables import load_sight_rules
 from .units import Unit, creation_unit, dedupe_names, find_units
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .raycast import RayEngine
-from .sight_rules import SightRules, load_sight_rules
+from ..rules.sight_tables import SightRules, load_sight_rules
 from .units import SECTIONS, Unit, barrel_end
 
 END_MARGIN_LDU = 0.5  # a ray stops this short of its sample point (the point lies on a surface)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import UsageError
 
-RULES_DIR = Path(__file__).resolve().parents[1] / "rules"
+RULES_DIR = Path(__file__).resolve().parent
 
 
 class _Cited(BaseModel):
