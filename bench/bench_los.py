@@ -37,7 +37,7 @@ def scene_text(model_path: Path, lo: np.ndarray, hi: np.ndarray, n_units: int) -
     """A scene: the model, and minifigs on a ring around it at ground level and above its top."""
     centre = (lo + hi) / 2
     radius = 0.5 * float(np.hypot(hi[0] - lo[0], hi[2] - lo[2])) + 60.0
-    lines = [f'name = "los benchmark"', "", "[[models]]", 'name = "terrain"', f'file = "{model_path}"',
+    lines = ['name = "los benchmark"', "", "[[models]]", 'name = "terrain"', f'file = "{model_path}"',
              "position = [0, 0, 0]", "target = true", 'kind = "vehicle"', ""]
     for k in range(n_units):
         a = 2 * math.pi * k / n_units
