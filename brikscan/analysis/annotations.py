@@ -91,6 +91,11 @@ class Annotations:
         return best[1] if best else None
 
 
+def file_stem(name: str) -> str:
+    """A (sub)model file name without its .ldr / .dat / .mpd extension."""
+    return re.sub(r"\.(ldr|dat|mpd)$", "", name, flags=re.I)
+
+
 def normalize_role(word: str) -> str | None:
     w = word.strip().lower()
     w = _ROLE_ALIASES.get(w, w)
@@ -99,7 +104,7 @@ def normalize_role(word: str) -> str | None:
 
 def word_role(name: str) -> tuple[str, dict[str, str]] | None:
     """A group or submodel name that says what it is: "Cannon", "weapon left gun", "wheels_front.ldr"."""
-    stem = re.sub(r"\.(ldr|dat|mpd)$", "", name.strip().lower())
+    stem = file_stem(name.strip().lower())
     words = [w for w in re.split(r"[^a-z0-9]+", stem) if w]
     if not words:
         return None
@@ -123,6 +128,12 @@ def word_role(name: str) -> tuple[str, dict[str, str]] | None:
         if w in _PROPULSION_WORDS:
             return "propulsion", {"type": _PROPULSION_WORDS[w]}
     return None
+
+
+def _group_note(name: str, src: str) -> RoleNote | None:
+    """The note a LeoCAD / MLCad group name gives (None when the name says no role)."""
+    wr = word_role(name)
+    return RoleNote(wr[0], dict(wr[1], name=name), src, "group", src) if wr else None
 
 
 def _split_params(text: str) -> tuple[list[str], dict[str, str]]:
@@ -262,9 +273,7 @@ def parse_annotations(model) -> Annotations:
                     diags.append(Diagnostic(f.path, ln, f"unknown !BRIKSCAN command {cmd!r} (ignored)"))
                 continue
             if up.startswith("!LEOCAD GROUP BEGIN"):
-                name = t[len("!LEOCAD GROUP BEGIN"):].strip()
-                wr = word_role(name)
-                leo_stack.append(RoleNote(wr[0], dict(wr[1], name=name), src, "group", src) if wr else None)
+                leo_stack.append(_group_note(t[len("!LEOCAD GROUP BEGIN"):].strip(), src))
             elif up.startswith("!LEOCAD GROUP END"):
                 if leo_stack:
                     leo_stack.pop()
@@ -272,14 +281,11 @@ def parse_annotations(model) -> Annotations:
                 if up.startswith("GROUP "):  # 0 GROUP <n> <name>
                     parts = t.split(None, 2)
                     name = parts[2] if len(parts) > 2 else ""
-                    wr = word_role(name) if name else None
-                    mlcad_groups[name] = RoleNote(wr[0], dict(wr[1], name=name), src, "group", src) if wr else None
+                    mlcad_groups[name] = _group_note(name, src) if name else None
                 else:  # 0 MLCAD BTG <name>: the next type-1 line belongs to the group
                     name = t[len("MLCAD BTG "):].strip()
                     if name not in mlcad_groups:
-                        wr = word_role(name)
-                        mlcad_groups[name] = (RoleNote(wr[0], dict(wr[1], name=name), src, "group", src)
-                                              if wr else None)
+                        mlcad_groups[name] = _group_note(name, src)
                     btg = mlcad_groups[name]
         for n in begin_stack:
             fl, _, l2 = n.source.rpartition(":")

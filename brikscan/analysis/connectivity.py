@@ -12,7 +12,7 @@ Movable joints are the rules' weak points: "exposed hinges, turrets, pivots and 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import networkx as nx
 import numpy as np
@@ -277,12 +277,10 @@ def build_graph(model) -> nx.Graph:
         per_pair[(min(a, b), max(a, b))].append((kind, detail, pos, axis))
     for (a, b), conns in per_pair.items():
         rigid = [c for c in conns if c[0] not in _ROTATING]
-        if rigid:
-            kinds = [c[0] for c in rigid]
-            kind = max(set(kinds), key=kinds.count)
+        if rigid:  # the most frequent kind (the first seen on a tie)
+            kind, n = Counter(c[0] for c in rigid).most_common(1)[0]
             movable = False
             detail = next(c[1] for c in rigid if c[0] == kind)
-            n = sum(1 for c in rigid if c[0] == kind)
             reason = f"{n} × {detail}" if n > 1 else detail
         else:  # the joint is named by its most telling connector
             kinds = [c[0] for c in conns]

@@ -9,13 +9,15 @@ submodel into one Creation.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
 
-from .annotations import Annotations, RoleNote, parse_annotations, parse_role_spec
+from ..errors import UsageError
 from ..geometry.model import LDU_PER_INCH
+from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
 from .connectivity import rigid_groups
 from .interior import enclosure
 from .measure import SizeMeasure, measure_size
@@ -25,6 +27,7 @@ from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, de
 KINDS = ("building", "vehicle", "creature", "minifig", "loose item")
 MINIFIG_REACH_LDU = 70.0  # a loose body part within this distance of a torso belongs to that minifig
 HELD_MAX_LDU = 260.0  # longest extent of something a minifig can hold or wear (about 4")
+HEADGEAR_REACH_LDU = 30.0  # an item closer than this to a minifig's head is worn on it (its head section)
 # Bodies hanging on the core by movable joints (brikscan heuristics, not rule numbers):
 JOINTED_MIN_SIZE_IN = 1.0  # a turret / arm body at least this long is Structure ...
 JOINTED_MIN_SIZE_PARTS = 3  # ... (and made of at least this many structural-type parts) ...
@@ -141,8 +144,9 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int) -
     legs = sorted(b.get("hips", []) + b.get("leg", []))
     torso = sorted(b.get("torso", []) + b.get("arm", []) + b.get("hand", []))
     for i in items:  # headgear to the head, the rest (held items, neckwear) to the torso section
-        if head and min(np.linalg.norm(_centre(model, i) - _centre(model, h)) for h in head) < 30 and \
-                classes[i].role != "weapon":
+        near_head = head and min(np.linalg.norm(_centre(model, i) - _centre(model, h)) for h in head) < \
+            HEADGEAR_REACH_LDU
+        if near_head and classes[i].role != "weapon":
             head.append(i)
         else:
             torso.append(i)
@@ -156,8 +160,7 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int) -
         roles[i] = RoleDecision(role, f"carried by the minifig; {c.reason}", "minifig",
                                 {"type": c.type} if c.type else {})
     subs = {model.elements[i].submodel_path[-1] for i in body if model.elements[i].submodel_path}
-    name = next(iter(subs)) if len(subs) == 1 else f"minifig {k}"
-    name = re.sub(r"\.(ldr|dat|mpd)$", "", name, flags=re.I)
+    name = file_stem(next(iter(subs)) if len(subs) == 1 else f"minifig {k}")
     return Creation(name, "minifig", sorted(body + items), sorted(body), roles, None, "", None,
                     "minifig body parts (torso, hips, legs, head) assembled", {"head": sorted(head),
                                                                                 "torso": sorted(torso),
@@ -178,8 +181,6 @@ def _common_submodel(model, idx: list[int]) -> str:
             break
     if common:
         return common[-1]
-    from collections import Counter
-
     c = Counter(p[-1] for p in paths if p)
     if c:
         name, cnt = c.most_common(1)[0]
@@ -188,7 +189,7 @@ def _common_submodel(model, idx: list[int]) -> str:
     return ""
 
 
-def _element_notes(model, ann: Annotations, overrides: list[str] | None, diags) -> dict[int, RoleNote]:
+def _element_notes(model, ann: Annotations, overrides: list[str] | None) -> dict[int, RoleNote]:
     out: dict[int, RoleNote] = {}
     for e in model.elements:
         n = ann.best_for(e.refs, e.submodel_path)
@@ -196,8 +197,6 @@ def _element_notes(model, ann: Annotations, overrides: list[str] | None, diags) 
             out[e.index] = n
     for k, spec in enumerate(overrides or []):
         sel, text = parse_override(spec)
-        from ..errors import UsageError
-
         local: list = []
         note = parse_role_spec(text, f"--role:{k + 1}", local, "cli")
         if note is None or local:
@@ -208,7 +207,7 @@ def _element_notes(model, ann: Annotations, overrides: list[str] | None, diags) 
     return out
 
 
-def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote], kind_hint: str,
+def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote],
                   cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
                   interior_cache: dict | None = None) -> dict[int, RoleDecision]:
     roles: dict[int, RoleDecision] = {}
@@ -257,10 +256,10 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     hanging = jointed_bodies(graph, cand, core, body, joint_parts, classes)
     # flyers and boats do not walk: what hangs under a ship or a starship is landing gear or a keel
     walks = not any(r.role == "propulsion" and r.params.get("type") in ("flying", "water") for r in roles.values())
-    verdicts = [_jointed_body_role(model, jb, core, idx, classes, roles, cache, ldu_per_inch, walks)
+    verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, walks)
                 for jb in hanging]
     if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
-        verdicts = [_jointed_body_role(model, jb, core, idx, classes, roles, cache, ldu_per_inch, False)
+        verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, False)
                     if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
     for jb, verdict in zip(hanging, verdicts):
         if verdict is None:
@@ -313,7 +312,7 @@ def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecisio
                                                                   enc.volume_in3(i, ldu_per_inch)), "geometry")
 
 
-def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, roles, cache: dict | None,
+def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache: dict | None,
                        ldu_per_inch: float, legs_allowed: bool = True) -> tuple[str, str, dict, bool] | None:
     """What a body hanging on the core by movable joints is: legs (propulsion), a turret or arm body
     (structural), or None (too small or not built of structural parts: it stays decoration / weak point).
@@ -335,9 +334,6 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, roles
     _, middle, thin = m.extents_ldu
     big = (m.size_in >= JOINTED_MIN_SIZE_IN and len(struct) >= JOINTED_MIN_SIZE_PARTS) or \
         len(struct) >= JOINTED_MIN_ELEMENTS
-    panel = thin < PANEL_MAX_THICK_LDU and thin < PANEL_RATIO * middle
-    names = {n.lower() for i in els for n in model.elements[i].submodel_path}
-    named_panel = any(w in _PANEL_WORDS for n in names for w in re.split(r"[^a-z]+", n))
     if not big:
         return None
     # legs: LDraw is -Y up, so "below" is a larger Y and the ground is the largest bbox_max Y
@@ -355,6 +351,9 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, roles
         kinds = "/".join(sorted(pivots))
         return ("propulsion", f"a leg: a body below the core on {kinds} joints that reaches the ground; "
                               "'legs' are ground propulsion [000 §9.1]", {"type": "ground"}, False)
+    panel = thin < PANEL_MAX_THICK_LDU and thin < PANEL_RATIO * middle
+    names = {n.lower() for i in els for n in model.elements[i].submodel_path}
+    named_panel = any(w in _PANEL_WORDS for n in names for w in re.split(r"[^a-z]+", n))
     if panel or named_panel or middle < STICK_MAX_LDU:  # doors, hatches, lids; linkages and levers
         return None
     return ("structural", "turret/arm body on a movable joint: structural, the joint is the weak point "
@@ -379,7 +378,7 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
 
 
 def find_creations(model, graph: nx.Graph, annotations: Annotations | None = None,
-                   overrides: list[str] | None = None, diagnostics: list | None = None, *,
+                   overrides: list[str] | None = None, *,
                    hull_cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
                    interior_cache: dict | None = None) -> list[Creation]:
     """Minifigs, then the connected bodies of everything else, each with roles for all its elements.
@@ -388,10 +387,9 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     ``interior_cache``: enclosure results for the interior test (``stats.AnalysisCache.interiors``), or None.
     """
     ann = annotations if annotations is not None else parse_annotations(model)
-    diags = diagnostics if diagnostics is not None else []
     classes = {e.index: classify_part(e, model.parts.get(e.part).org_type if e.part in model.parts else "")
                for e in model.elements}
-    notes = _element_notes(model, ann, overrides, diags)
+    notes = _element_notes(model, ann, overrides)
     annotated_non_crew = {i for i, n in notes.items() if n.role and n.role != "crew"}
     for i in annotated_non_crew:  # an annotated minifig part is a part of the model, not a minifig
         if classes[i].minifig_body:
@@ -422,13 +420,12 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     for k, (idx, fname) in enumerate(groups):
         cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
         params = dict(cn.params) if cn else {}
-        roles = _decide_roles(model, graph, idx, classes, notes, params.get("kind", ""), hull_cache, ldu_per_inch,
-                              interior_cache)
+        roles = _decide_roles(model, graph, idx, classes, notes, hull_cache, ldu_per_inch, interior_cache)
         kind, why = _kind(model, idx, roles, classes, params.get("kind"))
         sub = fname or _common_submodel(model, idx)
-        name = params.get("name") or re.sub(r"\.(ldr|dat|mpd)$", "", sub, flags=re.I)
+        name = params.get("name") or file_stem(sub)
         if not name:
-            name = re.sub(r"\.(ldr|dat|mpd)$", "", model.name, flags=re.I) if k == 0 else ""
+            name = file_stem(model.name) if k == 0 else ""
         c = Creation(name, kind, sorted(idx), [], roles, kind_reason=why, annotation=params,
                      annotation_source=cn.source if cn else "", submodel=sub)
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")

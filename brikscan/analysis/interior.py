@@ -69,9 +69,6 @@ class Enclosure:
 
 
 _EMPTY = Enclosure(PITCH_LDU, (0, 0, 0), 0.0, [], {})
-def _element_triangles(model, i: int) -> np.ndarray:
-    off = model.mesh.element_offsets
-    return np.asarray(model.mesh.triangles[int(off[i]):int(off[i + 1])])
 
 
 def _rigid(t) -> bool:
@@ -83,7 +80,7 @@ def _rigid(t) -> bool:
 def _part_samples(model, i: int, spacing: float) -> np.ndarray:
     """Sample points of (rigidly placed) element ``i``'s part in the part's own frame, one per ``spacing`` cell."""
     t = np.asarray(model.elements[i].transform, dtype=np.float64)
-    tri = _element_triangles(model, i)
+    tri = model.mesh.element_triangles(i)
     pts, _ = sample_triangles(tri, np.zeros(len(tri), np.int64), spacing)
     local = (pts.astype(np.float64) - t[:3, 3]) @ t[:3, :3]  # R orthonormal: inverse = transpose
     cells = np.floor(local / spacing).astype(np.int64)
@@ -124,8 +121,9 @@ def element_samples(model, idx: np.ndarray, spacing: float, store: dict | None =
         pts.append(w.reshape(-1, 3).astype(np.float32))
         own.append(np.repeat(np.asarray(els, np.int64), len(local)))
     if odd:
-        tri = np.concatenate([_element_triangles(model, i) for i in odd])
-        owner = np.repeat(np.asarray(odd, np.int64), [len(_element_triangles(model, i)) for i in odd])
+        odd_a = np.asarray(odd, np.int64)
+        tri = np.concatenate([model.mesh.element_triangles(i) for i in odd])
+        owner = np.repeat(odd_a, off[odd_a + 1] - off[odd_a])
         p, o = sample_triangles(tri, owner, spacing)
         pts.append(p)
         own.append(o)

@@ -29,21 +29,12 @@ class SizeMeasure:
                 "method": self.method}
 
 
-def _hull_points(points: np.ndarray) -> np.ndarray:
-    """Vertices of the convex hull (the OBB of a set equals the OBB of its hull)."""
-    if len(points) < 5:
-        return points
-    try:
-        from scipy.spatial import ConvexHull
+def _hull_index(points: np.ndarray) -> np.ndarray:
+    """Indices (into the flattened vertex list of ``points``, or of triangles) of the convex hull vertices.
 
-        return points[ConvexHull(points).vertices]
-    except Exception:  # flat or degenerate sets: all points are fine for the box
-        return points
-
-
-def _part_hull_index(tris: np.ndarray) -> np.ndarray:
-    """Indices (into the element's flattened vertex list) of its convex hull vertices."""
-    pts = tris.reshape(-1, 3).astype(np.float64)
+    The OBB of a set equals the OBB of its hull; flat or degenerate sets keep all their points.
+    """
+    pts = points.reshape(-1, 3).astype(np.float64)
     if len(pts) < 5:
         return np.arange(len(pts))
     try:
@@ -60,16 +51,15 @@ def _element_points(model, element_indices, cache: dict | None = None) -> np.nda
     cache = {} if cache is None else cache
     chunks = []
     for i in element_indices:
-        lo, hi = mesh.element_offsets[i], mesh.element_offsets[i + 1]
         e = model.elements[i]
-        if hi == lo:
+        t = mesh.element_triangles(i)
+        if not len(t):
             chunks.append(np.array([e.bbox_min, e.bbox_max], dtype=np.float64))
             continue
-        t = mesh.triangles[lo:hi]
         flipped = bool(np.linalg.det(e.transform[:3, :3]) < 0)
         key = e.part
         if key not in cache:
-            idx = _part_hull_index(t)
+            idx = _hull_index(t)
             if flipped:  # store in the unflipped vertex order
                 idx = (idx // 3) * 3 + (2 - idx % 3)
             cache[key] = idx
@@ -89,7 +79,7 @@ def measure_points(points: np.ndarray, ldu_per_inch: float) -> SizeMeasure:
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 3)
     if len(pts) == 0:
         return SizeMeasure(0.0, 0.0, np.array([1.0, 0.0, 0.0]), METHOD)
-    hull = _hull_points(pts)
+    hull = pts[_hull_index(pts)]
     try:
         import trimesh
 

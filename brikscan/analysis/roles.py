@@ -17,7 +17,7 @@ from functools import lru_cache
 import networkx as nx
 import numpy as np
 
-ROLE_ORDER = ("structural", "weapon", "propulsion", "device", "decoration", "weak point", "crew")
+from ..errors import UsageError
 
 
 @dataclass
@@ -151,13 +151,11 @@ def classify_part(element, org_type: str = "") -> PartClass:
         if w in _PROPULSION and not (first in ("tile", "sticker", "plate", "brick") and w != first):
             return PartClass("propulsion", f"{label}: '{w}' is {_PROPULSION[w]} propulsion [000 §9.1]",
                              _PROPULSION[w], w)
-    if first in _WEAK or (first in ("technic",) and lead[:1] == ["turntable"]):
+    if first in _WEAK or (first == "technic" and lead[:1] == ["turntable"]):
         return PartClass("weak point", f"{label}: a moving joint (hinge/turntable) is a weak point [000 §7.1]",
                          word=first)
     if first in _DEVICE or (lead[:1] and lead[0] in ("steering", "control", "lever")):
         return PartClass("device", f"{label}: '{first}' is a device or control [000 §9.4]", word=first)
-    if "ship" in dwords[:3] and "wheel" in dwords[:3]:
-        return PartClass("device", f"{label}: a ship's wheel is the Controls [000 §9.4]", word="wheel")
     if first in _DECORATION or (cwords and cwords[0] in _DECORATION and first not in _STRUCTURAL):
         return PartClass("decoration", f"{label}: decoration (Non-Structural, free) [000 §7.1]", word=first)
     if first == "door":
@@ -275,15 +273,11 @@ def parse_override(spec: str) -> tuple[str, str]:
     """``SELECTOR=ROLE [key=value …]`` (selector: index, a-b range, comma list, or part name like 3001.dat)."""
     sel, sep, rest = spec.partition("=")
     if not sep or not sel.strip() or not rest.strip():
-        from ..errors import UsageError
-
         raise UsageError(f"--role {spec!r}: expected SELECTOR=ROLE [key=value ...], e.g. 12=weapon type=gun")
     return sel.strip(), rest.strip()
 
 
 def select_elements(model, selector: str) -> list[int]:
-    from ..errors import UsageError
-
     out: list[int] = []
     n = len(model.elements)
     for tok in selector.split(","):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from ..errors import BrikscanError, Diagnostic, UsageError
-from ..geometry.model import LDU_PER_INCH
+from ..geometry.model import LDU_PER_INCH, LDU_PER_STUD
 from ..rules import formulas as F
 from ..rules.tables import load_rules
 from .annotations import parse_annotations
@@ -24,7 +24,6 @@ from .measure import measure_size
 
 SCALES = ("inch", "stud")  # tape-measure inch; the rules' measuring-stick inch (rules.size.studs_per_inch)
 ROUND_MODES = ("nearest", "up", "down")
-LDU_PER_STUD = 20.0  # LDraw geometry, not a rule
 
 
 def scale_ldu_per_inch(scale: str, rules) -> float:
@@ -131,10 +130,11 @@ def _colour_class(name: str) -> str:
     return "plastic"
 
 
-def suggest_sl(model, creation: Creation, size: int) -> tuple[float, str]:
-    """A Structure Level suggestion from the material the colours show (digest §13.1; the players decide)."""
-    if creation.kind == "minifig":
-        return 0.5, "a minifig is SL ½ [000 §9.5 The Minifig]"
+def suggest_sl(model, creation: Creation) -> tuple[float, str]:
+    """A Structure Level suggestion from the material the colours show (digest §13.1; the players decide).
+
+    Minifigs never get here: ``stat_card`` takes their SL from ``rules.minifig.sl``.
+    """
     idx = creation.structural_elements or creation.elements
     classes = Counter(_colour_class(model.colours.name(model.elements[i].colour)) for i in idx)
     if not classes:
@@ -195,7 +195,7 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
     for i in idx:
         params.update({kk: v for kk, v in creation.roles[i].params.items() if v})
     types = Counter(creation.roles[i].params.get("type") for i in idx if creation.roles[i].params.get("type"))
-    wtype = params.get("type") if "type" in params and params.get("type") and len(types) <= 1 else \
+    wtype = params.get("type") if params.get("type") and len(types) <= 1 else \
         (types.most_common(1)[0][0] if types else "")
     reason = creation.roles[idx[0]].reason
     notes = ""
@@ -275,9 +275,9 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
               ) -> StatCard:
     """The costing of one Creation under ``rules`` (a Rules object); ``cache`` reuses per-part hulls."""
     warnings: list[str] = []
-    cache = (cache if cache is not None else AnalysisCache()).hulls
+    hulls = (cache if cache is not None else AnalysisCache()).hulls
     struct = creation.structural_elements or creation.elements
-    m = measure_size(model, struct, ldu_per_inch, cache)
+    m = measure_size(model, struct, ldu_per_inch, hulls)
     creation.size = m
     if creation.kind == "minifig":
         size_in, size = m.size_in, int(rules.minifig.size_in)  # [000 §9.5 The Minifig] Size 1
@@ -298,7 +298,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     elif creation.annotation.get("sl"):
         level, why = float(creation.annotation["sl"]), f"annotated ({creation.annotation_source})"
     else:
-        level, why = suggest_sl(model, creation, size)
+        level, why = suggest_sl(model, creation)
     level = F.check_sl(level)
     if creation.kind != "minifig":
         capped, warn = F.clamp_sl(level, size, rules)
@@ -320,7 +320,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         base = None
         warnings.append(exc.message)
     g = graph if graph is not None else nx.Graph()
-    weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, cache)
+    weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, hulls)
                for k, idx in enumerate(_weapon_groups(g, creation), start=1)]
     if creation.kind == "minifig":
         props = [_minifig_walk(creation, rules)]
@@ -370,7 +370,7 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
     ann = parse_annotations(model)
     diags = list(ann.diagnostics)
     ldu = scale_ldu_per_inch(scale, r)
-    creations = find_creations(model, g, ann, overrides, diags, hull_cache=cache.hulls, ldu_per_inch=ldu,
+    creations = find_creations(model, g, ann, overrides, hull_cache=cache.hulls, ldu_per_inch=ldu,
                                interior_cache=cache.interiors)
     t2 = time.perf_counter()
     cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache) for c in creations]

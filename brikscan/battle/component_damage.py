@@ -70,10 +70,7 @@ def grow_chunk(scene: DamageScene, start: int, impact: np.ndarray, alive: np.nda
     in Size [000 §7.2 Component Damage] (DIGEST §13.9: grown out from the impact point)."""
     model = scene.model
     limit = scene.ldu_per_inch + 1e-6
-    nbrs: dict[int, set[int]] = {}
-    for a, b in scene.edges.tolist():
-        nbrs.setdefault(a, set()).add(b)
-        nbrs.setdefault(b, set()).add(a)
+    nbrs = scene.neighbours()
     body = scene.owner[start]
     chunk = [start]
     lo = np.asarray(model.elements[start].bbox_min, dtype=np.float64).copy()

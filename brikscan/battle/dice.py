@@ -1,6 +1,6 @@
 """Dice for damage previews: fixed rolls (replay a table), seeded random rolls, or deterministic averages.
 
-The ring arithmetic lives in ``brikscan.rules.formulas``; this module only turns the user's
+The ring arithmetic lives in ``brikscan.rules.formulas`` (``explosion_rings``); this module only turns the user's
 ``--dice/--rolls/--seed/--expected`` into the dice that arithmetic takes, and rolls Armor once per
 (creation, Structure Level) class [000 §8.4 Wall Demolition: one Armor roll per object per explosion].
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UsageError
-from ..rules.formulas import Ring, armor_for_sl, bonus_die_for, expected_rolls, explosion_rings, parse_dice
+from ..rules.formulas import Ring, armor_for_sl, bonus_die_for, expected_rolls, parse_dice
 from ..rules.tables import Rules
 
 DieRoll = tuple[int, ...]  # (face, bonus, bonus, ...): a die on its top face earns a chained Bonus Die [000 §1.2]
@@ -76,11 +76,6 @@ def roll_die(rng: np.random.Generator, sides: int, rules: Rules, bonus_dice: boo
 
 def roll_dice(spec: DiceSpec, rng: np.random.Generator, rules: Rules, bonus_dice: bool) -> list[DieRoll]:
     return [roll_die(rng, spec.sides, rules, bonus_dice) for _ in range(spec.count)]
-
-
-def rings_from_rolls(rolls: list[DieRoll], rules: Rules, bonus_dice: bool) -> list[Ring]:
-    """[000 §8.4] rings of 2": the first takes every die, each further ring drops the highest die."""
-    return explosion_rings(rolls, rules, bonus_dice=bonus_dice)
 
 
 def _order_stat_means(n: int, sides: int, bonus_mean: float) -> list[float]:

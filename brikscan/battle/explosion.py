@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import NotFoundError, UsageError
-from ..rules.formulas import Ring
-from .dice import (DiceSpec, DieRoll, armor_text, expected_armor, expected_rings, rings_from_rolls, roll_armor,
-                   roll_dice)
+from ..rules.formulas import Ring, explosion_rings
+from .dice import DiceSpec, DieRoll, armor_text, expected_armor, expected_rings, roll_armor, roll_dice
 from .scene import DamageScene
 from .split import Section, split_after
 
@@ -197,7 +196,8 @@ def make_blast(centre, spec: DiceSpec, rules, *, rolls: list[DieRoll] | None = N
         if rng is None:
             rng = np.random.default_rng()
         rolls = roll_dice(spec, rng, rules, bonus_dice)
-    rings = expected_rings(spec, rules, bonus_dice) if rolls is None else rings_from_rolls(rolls, rules, bonus_dice)
+    rings = expected_rings(spec, rules, bonus_dice) if rolls is None else explosion_rings(rolls, rules,
+                                                                                         bonus_dice=bonus_dice)
     return Blast(np.asarray(centre, dtype=np.float64), spec, rolls, rings)
 
 
@@ -274,15 +274,6 @@ def roll_classes(scene: DamageScene, classes: list[tuple[int, float]], armor_rol
     return out
 
 
-def blast_damage(blasts: list[Blast], ring_idx: np.ndarray) -> np.ndarray:
-    """Damage each element takes; several explosions add their damage, not their radii [000 §8.4]."""
-    dmg = np.zeros(ring_idx.shape[1])
-    for k, bl in enumerate(blasts):
-        table = np.array([r.damage for r in bl.rings] + [0], dtype=np.float64)
-        dmg += table[ring_idx[k]]  # -1 picks the trailing 0
-    return dmg
-
-
 def kill_small(scene: DamageScene, destroyed: np.ndarray) -> np.ndarray:
     """Size 1" creations (minifigs) that lose any element are killed whole [000 §7.2 Taking Damage].
 
@@ -314,6 +305,7 @@ def explode(scene: DamageScene, blasts: list[Blast], *, armor_rolls: list[float]
     armor = roll_classes(scene, classes, armor_rolls, rng=rng, expected=expected, bonus_dice=bonus_dice)
     rolls = np.array([a.roll for a in armor] + [np.inf])
     covers = (blast_cover(scene, blasts, ring_idx) if cover is True else None) if isinstance(cover, bool) else cover
+    # damage each blast does to each element: its ring's damage; -1 (outside) picks the trailing 0
     tables = [np.array([r.damage for r in bl.rings] + [0], dtype=np.float64)[ring_idx[k]]
               for k, bl in enumerate(blasts)]
     destroyed = np.zeros(scene.n_elements, dtype=bool)

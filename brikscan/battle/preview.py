@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..geometry.model import Model
-from ..rules.formulas import parse_dice
+from ..rules.formulas import expected_rolls, parse_dice
 from ..rules.tables import load_rules
 from .component_damage import component_hit
 from .dice import DiceSpec, parse_explosion_dice, parse_rolls, roll_dice
@@ -135,20 +135,20 @@ def run_hit(model: Model, *, element: int | None = None, origin: str | None = No
     if (damage is None) == (dice is None):
         raise UsageError("give the damage: --damage N (a rolled total) or --dice NdX")
     roll_info: dict = {}
+    dice_nd: tuple[int, int] | None = None  # (count, sides) of --dice
     if damage is not None:
         if damage < 0:
             raise UsageError("--damage must be 0 or more")
         total = float(damage)
         roll_info = {"damage": total}
     else:
-        n, sides = parse_dice(dice)
+        n, sides = dice_nd = parse_dice(dice)
         spec = DiceSpec(n, sides)
         if rolls is not None:
             if expected:
                 raise UsageError("--rolls and --expected contradict each other")
             got = parse_rolls(rolls, spec, r)
         elif expected:
-            from ..rules.formulas import expected_rolls
             got = None
             total = round(expected_rolls(n, sides, r, bonus_dice), 2)
         else:
@@ -171,7 +171,6 @@ def run_hit(model: Model, *, element: int | None = None, origin: str | None = No
     if trials:
         from .montecarlo import monte_carlo_hit
 
-        dice_nd = parse_dice(dice) if dice is not None else None
         roll_info["monte_carlo"] = monte_carlo_hit(
             scene, result.plan, trials, rng=np.random.default_rng(None if seed is None else seed + 2),
             damage=None if dice_nd is not None else total, dice=dice_nd, bonus_dice=bonus_dice, armor_rolls=armor)

@@ -64,6 +64,7 @@ class DamageScene:
     source: str = "local graph"  # where the graph and the creations came from
     _boxes: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _rays: object = field(default=None, repr=False)
+    _nbrs: dict[int, set[int]] | None = field(default=None, repr=False)
 
     def ray_engine(self):
         """A ray engine (Embree, else open3d) over the whole model's triangles, built on first use and kept:
@@ -73,6 +74,16 @@ class DamageScene:
 
             self._rays = RayEngine.build(self.model.mesh.triangles)
         return self._rays
+
+    def neighbours(self) -> dict[int, set[int]]:
+        """Element -> the elements it is connected to (from ``edges``), built once."""
+        if self._nbrs is None:
+            nbrs: dict[int, set[int]] = {}
+            for a, b in self.edges.tolist():
+                nbrs.setdefault(a, set()).add(b)
+                nbrs.setdefault(b, set()).add(a)
+            self._nbrs = nbrs
+        return self._nbrs
 
     @property
     def n_elements(self) -> int:

@@ -17,7 +17,7 @@ import numpy as np
 
 from .raycast import RayEngine
 from ..rules.sight_tables import SightRules, load_sight_rules
-from .units import SECTIONS, Unit, barrel_end
+from .units import SECTIONS, Unit, barrel_end, element_triangles
 
 END_MARGIN_LDU = 0.5  # a ray stops this short of its sample point (the point lies on a surface)
 STEP_LDU = 0.05  # after a hit on the viewer or target itself, continue just past it
@@ -123,13 +123,6 @@ def sample_surface(tris: np.ndarray, n: int, rng: np.random.Generator) -> np.nda
     return (1 - r1)[:, None] * a + (r1 * (1 - r2))[:, None] * b + (r1 * r2)[:, None] * c
 
 
-def _element_tris(mesh, elements) -> np.ndarray:
-    """The triangles of some elements (each owns a contiguous run of faces): no full-mesh mask needed."""
-    off = mesh.element_offsets
-    runs = [np.arange(off[i], off[i + 1]) for i in elements if off[i + 1] > off[i]]
-    return mesh.triangles[np.concatenate(runs)] if runs else np.zeros((0, 3, 3), np.float32)
-
-
 def target_samples(battlefield, target: Unit, samples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Sample points of a target and the section index of each: minifigs split them evenly over head/torso/legs."""
     key = ("samples", target.name, tuple(target.elements[:3]), len(target.elements), samples, seed)
@@ -143,12 +136,12 @@ def target_samples(battlefield, target: Unit, samples: int, seed: int) -> tuple[
         present = [s for s in SECTIONS if target.sections.get(s)]
         per = int(np.ceil(samples / max(1, len(present))))
         for s in present:
-            tris = _element_tris(mesh, target.sections[s])
+            tris = element_triangles(mesh, target.sections[s])
             p = sample_surface(tris, per, rng)
             pts.append(p)
             sec.append(np.full(len(p), SECTIONS.index(s), dtype=np.int8))
     else:
-        tris = _element_tris(mesh, target.elements)
+        tris = element_triangles(mesh, target.elements)
         p = sample_surface(tris, samples, rng)
         pts.append(p)
         sec.append(np.full(len(p), 3, dtype=np.int8))
@@ -401,6 +394,24 @@ def _pair(battlefield, rules: SightRules, lpi: float, v: Unit, t: Unit, sl: slic
     return PairResult(v.name, t.name, t.kind, visible, seen, int(modifier), float(vis.sum() / n) if n else 0.0,
                       distance_in, altitude_in, rules.height_advantage_in(altitude_in), extent / lpi,
                       [b.index for b in blockers], blockers, sl)
+
+
+def attack_json(battlefield, result: LosResult, attack, **kw) -> dict:
+    """A scene's ``[[attacks]]`` entry with its pair; ``origin = "barrel"`` there (or "eyes") overrides the
+    result's origin, and then that pair is cast on its own (``kw``: ``line_of_sight``'s samples, seed, engine)."""
+    a = attack
+    origin = a.origin or result.origin
+    try:
+        pr = result.pair(a.from_, a.to)
+    except KeyError:
+        return {"from": a.from_, "to": a.to, "weapon": a.weapon, "origin": origin, "pair": None}  # not computed
+    if origin != result.origin:  # this attack looks from elsewhere: its own pair
+        pr = line_of_sight(battlefield, [battlefield.unit_named(a.from_)], [battlefield.unit_named(a.to)],
+                           origin=origin, **kw).pairs[0]
+    out = {"from": a.from_, "to": a.to, "weapon": a.weapon, "origin": origin, "pair": pr.to_json()}
+    if pr.note:
+        out["note"] = pr.note
+    return out
 
 
 def los_json(battlefield, result: LosResult, units: list[Unit] | None = None) -> dict:

@@ -136,7 +136,3 @@ def _section(scene: DamageScene, body, name: str, members: list[int], st: list[i
     state = size_damage(size, body.sl, body.size_damage, scene.rules)
     return Section(body.name, name, sorted(members), sorted(st), float(size_in), int(size), body.size_damage,
                    state.effective_size, state.destroyed, loose, kind, state)
-
-
-def split_count(sections: list[Section], creation: str) -> int:
-    return sum(1 for s in sections if s.creation == creation and s.kind == "section")

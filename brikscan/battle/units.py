@@ -56,6 +56,20 @@ class Unit:
         return self.kind == "minifig"
 
 
+def elements_box(elements, ids) -> tuple[np.ndarray, np.ndarray]:
+    """(min, max) corners of the bounding box of some elements (``ids`` must not be empty)."""
+    lo = np.min([elements[i].bbox_min for i in ids], axis=0)
+    hi = np.max([elements[i].bbox_max for i in ids], axis=0)
+    return np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+
+
+def element_triangles(mesh, ids) -> np.ndarray:
+    """The triangles of some elements (each owns a contiguous run of faces): no full-mesh mask needed."""
+    off = mesh.element_offsets
+    runs = [np.arange(off[i], off[i + 1]) for i in ids if off[i + 1] > off[i]]
+    return mesh.triangles[np.concatenate(runs)] if runs else np.zeros((0, 3, 3), np.float32)
+
+
 def part_role(description: str, category: str) -> str | None:
     """The minifig role of a part from its LDraw description/category, or None for a non-minifig part."""
     d = description.lstrip("~_=| ").strip()
@@ -253,9 +267,7 @@ def find_minifigs(model, *, start: int = 1) -> list[Unit]:
 def _eye_and_feet(elements, roles, group) -> tuple[np.ndarray, np.ndarray]:
     def box(role_names):
         ids = [i for i in group if roles[i] in role_names]
-        if not ids:
-            return None
-        return (np.min([elements[i].bbox_min for i in ids], axis=0), np.max([elements[i].bbox_max for i in ids], axis=0))
+        return elements_box(elements, ids) if ids else None
 
     torso = box({"torso"})
     head = box({"head"})
@@ -321,11 +333,11 @@ def ranged_weapons(elements, unit: Unit) -> list[list[int]]:
 
 
 def _points(mesh, ids: list[int]) -> np.ndarray:
-    off = mesh.element_offsets
-    runs = [np.arange(off[i], off[i + 1]) for i in ids if off[i + 1] > off[i]]
-    if not runs:
+    """The distinct vertices of some elements."""
+    tris = element_triangles(mesh, ids)
+    if not len(tris):
         return np.zeros((0, 3))
-    return np.unique(mesh.triangles[np.concatenate(runs)].reshape(-1, 3).astype(np.float64), axis=0)
+    return np.unique(tris.reshape(-1, 3).astype(np.float64), axis=0)
 
 
 def _long_axis(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -375,8 +387,8 @@ def barrel_end(elements, mesh, unit: Unit) -> np.ndarray | None:
 def _anchor(elements, unit: Unit, weapon: list[int], centre: np.ndarray) -> np.ndarray:
     """The hand nearest the weapon (minifigs; else the torso), or the creation's centre."""
     def box_centre(ids):
-        return (np.min([elements[i].bbox_min for i in ids], axis=0) + np.max([elements[i].bbox_max for i in ids],
-                                                                             axis=0)) / 2
+        lo, hi = elements_box(elements, ids)
+        return (lo + hi) / 2
 
     others = [i for i in unit.elements if i not in set(weapon)] or list(unit.elements)
     if unit.is_minifig:
@@ -396,8 +408,7 @@ def _set_weapons(unit: Unit, groups: list[list[int]]) -> None:
 
 def creation_unit(els, name: str, kind: str, elements: list[int], side: str | None = None) -> Unit:
     """A creation as a target: one body section; its 'eye' is the top centre (for creations that look)."""
-    lo = np.min([els[i].bbox_min for i in elements], axis=0)
-    hi = np.max([els[i].bbox_max for i in elements], axis=0)
+    lo, hi = elements_box(els, elements)
     c = (lo + hi) / 2
     return Unit(name, kind, sorted(elements), {"body": sorted(elements)},
                 np.array([c[0], lo[1] - 1.0, c[2]]), np.array([c[0], hi[1], c[2]]), creation=name, side=side)

@@ -18,6 +18,15 @@ def load_model(path: Path, library: Optional[str], studs: bool = True):
     return load(path, library, studs=studs)
 
 
+def refuse_overwrite(source: Path, *outputs: Optional[Path]) -> None:
+    """Outputs are never written over the input file (a UsageError naming the output instead)."""
+    for out in outputs:
+        if out is not None and Path(out).resolve() == Path(source).resolve():
+            from ..errors import UsageError
+
+            raise UsageError("refusing to write over the input model", file=str(out))
+
+
 def print_json(data) -> None:
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
 

@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 
 from . import app
-from .common import LibraryOpt, load_model, print_json, warn_all
+from .common import LibraryOpt, load_model, print_json, refuse_overwrite, warn_all
 
 _INCH = typer.Option(60.0, "--inch", help="LDU per inch (60 = the rules' 3-stud inch; 63.5 = a real inch)")
 _RULES = typer.Option("2010", "--rules", help="rule edition: 2010 or 2001")
@@ -24,13 +24,9 @@ _SHOW = typer.Option(False, "--show", help="open the after-damage scene in an in
 
 
 def _outputs(m, result, png: Optional[Path], gif: Optional[Path], save: Optional[Path], debris: bool,
-             note: str, html: Optional[Path] = None) -> list[str]:
+             note: str, html: Optional[Path] = None, heatmap: Optional[Path] = None, mc=None) -> list[str]:
+    refuse_overwrite(m.path, png, gif, save, html, heatmap)
     done = []
-    for p in (png, gif, save, html):
-        if p is not None and p.resolve() == Path(m.path).resolve():
-            from ..errors import UsageError
-
-            raise UsageError("refusing to write over the input model", file=str(p))
     if save is not None:
         from ..battle.save_ldraw import save_damaged
 
@@ -52,6 +48,11 @@ def _outputs(m, result, png: Optional[Path], gif: Optional[Path], save: Optional
 
         write_damage_html(m, result, html)
         done.append(f"wrote {html}")
+    if heatmap is not None and mc is not None:
+        from ..render.damage_view import render_heatmap
+
+        render_heatmap(m, result, mc.p_destroyed, heatmap)
+        done.append(f"wrote {heatmap}")
     return done
 
 
@@ -107,19 +108,14 @@ def blast(model: Path,
     scene, result, mc = run_blast(m, at=at, at_element=at_element, dice=dice, rolls=rolls, armor_rolls=armor_rolls,
                                   seed=seed, expected=expected, bonus_dice=bonus, sl=sl, size_damage=size_damage,
                                   ldu_per_inch=inch, rules=rules, trials=trials, cover=cover)
-    done = _outputs(m, result, png, gif, save, debris, f"blast {dice}", html)
-    if heatmap is not None and mc is not None:
-        from ..render.damage_view import render_heatmap
-
-        render_heatmap(m, result, mc.p_destroyed, heatmap)
-        done.append(f"wrote {heatmap}")
+    done = _outputs(m, result, png, gif, save, debris, f"blast {dice}", html, heatmap, mc)
+    data = blast_json(scene, result, mc)
     if json_out:
-        print_json(blast_json(scene, result, mc))
+        print_json(data)
         if show:
             _show(m, result)
         return
     warn_all(m)
-    data = blast_json(scene, result, mc)
     for bl in data["blasts"]:
         typer.echo(f"blast {bl['dice']} at {', '.join(f'{v:g}' for v in bl['centre_ldu'])}"
                    f" rolls {bl['rolls'] if bl['rolls'] is not None else '(expected)'}")

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from . import app
-from .common import LibraryOpt, print_json
+from .common import LibraryOpt, print_json, refuse_overwrite
 
 
 @app.command("los")
@@ -32,7 +32,7 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
         library: Optional[str] = LibraryOpt) -> None:
     """Who can see whom: visible minifig sections and modifier, range, height advantage, blocking elements."""
     from ..battle.battlefield import load_battlefield
-    from ..battle.sight import line_of_sight, los_json
+    from ..battle.sight import attack_json, line_of_sight, los_json
     from ..battle.units import require_minifigs, select
     from ..errors import UsageError
 
@@ -41,6 +41,7 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
     origin = origin.strip().lower()
     if origin not in ("eyes", "barrel"):
         raise UsageError(f"--origin: unknown origin {origin!r} (choose eyes or barrel)")
+    refuse_overwrite(battlefield, png, html)
     bf = load_battlefield(battlefield, library)
     require_minifigs(bf.units, str(battlefield))
     viewers = select(bf.units, from_, "--from") if from_ else [u for u in bf.units if u.is_minifig]
@@ -57,7 +58,7 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
     if json_out:
         data = los_json(bf, result)
         if bf.attacks:
-            data["attacks"] = [_attack(bf, result, a, samples=samples, seed=seed, engine=engine)
+            data["attacks"] = [attack_json(bf, result, a, samples=samples, seed=seed, engine=engine)
                                for a in bf.attacks]
         print_json(data)
     else:
@@ -69,23 +70,6 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
         from ..render.sight_view import show_sight
 
         show_sight(bf, result, all_rays=all_rays)
-
-
-def _attack(bf, result, a, **kw) -> dict:
-    """An ``[[attacks]]`` entry with its pair; ``origin = "barrel"`` there (or "eyes") overrides ``--origin``."""
-    from ..battle.sight import line_of_sight
-
-    origin = a.origin or result.origin
-    try:
-        pr = result.pair(a.from_, a.to)
-    except KeyError:
-        return {"from": a.from_, "to": a.to, "weapon": a.weapon, "origin": origin, "pair": None}  # not computed
-    if origin != result.origin:  # this attack looks from elsewhere: its own pair
-        pr = line_of_sight(bf, [bf.unit_named(a.from_)], [bf.unit_named(a.to)], origin=origin, **kw).pairs[0]
-    out = {"from": a.from_, "to": a.to, "weapon": a.weapon, "origin": origin, "pair": pr.to_json()}
-    if pr.note:
-        out["note"] = pr.note
-    return out
 
 
 def _table(bf, result) -> None:

@@ -8,7 +8,7 @@ import typer
 
 from ..errors import UsageError
 from . import app
-from .common import LibraryOpt, load_model, print_json, warn_all
+from .common import LibraryOpt, load_model, print_json, refuse_overwrite, warn_all
 
 library_app = typer.Typer(help="The LDraw parts library.", no_args_is_help=True)
 app.add_typer(library_app, name="library")
@@ -51,6 +51,7 @@ def view(model: Path, library: Optional[str] = LibraryOpt,
          roles: bool = typer.Option(False, "--roles", help="tint elements by their BrikWars role"),
          studs: bool = typer.Option(True, "--studs/--no-studs")) -> None:
     """Show the model (or a scene .toml) in 3D in its LDraw colours (window, --png or --html)."""
+    refuse_overwrite(model, png, html)
     if model.suffix.lower() == ".toml":
         from ..battle.battlefield import load_scene
 

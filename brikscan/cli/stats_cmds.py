@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from . import app
-from .common import LibraryOpt, load_model, print_json, warn_all
+from .common import LibraryOpt, load_model, print_json, refuse_overwrite, warn_all
 
 
 def parse_sl(text: str | None) -> float | None:
@@ -56,6 +56,7 @@ def stats(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd/.dat
         raise UsageError(f"--round {round_mode!r}: choose nearest, up or down")
     if card is not None and card.suffix.lower() not in (".html", ".htm", ".md"):
         raise UsageError(f"--card {card}: write .html or .md")
+    refuse_overwrite(model, card)
     level = parse_sl(sl)
     m = load_model(model, library)
     a = analyse(m, rules=rules, scale=scale, round_mode=round_mode, sl=level, overrides=list(role or []))
@@ -76,15 +77,12 @@ def stats(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd/.dat
         typer.echo(f"wrote {card}")
 
 
-def _fmt(x) -> str:
-    if x is None:
-        return "—"
-    return f"{x:g}" if isinstance(x, float) else str(x)
-
-
 def _print_cards(a, all_: bool) -> None:
     from rich.console import Console
     from rich.table import Table
+
+    from ..render.stat_card import fmt as _fmt
+    from ..render.stat_card import role_counts
 
     con = Console()
     con.print(f"[bold]{a.model.name}[/bold]  rules {a.rules}, {a.ldu_per_inch:g} LDU per inch ({a.scale}), "
@@ -112,10 +110,7 @@ def _print_cards(a, all_: bool) -> None:
         fit = "" if card.weapons_fit is None else ("  (weapons fit)" if card.weapons_fit else "  (weapons do NOT fit)")
         t.add_row("Power", f"{_fmt(card.power)}\"{fit}")
         t.add_row("Total", f"[bold]{_fmt(card.total_cost)} CP[/bold]  (rounded up {card.total_cost_rounded})")
-        counts: dict[str, int] = {}
-        for r in c.roles.values():
-            counts[r.role] = counts.get(r.role, 0) + 1
-        t.add_row("Roles", ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        t.add_row("Roles", ", ".join(f"{k} {v}" for k, v in sorted(role_counts(card).items())))
         for w in card.warnings:
             t.add_row("[yellow]warning[/yellow]", w)
         con.print(t)

@@ -11,28 +11,18 @@ import numpy as np
 
 from ..geometry.cache import write_atomic
 from ..geometry.model import Model
-from .model_view import _fit_points, add_model, frame_camera, new_plotter, save_png
+from .model_view import (_fit_points, add_model, frame_camera, new_plotter, save_png, segments_polydata,
+                         tris_polydata)
 
 SECTION_TINTS = np.array([[31, 119, 180], [44, 160, 44], [255, 127, 14], [148, 103, 189], [23, 190, 207],
                           [188, 189, 34], [140, 86, 75], [227, 119, 194]], dtype=np.float64)
 DEBRIS_RGB = np.array([214, 39, 40], dtype=np.float64)
 
 
-def _poly(tris: np.ndarray, rgb: np.ndarray):
-    import pyvista as pv
-
-    n = len(tris)
-    faces = np.empty((n, 4), dtype=np.int64)
-    faces[:, 0] = 3
-    faces[:, 1:] = np.arange(n * 3).reshape(n, 3)
-    poly = pv.PolyData(np.asarray(tris, dtype=np.float32).reshape(-1, 3), faces.reshape(-1))
-    poly.cell_data["rgb"] = np.clip(rgb, 0, 255).astype(np.uint8)
-    return poly
-
-
 def _add(pl, tris, rgb, opacity: float = 1.0) -> None:
     if len(tris):
-        pl.add_mesh(_poly(tris, rgb), scalars="rgb", rgb=True, opacity=opacity, show_scalar_bar=False)
+        pl.add_mesh(tris_polydata(tris, np.clip(rgb, 0, 255).astype(np.uint8)), scalars="rgb", rgb=True,
+                    opacity=opacity, show_scalar_bar=False)
 
 
 def section_face_rgb(model: Model, result) -> np.ndarray:
@@ -62,13 +52,12 @@ def heat_face_rgb(model: Model, p_destroyed: np.ndarray) -> np.ndarray:
 
 def displaced_triangles(model: Model, move: np.ndarray, t: float = 1.0, arc_ldu: float = 0.0) -> np.ndarray:
     """World triangles with each element moved by ``t`` of its displacement (plus a parabolic arc up, -Y)."""
-    tris = model.mesh.triangles.astype(np.float64).copy()
-    moving = np.flatnonzero(np.linalg.norm(move, axis=1) > 1e-9)
-    for i in moving:
-        a, b = model.mesh.element_offsets[i], model.mesh.element_offsets[i + 1]
-        d = move[i] * t
-        d = d + np.array([0.0, -4 * arc_ldu * t * (1 - t), 0.0])
-        tris[a:b] += d
+    tris = model.mesh.triangles.astype(np.float64)  # a copy
+    off = model.mesh.element_offsets
+    d = np.asarray(move, dtype=np.float64) * t + np.array([0.0, -4 * arc_ldu * t * (1 - t), 0.0])
+    d[np.linalg.norm(move, axis=1) <= 1e-9] = 0.0  # only moving elements fly (and arc)
+    n_el_faces = int(off[-1])  # element i owns faces off[i]:off[i+1]; inline geometry after them stays put
+    tris[:n_el_faces] += np.repeat(d, np.diff(off), axis=0)[:, None, :]
     return tris
 
 
@@ -98,8 +87,7 @@ def _scene(pl, model: Model, result, t: float = 1.0, labels: bool = True, heat: 
             c = np.mean([(model.elements[i].bbox_min + model.elements[i].bbox_max) / 2 for i in s.elements], axis=0)
             pts.append(c + move[s.elements].mean(axis=0) * t)
             off = f" ({len(s.weapons_disabled)} weapon(s) off)" if getattr(s, "weapons_disabled", None) else ""
-            txt.append(f"{s.name}: Size {s.size}\" ES {s.effective_size:g}" + (" DESTROYED" if s.destroyed else "")
-                       + (" (loose)" if s.loose else "") + off)
+            txt.append(_section_text(s) + off)
         if pts:
             pl.add_point_labels(pv.PolyData(np.array(pts, dtype=np.float32)), txt, font_size=12, point_size=1,
                                 shape_opacity=0.6, always_visible=True)
@@ -132,13 +120,7 @@ def _rings(pl, result, labels: bool) -> None:
         pts, txt = [], []
         for k, r in enumerate(bl.rings):
             rad = r.outer_radius_in * ldu
-            segs = ring_circles(bl.centre, rad)
-            n = len(segs)
-            lines = np.empty((n, 3), dtype=np.int64)
-            lines[:, 0] = 2
-            lines[:, 1:] = np.arange(2 * n).reshape(n, 2)
-            pl.add_mesh(pv.PolyData(segs.reshape(-1, 3).astype(np.float32), lines=lines.reshape(-1)),
-                        color=RING_COLOURS[min(k, 3)], line_width=2, lighting=False)
+            pl.add_mesh(segments_polydata(ring_circles(bl.centre, rad)), color=RING_COLOURS[min(k, 3)], line_width=2, lighting=False)
             pl.add_mesh(pv.Sphere(radius=rad, center=bl.centre, theta_resolution=40, phi_resolution=24),
                         color=RING_COLOURS[min(k, 3)], opacity=0.04, show_edges=False, lighting=False)
             pts.append(bl.centre + np.array([rad, 0, 0]))
@@ -211,9 +193,14 @@ def damage_legend(result) -> str:
         if s.kind != "section":
             continue
         off = f", weapons off: {', '.join(w['name'] for w in s.weapons_disabled)}" if s.weapons_disabled else ""
-        lines.append(f"{s.name}: Size {s.size}\" ES {s.effective_size:g}" + (" DESTROYED" if s.destroyed else "")
-                     + (" (loose)" if s.loose else "") + off)
+        lines.append(_section_text(s) + off)
     return "\n".join(lines[:40])
+
+
+def _section_text(s) -> str:
+    """A section's label: name, Size, ES, and DESTROYED / (loose)."""
+    return (f"{s.name}: Size {s.size}\" ES {s.effective_size:g}" + (" DESTROYED" if s.destroyed else "")
+            + (" (loose)" if s.loose else ""))
 
 
 def show_damage(model: Model, result, after: bool = True) -> None:
@@ -242,13 +229,15 @@ def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tu
     lo, hi, pts = _fit(model, result, True)
     pl = new_plotter(True, size)
     imgs = []
-    for f in range(frames):
-        t = f / (frames - 1) if frames > 1 else 1.0
-        pl.clear()
-        _scene(pl, model, result, t=t, labels=(f == frames - 1))
-        frame_camera(pl, lo, hi, points=pts)
-        imgs.append(pl.screenshot(return_img=True))
-    pl.close()
+    try:
+        for f in range(frames):
+            t = f / (frames - 1) if frames > 1 else 1.0
+            pl.clear()
+            _scene(pl, model, result, t=t, labels=(f == frames - 1))
+            frame_camera(pl, lo, hi, points=pts)
+            imgs.append(pl.screenshot(return_img=True))
+    finally:
+        pl.close()
     buf = io.BytesIO()
     imageio.mimsave(buf, imgs, format="GIF", duration=1.0 / fps, loop=0)
     out = Path(out)

@@ -22,21 +22,47 @@ VIEW_DIRECTION = np.array([-1.0, -0.8, -1.3])  # from the focal point towards th
 _FIT_MARGIN = 0.94  # fraction of the frame the model may span along its tighter axis
 
 
-def model_polydata(model: Model, mask: np.ndarray | None = None, face_rgb: np.ndarray | None = None):
-    """Triangle soup to a pyvista PolyData with an 'rgb' cell array (uint8)."""
+def tris_polydata(tris: np.ndarray, rgb: np.ndarray | None = None):
+    """(n,3,3) triangle soup to a pyvista PolyData; ``rgb`` (n,3) becomes an 'rgb' cell array (uint8)."""
     import pyvista as pv
 
-    tris = model.mesh.triangles if mask is None else model.mesh.triangles[mask]
+    tris = np.asarray(tris)
     n = len(tris)
     faces = np.empty((n, 4), dtype=np.int64)
     faces[:, 0] = 3
     faces[:, 1:] = np.arange(n * 3).reshape(n, 3)
     poly = pv.PolyData(tris.reshape(-1, 3).astype(np.float32), faces.reshape(-1))
+    if rgb is not None:
+        poly.cell_data["rgb"] = np.asarray(rgb, dtype=np.uint8)
+    return poly
+
+
+def segments_polydata(segs: np.ndarray, rgb: np.ndarray | None = None):
+    """(n,2,3) line segments to a pyvista PolyData; ``rgb`` (n,3) becomes an 'rgb' cell array (uint8)."""
+    import pyvista as pv
+
+    n = len(segs)
+    lines = np.empty((n, 3), dtype=np.int64)
+    lines[:, 0] = 2
+    lines[:, 1:] = np.arange(2 * n).reshape(n, 2)
+    poly = pv.PolyData(np.asarray(segs, dtype=np.float32).reshape(-1, 3), lines=lines.reshape(-1))
+    if rgb is not None:
+        poly.cell_data["rgb"] = np.asarray(rgb, dtype=np.uint8).reshape(n, 3)
+    return poly
+
+
+def box_corners(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """(8,3) corners of the box ``lo``..``hi`` (x slowest, z fastest)."""
+    return np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+
+
+def model_polydata(model: Model, mask: np.ndarray | None = None, face_rgb: np.ndarray | None = None):
+    """Triangle soup to a pyvista PolyData with an 'rgb' cell array (uint8)."""
+    tris = model.mesh.triangles if mask is None else model.mesh.triangles[mask]
     if face_rgb is None:
         codes = model.mesh.face_colour if mask is None else model.mesh.face_colour[mask]
         face_rgb = model.colours.rgb_array(codes)
-    poly.cell_data["rgb"] = np.asarray(face_rgb, dtype=np.uint8)
-    return poly
+    return tris_polydata(tris, face_rgb)
 
 
 def new_plotter(off_screen: bool, size: tuple[int, int] = (1024, 768)):
@@ -147,13 +173,7 @@ def _edge_polydata(model: Model, segs: np.ndarray, owner: np.ndarray, element_rg
 
     ``element_rgb`` (E,3) overrides the elements' LDraw colours (when the faces were recoloured).
     """
-    import pyvista as pv
-
-    n = len(segs)
-    lines = np.empty((n, 3), dtype=np.int64)
-    lines[:, 0] = 2
-    lines[:, 1:] = np.arange(2 * n).reshape(n, 2)
-    poly = pv.PolyData(segs.reshape(-1, 3).astype(np.float32), lines=lines.reshape(-1))
+    poly = segments_polydata(segs)
     if element_rgb is not None:
         rgb = np.vstack([np.asarray(element_rgb, dtype=float).reshape(-1, 3), [[90, 90, 90]]])
         poly.cell_data["rgb"] = edge_rgb(rgb)[np.where(owner >= 0, owner, len(rgb) - 1)]
@@ -226,8 +246,9 @@ def frame_camera(pl, lo: np.ndarray, hi: np.ndarray, points: np.ndarray | None =
     d = VIEW_DIRECTION / np.linalg.norm(VIEW_DIRECTION)
     pl.camera_position = [tuple(centre + d * radius * 2.6), tuple(centre), (0, -1, 0)]
     pl.reset_camera(bounds=(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]))
+    corners = box_corners(lo, hi)
     if points is None or len(points) == 0:
-        pts = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+        pts = corners
     else:
         pts = np.asarray(points, dtype=float).reshape(-1, 3)
     cam = pl.camera
@@ -239,25 +260,27 @@ def frame_camera(pl, lo: np.ndarray, hi: np.ndarray, points: np.ndarray | None =
     right = np.cross(fwd, up0)
     right /= np.linalg.norm(right)
     up = np.cross(right, fwd)
-    focal = centre.copy()
-    for _ in range(3):  # fit the distance, then re-centre the projected extent; converges in a few rounds
+
+    def fit(focal: np.ndarray):
+        """Camera distance at which ``pts`` fill the frame, and their coordinates in the camera's axes."""
         rel = pts - focal
         x, y, z = rel @ right, rel @ up, rel @ fwd
         dist = max(float(np.max(np.abs(y) / (t * _FIT_MARGIN) - z)),
                    float(np.max(np.abs(x) / (t * aspect * _FIT_MARGIN) - z)), 1.0)
+        return dist, x, y, z
+
+    focal = centre.copy()
+    for _ in range(3):  # fit the distance, then re-centre the projected extent; converges in a few rounds
+        dist, x, y, z = fit(focal)
         depth = dist + z
         sx, sy = x / depth, y / depth  # screen coordinates (tan units)
         cx, cy = (sx.max() + sx.min()) / 2, (sy.max() + sy.min()) / 2
         focal = focal + right * cx * dist + up * cy * dist
-    rel = pts - focal
-    x, y, z = rel @ right, rel @ up, rel @ fwd
-    dist = max(float(np.max(np.abs(y) / (t * _FIT_MARGIN) - z)),
-               float(np.max(np.abs(x) / (t * aspect * _FIT_MARGIN) - z)), 1.0)
+    dist = fit(focal)[0]
     pl.camera_position = [tuple(focal - fwd * dist), tuple(focal), tuple(up)]
     pl.reset_camera_clipping_range()
     # VTK's automatic near plane can sit at 1/1000 of the far one: depth precision then fails and whole
     # scenes look like glass. Pull the near plane up to just before the model's nearest corner.
-    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
     depths = (corners - (focal - fwd * dist)) @ fwd
     near, far = pl.camera.clipping_range
     if depths.min() > 0:
@@ -272,14 +295,25 @@ def _fit_points(model: Model, limit: int = 200_000) -> np.ndarray:
     return v
 
 
-def render_png(model: Model, out: str | Path, size: tuple[int, int] = (1024, 768), face_rgb=None,
-               edges: bool = True) -> Path:
-    """Off-screen PNG of the whole model, written atomically."""
-    pl = new_plotter(True, size)
+def model_plotter(model: Model, *, off_screen: bool, size: tuple[int, int] = (1024, 768), face_rgb=None,
+                  edges: bool = True):
+    """A plotter holding the whole model, framed: the PNG, the HTML page and the window all come from here."""
+    pl = new_plotter(off_screen, size)
     try:
         add_model(pl, model, face_rgb=face_rgb, edges=edges)
         lo, hi = model.bbox_ldu
         frame_camera(pl, lo, hi, points=_fit_points(model))
+    except BaseException:
+        pl.close()
+        raise
+    return pl
+
+
+def render_png(model: Model, out: str | Path, size: tuple[int, int] = (1024, 768), face_rgb=None,
+               edges: bool = True) -> Path:
+    """Off-screen PNG of the whole model, written atomically."""
+    pl = model_plotter(model, off_screen=True, size=size, face_rgb=face_rgb, edges=edges)
+    try:
         img = pl.screenshot(return_img=True)
     finally:
         pl.close()
@@ -290,31 +324,30 @@ def render_html(model: Model, out: str | Path, face_rgb=None, edges: bool = True
     """The same scene as render_png, as a self-contained HTML page a browser opens offline."""
     from .html_export import write_html
 
-    pl = new_plotter(True)
+    pl = model_plotter(model, off_screen=True, face_rgb=face_rgb, edges=edges)
     try:
-        add_model(pl, model, face_rgb=face_rgb, edges=edges)
-        lo, hi = model.bbox_ldu
-        frame_camera(pl, lo, hi, points=_fit_points(model))
         return write_html(pl, out, title=f"brikscan: {model.name}")
     finally:
         pl.close()
 
 
-def save_png(img: np.ndarray, out: str | Path) -> Path:
+def png_bytes(img: np.ndarray) -> bytes:
+    """An (h,w,3|4) image as PNG file bytes."""
     import io
 
     from PIL import Image
 
     buf = io.BytesIO()
     Image.fromarray(img).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def save_png(img: np.ndarray, out: str | Path) -> Path:
+    """Write an image as a PNG, atomically."""
     out = Path(out)
-    write_atomic(out, buf.getvalue())
+    write_atomic(out, png_bytes(img))
     return out
 
 
 def show(model: Model, face_rgb=None) -> None:
-    pl = new_plotter(False)
-    add_model(pl, model, face_rgb=face_rgb)
-    lo, hi = model.bbox_ldu
-    frame_camera(pl, lo, hi, points=_fit_points(model))
-    pl.show()
+    model_plotter(model, off_screen=False, face_rgb=face_rgb).show()

@@ -17,13 +17,13 @@ from pathlib import Path
 import numpy as np
 
 from ..battle.sight import LosResult, PairResult
-from ..battle.units import SECTIONS
-from .model_view import _fit_points, add_model, frame_camera, new_plotter, save_png
+from ..battle.units import SECTIONS, elements_box
+from .model_view import (_fit_points, add_model, box_corners, frame_camera, new_plotter, save_png,
+                         segments_polydata, tris_polydata)
 
 CLEAR_RGB = (20, 170, 40)
 BLOCKED_RGB = (215, 30, 30)
 VISIBLE_TINT = np.array([255, 215, 0])  # overlay on visible sections, box round visible creations
-HIDDEN_TINT = np.array([90, 90, 100])  # kept for callers; the picture no longer greys hidden sections
 NOT_VISIBLE_RGB = (225, 20, 20)  # box round a target that cannot be seen
 EYE_RGB = (30, 60, 220)
 MAX_LINES = 4000  # total sight lines drawn (sampled evenly per pair); the answers use every ray
@@ -53,29 +53,6 @@ def shown_pairs(result: LosResult, all_rays: bool = False) -> tuple[list[PairRes
     return [p for p in result.pairs if p.viewer == first], [first]
 
 
-def _face_rgb(battlefield, result: LosResult) -> np.ndarray:
-    """LDraw colours, with the shown targets' visible sections tinted yellow and hidden ones grey.
-
-    No longer used by the picture (it keeps the model's colours and overlays the visible sections); kept for
-    callers that want a recoloured model.
-    """
-    mesh = battlefield.mesh
-    rgb = battlefield.colours.rgb_array(mesh.face_colour).astype(np.float32)
-    seen: dict[str, set[str]] = {}
-    for p in result.pairs:
-        s = seen.setdefault(p.target, set())
-        s.update(p.sections_visible if p.sections_visible else (["body"] if p.visible else []))
-    for t in result.targets:
-        vis = seen.get(t.name, set())
-        for sec, els in t.sections.items():
-            if not els:
-                continue
-            mask = mesh.faces_of(els)
-            tint = VISIBLE_TINT if sec in vis else HIDDEN_TINT
-            rgb[mask] = 0.45 * rgb[mask] + 0.55 * tint
-    return np.clip(rgb, 0, 255).astype(np.uint8)
-
-
 def _pair_lines(result: LosResult, pairs: list[PairResult], per_pair: int | None = None
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Segments (n,2,3) and their colours: eye -> point (clear) or eye -> blocking point (blocked).
@@ -103,16 +80,6 @@ def _rays_cap(n_pairs: int, per_pair: int | None) -> int:
     return max(1, min(per_pair, share)) if per_pair is not None else share
 
 
-def label_text(p: PairResult) -> str:
-    if not p.visible:
-        what = "not visible (blind -5)"
-    elif p.target_kind == "minifig":
-        what = f"{'+'.join(p.sections_visible)}: {p.modifier:+d}"
-    else:
-        what = f"{p.visible_fraction:.0%} visible, {p.visible_extent_in:.1f}\": {p.modifier:+d}"
-    return f"{p.viewer} -> {p.target}: {what}, {p.distance_in:.1f}\""
-
-
 def short_label(p: PairResult, with_viewer: bool = False) -> str:
     """The label next to a target: "→ archer: head+torso, -1, 13.4\"" (the viewer's name too if asked)."""
     if not p.visible:
@@ -125,22 +92,10 @@ def short_label(p: PairResult, with_viewer: bool = False) -> str:
     return f"{head}: {what}, {p.modifier:+d}, {p.distance_in:.1f}\""
 
 
-def _lines_poly(segs: np.ndarray, rgb: np.ndarray):
-    import pyvista as pv
-
-    n = len(segs)
-    lines = np.empty((n, 3), dtype=np.int64)
-    lines[:, 0] = 2
-    lines[:, 1:] = np.arange(2 * n).reshape(n, 2)
-    poly = pv.PolyData(np.asarray(segs, dtype=np.float32).reshape(-1, 3), lines=lines.reshape(-1))
-    poly.cell_data["rgb"] = np.asarray(rgb, dtype=np.uint8).reshape(n, 3)
-    return poly
-
-
 def _box_segments(lo: np.ndarray, hi: np.ndarray, pad: float, bracket: float = 0.5) -> np.ndarray:
     lo = np.asarray(lo, dtype=float) - pad
     hi = np.asarray(hi, dtype=float) + pad
-    c = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    c = box_corners(lo, hi)
     edges = [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)]
     if bracket >= 0.5:
         return np.array([[c[a], c[b]] for a, b in edges])
@@ -151,17 +106,8 @@ def _box_segments(lo: np.ndarray, hi: np.ndarray, pad: float, bracket: float = 0
     return np.array(out)
 
 
-def _unit_box(battlefield, unit) -> tuple[np.ndarray, np.ndarray]:
-    els = unit.elements
-    lo = np.min([battlefield.elements[i].bbox_min for i in els], axis=0)
-    hi = np.max([battlefield.elements[i].bbox_max for i in els], axis=0)
-    return np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-
-
 def _add_target_marks(pl, battlefield, result: LosResult, pairs: list[PairResult]) -> None:
     """Visible minifig sections: translucent yellow overlay; visible creations: yellow box; unseen: red box."""
-    import pyvista as pv
-
     seen: dict[str, set[str]] = {}
     for p in pairs:
         s = seen.setdefault(p.target, set())
@@ -174,7 +120,7 @@ def _add_target_marks(pl, battlefield, result: LosResult, pairs: list[PairResult
         if t.name not in seen or not t.elements:
             continue
         vis = seen[t.name]
-        lo, hi = _unit_box(battlefield, t)
+        lo, hi = elements_box(battlefield.elements, t.elements)
         pad = 4.0 if t.is_minifig else 6.0
         if not vis:
             b = _box_segments(lo, hi, pad)
@@ -195,16 +141,10 @@ def _add_target_marks(pl, battlefield, result: LosResult, pairs: list[PairResult
             box_rgb.append(np.tile(np.asarray(NOT_VISIBLE_RGB if not vis else VISIBLE_TINT, dtype=np.uint8),
                                    (len(b), 1)))
     if overlay_tris:
-        tris = np.concatenate(overlay_tris)
-        n = len(tris)
-        faces = np.empty((n, 4), dtype=np.int64)
-        faces[:, 0] = 3
-        faces[:, 1:] = np.arange(n * 3).reshape(n, 3)
-        poly = pv.PolyData(tris.reshape(-1, 3).astype(np.float32), faces.reshape(-1))
-        pl.add_mesh(poly, color=tuple(int(v) for v in VISIBLE_TINT), opacity=OVERLAY_OPACITY, lighting=False,
+        pl.add_mesh(tris_polydata(np.concatenate(overlay_tris)), color=tuple(int(v) for v in VISIBLE_TINT), opacity=OVERLAY_OPACITY, lighting=False,
                     show_scalar_bar=False, name="sight-visible-sections")
     if box_segs:
-        pl.add_mesh(_lines_poly(np.concatenate(box_segs), np.concatenate(box_rgb)), scalars="rgb", rgb=True,
+        pl.add_mesh(segments_polydata(np.concatenate(box_segs), np.concatenate(box_rgb)), scalars="rgb", rgb=True,
                     line_width=3, lighting=False, show_scalar_bar=False, name="sight-target-boxes")
 
 
@@ -377,7 +317,7 @@ def sight_plotter(battlefield, result: LosResult, *, off_screen: bool, size=(128
         n = min(p.rays.stop - p.rays.start, _rays_cap(len(pairs), per_pair))
         seg_viewers.extend([p.viewer] * n)
     if len(segs):
-        pl.add_mesh(_lines_poly(segs, cols), scalars="rgb", rgb=True, line_width=1.5, lighting=False,
+        pl.add_mesh(segments_polydata(segs, cols), scalars="rgb", rgb=True, line_width=1.5, lighting=False,
                     show_scalar_bar=False, name="sight-rays")
     _add_target_marks(pl, battlefield, result, pairs)
     by_name = {u.name: u for u in result.viewers}
@@ -463,7 +403,7 @@ def _frame(pl, lo: np.ndarray, hi: np.ndarray, pts: np.ndarray) -> None:
     """
     pts = np.asarray(pts, dtype=float)
     sub = pts[:: max(1, len(pts) // 20000)]
-    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    corners = box_corners(lo, hi)
     best = None
     for k, deg in enumerate(range(0, 360, 45)):  # score: coverage / depth ratio^1.5, default side +15%
         R = _yaw(deg)
@@ -492,15 +432,14 @@ def _tight_clipping(pl, lo: np.ndarray, hi: np.ndarray) -> None:
     pos = np.array(cam.position, dtype=float)
     fwd = np.array(cam.focal_point, dtype=float) - pos
     fwd /= np.linalg.norm(fwd)
-    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
-    d = (corners - pos) @ fwd
+    d = (box_corners(lo, hi) - pos) @ fwd
     far = float(d.max()) * 1.02 + 1.0
     near = max(float(d.min()) * 0.98 - 1.0, far / 1000.0)
     cam.clipping_range = (near, far)
 
 
 def _label_anchor(battlefield, unit) -> np.ndarray:
-    lo, hi = _unit_box(battlefield, unit)
+    lo, hi = elements_box(battlefield.elements, unit.elements)
     return np.array([(lo[0] + hi[0]) / 2, lo[1] - 10.0, (lo[2] + hi[2]) / 2])
 
 
@@ -530,5 +469,5 @@ def show_sight(battlefield, result: LosResult, *, all_rays: bool = False) -> Non
     pl.show()
 
 
-__all__ = ["sight_plotter", "render_sight_png", "write_sight_html", "show_sight", "label_text", "short_label",
+__all__ = ["sight_plotter", "render_sight_png", "write_sight_html", "show_sight", "short_label",
            "shown_pairs", "SightSummary", "SECTIONS"]

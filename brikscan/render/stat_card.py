@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 from pathlib import Path
 
 import numpy as np
@@ -22,28 +21,27 @@ MAX_RENDERS = 8  # big sets hold dozens of loose items: render the main creation
 def _png_bytes(model, creation, face_rgb, size=(640, 480)) -> bytes | None:
     """Off-screen render of one creation; None when no OpenGL is available."""
     try:
-        from .model_view import add_model, frame_camera, new_plotter
+        from .model_view import add_model, frame_camera, new_plotter, png_bytes
 
         mask = model.mesh.faces_of(creation.elements)
         if not mask.any():
             return None
         pl = new_plotter(True, size)
-        add_model(pl, model, mask=mask, face_rgb=face_rgb[mask])
-        lo = np.min([model.elements[i].bbox_min for i in creation.elements], axis=0)
-        hi = np.max([model.elements[i].bbox_max for i in creation.elements], axis=0)
-        frame_camera(pl, lo, hi)
-        img = pl.screenshot(return_img=True)
-        pl.close()
-        from PIL import Image
-
-        buf = io.BytesIO()
-        Image.fromarray(img).save(buf, format="PNG")
-        return buf.getvalue()
+        try:
+            add_model(pl, model, mask=mask, face_rgb=face_rgb[mask])
+            lo = np.min([model.elements[i].bbox_min for i in creation.elements], axis=0)
+            hi = np.max([model.elements[i].bbox_max for i in creation.elements], axis=0)
+            frame_camera(pl, lo, hi)
+            img = pl.screenshot(return_img=True)
+        finally:
+            pl.close()
+        return png_bytes(img)
     except Exception:  # no display / no EGL: the card still has the numbers
         return None
 
 
-def _fmt(x) -> str:
+def fmt(x) -> str:
+    """A stat for a card: — for none, floats without trailing zeros."""
     if x is None:
         return "—"
     if isinstance(x, float):
@@ -55,20 +53,21 @@ def _rows(card) -> list[tuple[str, str]]:
     c = card.creation
     rows = [("Kind", f"{c.kind} ({c.kind_reason})"),
             ("Size", f"{card.size} (measured {card.size_in:.2f}\")"),
-            ("Structure Level", f"{_fmt(card.structure_level)} — {card.sl_reason}"),
+            ("Structure Level", f"{fmt(card.structure_level)} — {card.sl_reason}"),
             ("Armor", card.armor),
-            ("Weak points / Non-Structural", f"SL {_fmt(card.weak_point_sl)}, Armor {card.weak_point_armor}"),
-            ("Base Cost", f"{_fmt(card.base_cost)} CP (Size × Structure Level) [000 §7.1]"),
-            ("Power", f"{_fmt(card.power)}\" per turn" + ("" if card.weapons_fit is None else
+            ("Weak points / Non-Structural", f"SL {fmt(card.weak_point_sl)}, Armor {card.weak_point_armor}"),
+            ("Base Cost", f"{fmt(card.base_cost)} CP (Size × Structure Level) [000 §7.1]"),
+            ("Power", f"{fmt(card.power)}\" per turn" + ("" if card.weapons_fit is None else
                                                         (", weapons fit" if card.weapons_fit else
                                                          ", weapons do NOT all fit")))]
     if card.mind_cost:
-        rows.append(("Mind", f"{_fmt(card.mind_cost)} CP (d6)"))
-    rows.append(("Total", f"{_fmt(card.total_cost)} CP (rounded up: {card.total_cost_rounded})"))
+        rows.append(("Mind", f"{fmt(card.mind_cost)} CP (d6)"))
+    rows.append(("Total", f"{fmt(card.total_cost)} CP (rounded up: {card.total_cost_rounded})"))
     return rows
 
 
-def _role_counts(card) -> dict[str, int]:
+def role_counts(card) -> dict[str, int]:
+    """How many elements of the card's creation have each role."""
     out: dict[str, int] = {}
     for r in card.creation.roles.values():
         out[r.role] = out.get(r.role, 0) + 1
@@ -111,23 +110,23 @@ def card_html(analysis, include_all: bool = False, renders: bool = True) -> str:
         if card.weapons:
             wt = "<h3>Weapons</h3><table><tr><th>name</th><th>type</th><th>Size</th><th>Cost</th><th>Use</th>" \
                  "<th>Range</th><th>Damage</th><th>why</th></tr>" + "".join(
-                     f"<tr><td>{html.escape(w.name)}</td><td>{w.type}</td><td>{_fmt(w.size)}</td>"
-                     f"<td>{_fmt(w.cost)}</td><td>{_fmt(w.use)}</td><td>{_fmt(w.range_in)}</td>"
+                     f"<tr><td>{html.escape(w.name)}</td><td>{w.type}</td><td>{fmt(w.size)}</td>"
+                     f"<td>{fmt(w.cost)}</td><td>{fmt(w.use)}</td><td>{fmt(w.range_in)}</td>"
                      f"<td>{html.escape(w.damage)}</td><td>{html.escape(w.reason + (' ' + w.notes if w.notes else ''))}"
                      f"</td></tr>" for w in card.weapons) + "</table>"
         pt = ""
         if card.propulsion:
             pt = "<h3>Propulsion</h3><table><tr><th>type</th><th>elements</th><th>Move</th><th>Cost</th>" \
                  "<th>why</th></tr>" + "".join(
-                     f"<tr><td>{p.type}</td><td>{len(p.elements)}</td><td>{_fmt(p.move_in)}\"</td>"
-                     f"<td>{_fmt(p.cost)}</td><td>{html.escape(p.reason)}</td></tr>" for p in card.propulsion) \
+                     f"<tr><td>{p.type}</td><td>{len(p.elements)}</td><td>{fmt(p.move_in)}\"</td>"
+                     f"<td>{fmt(p.cost)}</td><td>{html.escape(p.reason)}</td></tr>" for p in card.propulsion) \
                  + "</table>"
         warn = "".join(f"<li>{html.escape(w)}</li>" for w in card.warnings)
         roles = "".join(
             f"<tr><td>{i}</td><td>{html.escape(model.elements[i].description or model.elements[i].part)}</td>"
             f"<td>{html.escape(c.roles[i].role)}</td><td>{html.escape(c.roles[i].reason)}</td></tr>"
             for i in c.elements[:400])
-        counts = ", ".join(f"{k}: {v}" for k, v in sorted(_role_counts(card).items()))
+        counts = ", ".join(f"{k}: {v}" for k, v in sorted(role_counts(card).items()))
         parts.append(f"<div class='card'><div>{img}</div><div><h2>{html.escape(c.name)}</h2><table>{rows}</table>"
                      f"{wt}{pt}{'<h3>Warnings</h3><ul>' + warn + '</ul>' if warn else ''}"
                      f"<details><summary>Roles ({counts})</summary><table><tr><th>#</th><th>part</th><th>role</th>"
@@ -158,15 +157,15 @@ def card_markdown(analysis, out: Path, include_all: bool = False, renders: bool 
         lines += ["| | |", "|---|---|"] + [f"| {k} | {v.replace('|', '/')} |" for k, v in _rows(card)] + [""]
         if card.weapons:
             lines += ["| weapon | type | Size | Cost | Use | Range | Damage |", "|---|---|---|---|---|---|---|"]
-            lines += [f"| {w.name} | {w.type} | {_fmt(w.size)} | {_fmt(w.cost)} | {_fmt(w.use)} | "
-                      f"{_fmt(w.range_in)} | {w.damage} |" for w in card.weapons] + [""]
+            lines += [f"| {w.name} | {w.type} | {fmt(w.size)} | {fmt(w.cost)} | {fmt(w.use)} | "
+                      f"{fmt(w.range_in)} | {w.damage} |" for w in card.weapons] + [""]
         if card.propulsion:
             lines += ["| propulsion | elements | Move | Cost |", "|---|---|---|---|"]
-            lines += [f"| {p.type} | {len(p.elements)} | {_fmt(p.move_in)}\" | {_fmt(p.cost)} |"
+            lines += [f"| {p.type} | {len(p.elements)} | {fmt(p.move_in)}\" | {fmt(p.cost)} |"
                       for p in card.propulsion] + [""]
         for w in card.warnings:
             lines.append(f"- warning: {w}")
-        counts = ", ".join(f"{k}: {v}" for k, v in sorted(_role_counts(card).items()))
+        counts = ", ".join(f"{k}: {v}" for k, v in sorted(role_counts(card).items()))
         lines += ["", f"Roles: {counts}", ""]
         lines += [f"- {i} `{model.elements[i].part}` {c.roles[i].role}: {c.roles[i].reason}"
                   for i in c.elements[:200]] + [""]

@@ -213,14 +213,19 @@ def base_cost(size: float, sl: float, rules: Rules) -> float:
 
 # ------------------------------------------------------------------ weapons
 
+def _named(table: dict, name: str, what: str):
+    """The entry of a weapon or propulsion table called ``name`` or one of its aliases (case, spaces, - and _
+    ignored)."""
+    key = _norm(name)
+    for entry_name, entry in table.items():
+        if key == _norm(entry_name) or key in {_norm(a) for a in entry.aliases}:
+            return entry
+    raise UsageError(f"unknown {what} {name!r} (choose one of: {', '.join(table)})")
+
+
 def _weapon(weapon_type: str, rules: Rules) -> WeaponFormula:
     _require(rules.weapons, rules, "Weapon formulas")
-    key = _norm(weapon_type)
-    for name, f in rules.weapons.types.items():
-        if key == _norm(name) or key in {_norm(a) for a in f.aliases}:
-            return f
-    raise UsageError(f"unknown weapon type {weapon_type!r} "
-                     f"(choose one of: {', '.join(rules.weapons.types)})")
+    return _named(rules.weapons.types, weapon_type, "weapon type")
 
 
 def _dice_damage(f: WeaponFormula, size: float, what: str) -> str:
@@ -299,12 +304,7 @@ def launcher_capacity(size: float, rules: Rules) -> tuple[int, int]:
 
 def _kind(kind: str, rules: Rules) -> PropulsionKind:
     _require(rules.propulsion, rules, "Propulsion costs")
-    key = _norm(kind)
-    for name, k in rules.propulsion.kinds.items():
-        if key == _norm(name) or key in {_norm(a) for a in k.aliases}:
-            return k
-    raise UsageError(f"unknown propulsion kind {kind!r} "
-                     f"(choose one of: {', '.join(rules.propulsion.kinds)})")
+    return _named(rules.propulsion.kinds, kind, "propulsion kind")
 
 
 def propulsion_stats(kind: str, size: float, sl: float, rules: Rules, move_in: float | None = None,
@@ -344,7 +344,8 @@ def propulsion_stats(kind: str, size: float, sl: float, rules: Rules, move_in: f
         if move > k.max_move_in:
             warnings.append(f"Move {_fmt(move)}\" is above the {_fmt(k.max_move_in)}\" limit [004 §9.1]")
         if lt_cap is not None and move > lt_cap:
-            warnings.append(f"Move {_fmt(move)}\" is above 5\" × Size = {_fmt(lt_cap)}\" for legs/treads [004 §9.1]")
+            warnings.append(f"Move {_fmt(move)}\" is above {_fmt(k.legs_treads_max_per_size)}\" × Size = "
+                            f"{_fmt(lt_cap)}\" for legs/treads [004 §9.1]")
         if wing_min is not None and move < wing_min:
             warnings.append(f"winged flyers need at least {_fmt(wing_min)}\" to stay aloft [004 §9.1]")
     per_2in = k.cost_per_2in_base + k.cost_per_2in_per_sl * sl  # [000 §9.1] flight (2 + SL) per 2"
@@ -528,11 +529,8 @@ def explosion_rings(rolls: Sequence[int | Sequence[int]], rules: Rules, bonus_di
                           damage=sum(f + b for f, b in dice), dice_left=len(dice),
                           inner_radius_in=inner, knockback_in=len(dice) * ex.knockback_in_per_die))
         # [000 §8.4] remove the highest d10; on ties the attacker keeps the bigger bonus
-        if rule == "highest":
-            gone = max(dice, key=lambda d: (d[0], -d[1]))
-        else:
-            gone = min(dice, key=lambda d: (d[0], -d[1]))
-        dice.remove(gone)
+        pick = max if rule == "highest" else min
+        dice.remove(pick(dice, key=lambda d: (d[0], -d[1])))
         k += 1
     return rings
 

@@ -5,22 +5,12 @@ The numbers live in the rules layer; this module only reads them (rules_2010.tom
 from __future__ import annotations
 
 import math
-import tomllib
 from functools import lru_cache
-from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import UsageError
-
-RULES_DIR = Path(__file__).resolve().parent
-
-
-class _Cited(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    source: str
-    status: str = "stated"
-    note: str | None = None
+from .tables import RULES_DIR, Cited as _Cited, tomllib
 
 
 class _Meta(BaseModel):
