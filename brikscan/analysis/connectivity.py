@@ -320,6 +320,7 @@ def rigid_groups(g: nx.Graph, nodes) -> dict[int, int]:
     """
     nodes = list(nodes)
     parent = {i: i for i in nodes}
+    size = {i: 1 for i in nodes}  # members per root, kept up to date by join()
 
     def find(x):
         while parent[x] != x:
@@ -327,13 +328,19 @@ def rigid_groups(g: nx.Graph, nodes) -> dict[int, int]:
             x = parent[x]
         return x
 
+    def join(root_a, root_b) -> None:
+        """Hang root_a under root_b (both roots)."""
+        if root_a != root_b:
+            parent[root_a] = root_b
+            size[root_b] += size.pop(root_a)
+
     sub = g.subgraph(nodes)
     movable = []
     for a, b, d in sub.edges(data=True):
         if d.get("movable"):
             movable.append((a, b, d.get("joints") or []))
         else:
-            parent[find(a)] = find(b)
+            join(find(a), find(b))
     # a small element pivoting in two bodies (a Technic pin) links those two bodies through its axis
     changed = True
     while changed:
@@ -356,14 +363,13 @@ def rigid_groups(g: nx.Graph, nodes) -> dict[int, int]:
             if find(x) == find(y) or len(joints) < 2:
                 continue
             if not _collinear([j[0] for j in joints], [j[1] for j in joints]):
-                parent[find(x)] = find(y)
+                join(find(x), find(y))
                 changed = True
         # a pin held at two or more points inside one body belongs to that body
         for pin, lst in by_pin.items():
             others = {find(o) for o, _ in lst if find(o) != find(pin)}
-            if len(others) == 1 and len(lst) >= 2 and find(pin) == pin and \
-                    sum(1 for x in parent if find(x) == pin) <= 2:
-                parent[pin] = others.pop()
+            if len(others) == 1 and len(lst) >= 2 and find(pin) == pin and size[pin] <= 2:
+                join(pin, others.pop())
                 changed = True
     return {i: find(i) for i in nodes}
 
