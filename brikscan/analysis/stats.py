@@ -274,6 +274,8 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
               sl: float | None = None, graph: nx.Graph | None = None, cache: AnalysisCache | None = None
               ) -> StatCard:
     """The costing of one Creation under ``rules`` (a Rules object); ``cache`` reuses per-part hulls."""
+    if round_mode not in ROUND_MODES:  # checked here too: the 2001 fallback below must not swallow it
+        raise UsageError(f"unknown rounding {round_mode!r} (choose nearest, up or down)")
     warnings: list[str] = []
     hulls = (cache if cache is not None else AnalysisCache()).hulls
     struct = creation.structural_elements or creation.elements
