@@ -43,7 +43,7 @@ def ray_hits(scene: DamageScene, origin, direction, max_t: float = np.inf) -> li
     cand, counts = cand[keep], counts[keep]
     if not len(cand):
         return []
-    faces = np.repeat(off[cand] - np.cumsum(np.r_[0, counts[:-1]]), counts) + np.arange(counts.sum())
+    faces = model.mesh.face_runs(cand)
     tri = model.mesh.triangles[faces].astype(np.float64)
     e1, e2 = tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
     pv = np.cross(d, e2)

@@ -141,7 +141,7 @@ def element_distances(scene: DamageScene, point: np.ndarray, max_ldu: float,
     c2, s2, n2 = cand[has], starts[has], counts[has]
     if len(c2) and boundaries is not None:
         # the nearest vertex is an upper bound: if it lies in the box distance's ring, that is the ring
-        faces = np.repeat(s2 - np.cumsum(np.r_[0, n2[:-1]]), n2) + np.arange(n2.sum())
+        faces = model.mesh.face_runs(c2)
         v = model.mesh.triangles[faces].reshape(-1, 3) - point.astype(np.float32)
         vd = np.sqrt(np.einsum("ij,ij->i", v, v).reshape(-1, 3).min(axis=1))
         up = np.minimum.reduceat(vd, np.r_[0, np.cumsum(n2)[:-1]])
@@ -149,7 +149,7 @@ def element_distances(scene: DamageScene, point: np.ndarray, max_ldu: float,
         out[c2[same]] = box[c2[same]]
         c2, s2, n2 = c2[~same], s2[~same], n2[~same]
     if len(c2):
-        faces = np.repeat(s2 - np.cumsum(np.r_[0, n2[:-1]]), n2) + np.arange(n2.sum())
+        faces = model.mesh.face_runs(c2)
         d = _chunked_distance(point, model.mesh.triangles, faces)
         seg = np.r_[0, np.cumsum(n2)[:-1]]
         out[c2] = np.minimum.reduceat(d, seg)

@@ -65,9 +65,7 @@ def elements_box(elements, ids) -> tuple[np.ndarray, np.ndarray]:
 
 def element_triangles(mesh, ids) -> np.ndarray:
     """The triangles of some elements (each owns a contiguous run of faces): no full-mesh mask needed."""
-    off = mesh.element_offsets
-    runs = [np.arange(off[i], off[i + 1]) for i in ids if off[i + 1] > off[i]]
-    return mesh.triangles[np.concatenate(runs)] if runs else np.zeros((0, 3, 3), np.float32)
+    return mesh.triangles[mesh.face_runs(list(ids))]
 
 
 def part_role(description: str, category: str) -> str | None:

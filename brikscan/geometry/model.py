@@ -81,6 +81,15 @@ class ModelMesh:
             return v.min(axis=0).astype(float), v.max(axis=0).astype(float)
         return np.zeros(3), np.zeros(3)
 
+    def face_runs(self, elements) -> np.ndarray:
+        """Face indices of these elements, element after element (each owns a contiguous run of faces)."""
+        e = np.asarray(elements, dtype=np.int64).reshape(-1)
+        if not len(e):
+            return np.zeros(0, dtype=np.int64)
+        starts = self.element_offsets[e]
+        counts = self.element_offsets[e + 1] - starts
+        return np.repeat(starts - np.cumsum(np.r_[0, counts[:-1]]), counts) + np.arange(counts.sum())
+
     def element_triangles(self, i: int) -> np.ndarray:
         return self.triangles[self.element_offsets[i]:self.element_offsets[i + 1]]
 
