@@ -402,6 +402,21 @@ def test_parse_dice():
             parse_dice(bad)
 
 
+def test_parse_dice_takes_the_sides_from_the_rules():
+    # no literal die list: without rules, the dice of any edition ([000 §1.2] d4-d12, [001 §1.4] d20)
+    from brikscan.rules import formulas
+    assert not hasattr(formulas, "DEFAULT_DIE_SIDES")
+    assert formulas.default_die_sides() == tuple(sorted(set(R.dice.sides) | set(OLD.dice.sides)))
+    assert parse_dice("1d20") == (1, 20) and parse_dice("2d4") == (2, 4)
+    assert parse_dice("2d10", R) == (2, 10) and parse_dice("1d20", OLD) == (1, 20)
+    with pytest.raises(UsageError, match="no d20"):
+        parse_dice("1d20", R)  # 2010 has no d20 [000 §1.2]
+    with pytest.raises(UsageError, match="no d4"):
+        parse_dice("d4", OLD)  # 2001 rolls d6, d10, d20 [001 §1.4]
+    with pytest.raises(UsageError, match="no d8"):
+        parse_dice("d8", R.model_copy(update={"dice": R.dice.model_copy(update={"sides": [6, 10]})}))
+
+
 @pytest.mark.parametrize("sides,plain,bonus", [
     (4, 2.5, 3.33), (6, 3.5, 4.2), (8, 4.5, 5.025), (10, 5.5, 5.92), (12, 6.5, 6.85),
 ])

@@ -110,3 +110,36 @@ def test_tables_are_immutable():
     rules = load_rules("2010")
     with pytest.raises(ValidationError):
         rules.power.per_size = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_brikscan_default_tables_exist_with_citations(edition):
+    """The SL suggestion (digest §13.1) and Weapon Size rounding [000 §8.1] are tables, not code."""
+    raw = load_raw(edition)
+    sug, ws = raw["sl_suggestion"], raw["weapon_size"]
+    assert "[digest §13.1]" in sug["source"] and sug["status"] == "impl"
+    assert all("[digest §13.1]" in m["source"] and m["status"] == "impl" for m in sug["materials"])
+    assert ws["status"] == "impl" and "[000 §8.1 Weapon Size]" in ws["source"]
+    r = load_rules(edition)
+    t = r.sl_suggestion
+    assert t.unsupported is None  # both editions suggest the same way (2001 mirrors 2010)
+    assert [(m.name, m.sl, m.creature_sl, m.brick_bonus) for m in t.materials] == [
+        ("glass", 0, None, 0), ("wood", 1, None, 0), ("stone", 2, None, 1), ("plastic", 1, 0.5, 0)]
+    assert (t.empty_sl, t.brick_bonus_min_bricks, t.max_sl) == (1, 10, 5)
+    assert set(t.brick_bonus_kinds) == {"vehicle", "building"}
+    assert (r.weapon_size.round, r.weapon_size.minimum) == ("nearest", 1)
+
+
+def test_digest_citations_are_accepted_and_still_checked():
+    assert CITATION_RE.match("[digest §13.1]")
+    assert Cited(source="[digest §13.1]; [000 §7.1 Structure Level]", status="impl").source
+    for bad in ("[digest]", "[digest 13.1]", "digest §13.1", "[DIGEST.md §13.1]"):
+        with pytest.raises(ValidationError):
+            Cited(source=bad)
+
+
+def test_sl_suggestion_needs_a_fallback_material():
+    raw = load_raw("2010")
+    mats = raw["sl_suggestion"]["materials"]
+    with pytest.raises(ValidationError):  # no keyword-free last entry
+        Rules.model_validate({**raw, "sl_suggestion": {**raw["sl_suggestion"], "materials": mats[:-1]}})

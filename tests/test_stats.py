@@ -339,3 +339,88 @@ def test_analysis_cache_is_explicit_not_hidden_on_the_model(tmp_path):
     third = analysis_json(analyse(m, cache=cache, scale="stud"))
     assert first == second and third["scale_ldu_per_inch"] == 60
     assert not any(k.startswith("_brikscan") for k in vars(m))
+
+
+# ---------------------------------------------------------------- SL suggestion and reason texts from the tables
+
+def _fake(colours: list[str], kind: str, descriptions: list[str] | None = None):
+    """A stand-in model and Creation for ``suggest_sl``: element i has colour name colours[i]."""
+    from types import SimpleNamespace as NS
+
+    descriptions = descriptions or ["Brick 1 x 2"] * len(colours)
+    model = NS(colours=NS(name=lambda c: colours[c]),
+               elements=[NS(colour=i, description=d) for i, d in enumerate(descriptions)])
+    creation = NS(structural_elements=list(range(len(colours))), elements=list(range(len(colours))), kind=kind)
+    return model, creation
+
+
+def test_suggest_sl_reads_the_sl_suggestion_table():
+    """digest §13.1: glass 0, wood 1, stone 2 (+1 for brick-built vehicles), plastic 1 / ½ for creatures."""
+    from brikscan.analysis.stats import suggest_sl
+    from brikscan.rules.tables import load_rules
+
+    r = load_rules("2010")
+    assert suggest_sl(*_fake(["Trans-Clear"] * 3, "building"), r)[0] == 0
+    assert suggest_sl(*_fake(["Reddish Brown"] * 3, "building"), r)[0] == 1
+    assert suggest_sl(*_fake(["Red"] * 3, "creature"), r)[0] == 0.5
+    assert suggest_sl(*_fake(["Red"] * 3, "vehicle"), r)[0] == 1
+    grey = _fake(["Light Bluish Gray"] * 10, "vehicle")
+    sl, why = suggest_sl(*grey, r)
+    assert sl == 3 and "+1: built mostly from bricks" in why and "stone or metal, SL 2" in why
+    assert suggest_sl(*_fake(["Black"] * 9, "vehicle"), r)[0] == 2  # fewer than 10 bricks: no bonus
+    assert suggest_sl(*_fake([], "building"), r) == (1.0, "no structural elements; SL 1 (unaligned scenery default)")
+    assert suggest_sl(*grey) == suggest_sl(*grey, r)  # no rules: the 2010 tables
+
+    # change the table, the suggestion follows
+    t = r.sl_suggestion
+    mats = [m.model_copy(update={"sl": 3.0, "brick_bonus": 2.0}) if m.name == "stone" else
+            m.model_copy(update={"creature_sl": 1.0}) if m.name == "plastic" else m for m in t.materials]
+    r2 = r.model_copy(update={"sl_suggestion": t.model_copy(update={
+        "materials": mats, "brick_bonus_min_bricks": 20, "max_sl": 4.0, "empty_sl": 0.5})})
+    sl, why = suggest_sl(*grey, r2)
+    assert sl == 3 and "SL 3" in why and "+2" not in why  # 10 bricks < 20: no bonus any more
+    assert suggest_sl(*_fake(["Dark Bluish Gray"] * 20, "building"), r2)[0] == 4  # 3 + 2, capped at 4
+    assert suggest_sl(*_fake(["Red"] * 3, "creature"), r2)[0] == 1
+    assert suggest_sl(*_fake([], "building"), r2) == (0.5, "no structural elements; SL ½ (unaligned scenery default)")
+    glass_is_wood = [m.model_copy(update={"keywords": ["trans"], "sl": 1.0}) if m.name == "glass" else m
+                     for m in t.materials]
+    r3 = r.model_copy(update={"sl_suggestion": t.model_copy(update={"materials": glass_is_wood})})
+    sl, why = suggest_sl(*_fake(["Trans-Clear"] * 3, "building"), r3)
+    assert sl == 1 and "glass, SL 1" in why
+
+
+def test_weapon_size_rounding_reads_the_table():
+    """[000 §8.1 Weapon Size]: nearest inch, minimum 1 (``rules.weapon_size``)."""
+    from brikscan.analysis import stats
+    from brikscan.rules.formulas import round_weapon_size
+    from brikscan.rules.tables import load_rules
+
+    assert not hasattr(stats, "_round_weapon_size")
+    r = load_rules("2010")
+    assert [round_weapon_size(x, r) for x in (0.2, 1.49, 1.5, 2.7)] == [1, 1, 2, 3]
+    r2 = r.model_copy(update={"weapon_size": r.weapon_size.model_copy(update={"round": "up", "minimum": 2})})
+    assert [round_weapon_size(x, r2) for x in (0.2, 2.0000000001, 2.1)] == [2, 2, 3]
+
+
+@needs_shared
+def test_minifig_reason_texts_quote_the_rules_object(loaded):
+    """[000 §9.5 The Minifig] Size 1, SL ½, Armor 4 in 2010; the 2001 Trooper's flat Armor 5 [001 §1.3]."""
+    from brikscan.analysis.connectivity import build_graph
+    from brikscan.analysis.creations import find_creations
+    from brikscan.analysis.stats import analyse, stat_card
+    from brikscan.rules.tables import load_rules
+
+    a = analyse(loaded(EXAMPLES / "squad.ldr"))
+    card = next(c for c in a.cards if c.creation.kind == "minifig")
+    assert card.sl_reason == "a minifig is SL ½ [000 §9.5 The Minifig]"
+    body = card.creation.structural_elements[0]
+    assert "(Size 1, SL ½, Armor 4)" in card.creation.roles[body].reason
+    old = analyse(a.model, rules="2001")
+    fig = next(c for c in old.cards if c.creation.kind == "minifig")
+    assert "(Size 1, SL ½, Armor 5)" in fig.creation.roles[fig.creation.structural_elements[0]].reason
+    r = load_rules("2010")
+    r2 = r.model_copy(update={"minifig": r.minifig.model_copy(update={"sl": 1.0, "armor_fixed": 6})})
+    c2 = stat_card(a.model, card.creation, r2, a.ldu_per_inch, graph=a.graph)
+    assert c2.sl_reason == "a minifig is SL 1 [000 §9.5 The Minifig]"
+    figs = [c for c in find_creations(a.model, build_graph(a.model), rules=r2) if c.kind == "minifig"]
+    assert figs and all("(Size 1, SL 1, Armor 6)" in f.roles[f.structural_elements[0]].reason for f in figs)

@@ -17,6 +17,8 @@ import numpy as np
 
 from ..errors import UsageError
 from ..geometry.model import LDU_PER_INCH
+from ..rules.formulas import sl_text
+from ..rules.tables import Rules, load_rules
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
 from .connectivity import rigid_groups
 from .interior import enclosure
@@ -136,7 +138,10 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
     return [figs[o] for o in sorted(figs)]
 
 
-def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int) -> Creation:
+def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, rules: Rules) -> Creation:
+    """A minifig Creation; its body parts' reasons quote ``rules.minifig`` (Size, SL, fixed Armor)."""
+    mf = rules.minifig
+    stats_text = f"Size {mf.size_in:g}, SL {sl_text(mf.sl)}, Armor {mf.armor_fixed}"
     b = fig["body"]
     body = sorted(i for lst in b.values() for i in lst)
     items = sorted(fig["items"])
@@ -153,7 +158,7 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int) -
     roles = {}
     for i in body:
         roles[i] = RoleDecision("crew", f"minifig {classes[i].minifig_body}: a Creature of its own "
-                                        f"(Size 1, SL ½, Armor 4) [000 §9.5 The Minifig]", "minifig")
+                                        f"({stats_text}) [000 §9.5 The Minifig]", "minifig")
     for i in items:
         c = classes[i]
         role = c.role if c.role in ("weapon", "device", "propulsion") else "decoration"
@@ -380,8 +385,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
 def find_creations(model, graph: nx.Graph, annotations: Annotations | None = None,
                    overrides: list[str] | None = None, *,
                    hull_cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
-                   interior_cache: dict | None = None) -> list[Creation]:
+                   interior_cache: dict | None = None, rules: Rules | None = None) -> list[Creation]:
     """Minifigs, then the connected bodies of everything else, each with roles for all its elements.
+
+    ``rules``: the Rules object whose minifig stats the minifig reasons quote (the 2010 tables when None).
 
     ``hull_cache``: per-part hull vertices for ``measure_size`` (``stats.AnalysisCache.hulls``), or None.
     ``interior_cache``: enclosure results for the interior test (``stats.AnalysisCache.interiors``), or None.
@@ -398,7 +405,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     figs = _find_minifigs(model, graph, classes)
     in_fig: set[int] = set()
     for k, fig in enumerate(figs, start=1):
-        c = _minifig_creation(model, fig, classes, k)
+        c = _minifig_creation(model, fig, classes, k, rules if rules is not None else load_rules("2010"))
         creations.append(c)
         in_fig.update(c.elements)
     rest = [e.index for e in model.elements if e.index not in in_fig and not e.missing]

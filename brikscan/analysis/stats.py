@@ -119,53 +119,44 @@ class Analysis:
 
 # ------------------------------------------------------------------ Structure Level suggestion
 
-def _colour_class(name: str) -> str:
+def _material(name: str, rules):
+    """The ``rules.sl_suggestion`` material of a colour name: the first whose keyword it contains."""
     n = name.lower()
-    if "trans" in n or "clear" in n or "glass" in n:
-        return "glass"
-    if "brown" in n or "tan" in n:
-        return "wood"
-    if "gray" in n or "grey" in n or "black" in n or "silver" in n or "metal" in n or "chrome" in n:
-        return "stone"
-    return "plastic"
+    materials = rules.sl_suggestion.materials
+    return next((m for m in materials[:-1] if any(k in n for k in m.keywords)), materials[-1])
 
 
-def suggest_sl(model, creation: Creation) -> tuple[float, str]:
-    """A Structure Level suggestion from the material the colours show (digest §13.1; the players decide).
+def suggest_sl(model, creation: Creation, rules=None) -> tuple[float, str]:
+    """A Structure Level suggestion from the material the colours show (``rules.sl_suggestion``, digest §13.1;
+    the players decide). ``rules``: a Rules object, the 2010 tables when None.
 
     Minifigs never get here: ``stat_card`` takes their SL from ``rules.minifig.sl``.
     """
+    rules = rules if rules is not None else load_rules("2010")
+    t = rules.sl_suggestion
     idx = creation.structural_elements or creation.elements
-    classes = Counter(_colour_class(model.colours.name(model.elements[i].colour)) for i in idx)
+    classes = Counter(_material(model.colours.name(model.elements[i].colour), rules).name for i in idx)
     if not classes:
-        return 1.0, "no structural elements; SL 1 (unaligned scenery default)"
+        return float(t.empty_sl), t.empty_reason.format(sl=F.sl_text(t.empty_sl))
     cls, n = classes.most_common(1)[0]
     share = n / sum(classes.values())
-    if cls == "glass":
-        sl, why = 0.0, "mostly transparent (glass, SL 0)"
-    elif cls == "wood":
-        sl, why = 1.0, "mostly brown/tan (wood, SL 1)"
-    elif cls == "stone":
-        sl, why = 2.0, "mostly grey/black (stone or metal, SL 2)"
+    mat = next(m for m in t.materials if m.name == cls)
+    if creation.kind == "creature" and mat.creature_sl is not None:
+        sl, why = float(mat.creature_sl), (mat.creature_reason or mat.reason).format(sl=F.sl_text(mat.creature_sl))
     else:
-        sl, why = (0.5, "plain coloured plastic creature (SL ½)") if creation.kind == "creature" else \
-            (1.0, "plain coloured plastic (SL 1)")
+        sl, why = float(mat.sl), mat.reason.format(sl=F.sl_text(mat.sl))
     why = f"{why}: {share:.0%} of the structural elements"
-    if cls == "stone" and creation.kind in ("vehicle", "building"):
+    if mat.brick_bonus and creation.kind in t.brick_bonus_kinds:
         bricks = sum(1 for i in idx if model.elements[i].description.lower().lstrip("~").startswith("brick"))
         plates = sum(1 for i in idx if model.elements[i].description.lower().lstrip("~").startswith("plate"))
-        if bricks > plates and bricks >= 10:
-            sl += 1
-            why += "; +1: built mostly from bricks rather than plates"
-    sl = min(sl, 5.0)
+        if bricks > plates and bricks >= t.brick_bonus_min_bricks:
+            sl += mat.brick_bonus
+            why += f"; +{F.sl_text(mat.brick_bonus)}: built mostly from bricks rather than plates"
+    sl = min(sl, float(t.max_sl))
     return sl, f"suggested from the colours, the players decide [000 §7.1]: {why} (digest §13.1)"
 
 
 # ------------------------------------------------------------------ the card
-
-def _round_weapon_size(size_in: float) -> float:
-    return float(max(1, math.floor(size_in + 0.5)))
-
 
 def _weapon_groups(graph: nx.Graph, creation: Creation) -> list[list[int]]:
     w = creation.elements_with("weapon")
@@ -210,7 +201,7 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
         size = float(params.get("xsize") or len(idx))
         size_note = f"XSize {size:g} = bricks in it [000 §8.1 Explosive Size]"
     else:
-        size = _round_weapon_size(m.size_in)
+        size = F.round_weapon_size(m.size_in, rules)
         size_note = f"Weapon Size {size:g} from its longest dimension {m.size_in:.2f}\" [000 §8.1 Weapon Size]"
         longest = rules.minifig.hand_weapon_max_size
         if creation.kind == "minifig" and size > longest:
@@ -294,13 +285,13 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         size_in = m.size_in
     # Structure Level: --sl, then the CREATION annotation, then a suggestion [000 §7.1]
     if creation.kind == "minifig":
-        level, why = float(rules.minifig.sl), "a minifig is SL ½ [000 §9.5 The Minifig]"
+        level, why = float(rules.minifig.sl), f"a minifig is SL {F.sl_text(rules.minifig.sl)} [000 §9.5 The Minifig]"
     elif sl is not None:
         level, why = float(sl), "given with --sl"
     elif creation.annotation.get("sl"):
         level, why = float(creation.annotation["sl"]), f"annotated ({creation.annotation_source})"
     else:
-        level, why = suggest_sl(model, creation)
+        level, why = suggest_sl(model, creation, rules)
     level = F.check_sl(level)
     if creation.kind != "minifig":
         capped, warn = F.clamp_sl(level, size, rules)
@@ -373,7 +364,7 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
     diags = list(ann.diagnostics)
     ldu = scale_ldu_per_inch(scale, r)
     creations = find_creations(model, g, ann, overrides, hull_cache=cache.hulls, ldu_per_inch=ldu,
-                               interior_cache=cache.interiors)
+                               interior_cache=cache.interiors, rules=r)
     t2 = time.perf_counter()
     cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache) for c in creations]
     t3 = time.perf_counter()

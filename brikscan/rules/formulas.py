@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from brikscan.errors import UsageError
-from brikscan.rules.tables import PropulsionKind, Rules, Section, WeaponFormula
+from brikscan.rules.tables import EDITIONS, PropulsionKind, Rules, Section, WeaponFormula, load_rules
 
 RoundMode = Literal["nearest", "up", "down"]
-DEFAULT_DIE_SIDES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
 _EPS = 1e-9
 
 
@@ -105,6 +104,11 @@ def _fmt(x: float) -> str:
     return f"{x:g}"
 
 
+def sl_text(sl: float) -> str:
+    """A Structure Level as the rulebooks write it: "½" for 0.5, else "0", "1", "2" ..."""
+    return "½" if sl == 0.5 else _fmt(sl)
+
+
 def check_sl(sl: float) -> float:
     """Structure Levels are 0, ½ or a whole number [000 §7.1]."""
     sl = _finite(sl, "Structure Level")
@@ -118,6 +122,18 @@ def _norm(name: str) -> str:
 
 
 # ------------------------------------------------------------------ size
+
+def round_weapon_size(size_in: float, rules: Rules) -> float:
+    """Weapon Size from a weapon's longest dimension: ``rules.weapon_size`` rounding and minimum [000 §8.1]."""
+    ws = rules.weapon_size
+    if ws.round == "up":
+        r = math.ceil(round(size_in, 9))
+    elif ws.round == "down":
+        r = math.floor(round(size_in, 9))
+    else:  # nearest, halves up
+        r = math.floor(size_in + 0.5)
+    return float(max(ws.minimum, r))
+
 
 def round_size(size_in: float, mode: RoundMode, rules: Rules, vermin: bool = False) -> int:
     """Round a measured Size to whole inches; the players pick the direction [000 §7.1].
@@ -444,8 +460,19 @@ def patch_raises_sl(patch_in: float, effective_size_in: float, new_sl: float, ru
 _DICE_RE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
 
 
-def parse_dice(text: str, allowed_sides: Sequence[int] = DEFAULT_DIE_SIDES) -> tuple[int, int]:
-    """"3d10" -> (3, 10); "d6" -> (1, 6). No zero counts, no odd dice, no modifiers."""
+def default_die_sides() -> tuple[int, ...]:
+    """Dice any edition uses (``dice.sides`` of every rules table): d4 ... d12 [000 §1.2], d20 [001 §1.4]."""
+    return tuple(sorted({s for e in EDITIONS for s in load_rules(e).dice.sides}))
+
+
+def parse_dice(text: str, rules: Rules | None = None, *,
+               allowed_sides: Sequence[int] | None = None) -> tuple[int, int]:
+    """"3d10" -> (3, 10); "d6" -> (1, 6). No zero counts, no odd dice, no modifiers.
+
+    The dice allowed are ``allowed_sides``, else ``rules.dice.sides``, else those of any edition.
+    """
+    if allowed_sides is None:
+        allowed_sides = rules.dice.sides if rules is not None else default_die_sides()
     m = _DICE_RE.match(str(text))
     if not m:
         raise UsageError(f"not a dice rating: {text!r} (want e.g. 3d10)")

@@ -24,8 +24,9 @@ else:  # pragma: no cover
 RULES_DIR = Path(__file__).resolve().parent
 EDITIONS: tuple[str, ...] = ("2010", "2001")
 
-# "[000 §7.1 Structure]", "[004 §9.1 ...]", "[000 ch.D Armor Aspect]", "[000 MOC Combat ...]"
-CITATION_RE = re.compile(r"^\[(000|001|003|004) (§\d[\d.]*|ch\.\w+|MOC Combat)[^\]]*\]")
+# "[000 §7.1 Structure]", "[004 §9.1 ...]", "[000 ch.D Armor Aspect]", "[000 MOC Combat ...]";
+# "[digest §13.1]" names a brikscan default from /work/shared/rules/DIGEST.md (for status "impl" entries)
+CITATION_RE = re.compile(r"^\[((000|001|003|004) (§\d[\d.]*|ch\.\w+|MOC Combat)|digest §\d[\d.]*)[^\]]*\]")
 
 
 class Cited(BaseModel):
@@ -203,6 +204,49 @@ class PropulsionRules(Section):
     kinds: dict[str, PropulsionKind] = Field(default_factory=dict)
 
 
+class WeaponSizeRules(Cited):
+    """How a measured weapon becomes a Weapon Size: rounded like Structures, never below ``minimum``."""
+
+    round: Literal["nearest", "up", "down"]
+    minimum: int
+
+
+class SlMaterial(Cited):
+    """One colour group of the SL suggestion: a colour name containing a keyword suggests ``sl``.
+
+    ``reason``/``creature_reason`` are brikscan's wording; ``{sl}`` becomes the SL (½ for 0.5).
+    ``brick_bonus`` is added for ``SlSuggestionRules.brick_bonus_kinds`` built mostly from bricks.
+    """
+
+    name: str
+    keywords: list[str] = Field(default_factory=list)  # empty: the fallback group, matches any colour
+    sl: float
+    reason: str
+    creature_sl: float | None = None  # a Creature of this colour gets this SL instead
+    creature_reason: str | None = None
+    brick_bonus: float = 0
+
+
+class SlSuggestionRules(Section):
+    """The colour -> Structure Level suggestion (a brikscan default; the players decide [000 §7.1])."""
+
+    empty_sl: float  # no structural elements at all
+    empty_reason: str
+    materials: list[SlMaterial]  # checked in order; the last one has no keywords and catches the rest
+    brick_bonus_kinds: list[str]
+    brick_bonus_min_bricks: int
+    max_sl: float
+
+    @field_validator("materials")
+    @classmethod
+    def _ends_with_fallback(cls, v: list[SlMaterial]) -> list[SlMaterial]:
+        if not v or v[-1].keywords or any(not m.keywords for m in v[:-1]):
+            raise ValueError("sl_suggestion materials: keywords on all but the last, which is the fallback")
+        if len({m.name for m in v}) != len(v):
+            raise ValueError("sl_suggestion materials: names must be unique")
+        return v
+
+
 class Rules(BaseModel):
     """All rule tables of one edition."""
 
@@ -223,6 +267,8 @@ class Rules(BaseModel):
     explosion: ExplosionRules
     weapons: WeaponRules
     propulsion: PropulsionRules
+    weapon_size: WeaponSizeRules
+    sl_suggestion: SlSuggestionRules
 
     @property
     def edition(self) -> str:
