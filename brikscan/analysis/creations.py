@@ -16,7 +16,7 @@ import networkx as nx
 import numpy as np
 
 from ..errors import UsageError
-from ..geometry.model import LDU_PER_INCH
+from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..rules.formulas import sl_text
 from ..rules.tables import Rules, load_rules
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
@@ -60,6 +60,7 @@ class Creation:
     annotation: dict[str, str] = field(default_factory=dict)  # CREATION key=values
     annotation_source: str = ""
     submodel: str = ""
+    side: str | None = None  # UNIT or CREATION annotation side=…
 
     def elements_with(self, role: str) -> list[int]:
         return [i for i in self.elements if self.roles[i].role == role]
@@ -148,13 +149,16 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
     head = sorted(b.get("head", []))
     legs = sorted(b.get("hips", []) + b.get("leg", []))
     torso = sorted(b.get("torso", []) + b.get("arm", []) + b.get("hand", []))
-    for i in items:  # headgear to the head, the rest (held items, neckwear) to the torso section
+    equipment = []
+    for i in items:  # headgear to the head; worn body gear to the torso; held items are equipment, no section
         near_head = head and min(np.linalg.norm(_centre(model, i) - _centre(model, h)) for h in head) < \
             HEADGEAR_REACH_LDU
         if near_head and classes[i].role != "weapon":
             head.append(i)
-        else:
+        elif classes[i].worn:
             torso.append(i)
+        else:
+            equipment.append(i)
     roles = {}
     for i in body:
         roles[i] = RoleDecision("crew", f"minifig {classes[i].minifig_body}: a Creature of its own "
@@ -164,12 +168,10 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
         role = c.role if c.role in ("weapon", "device", "propulsion") else "decoration"
         roles[i] = RoleDecision(role, f"carried by the minifig; {c.reason}", "minifig",
                                 {"type": c.type} if c.type else {})
-    subs = {model.elements[i].submodel_path[-1] for i in body if model.elements[i].submodel_path}
-    name = file_stem(next(iter(subs)) if len(subs) == 1 else f"minifig {k}")
-    return Creation(name, "minifig", sorted(body + items), sorted(body), roles, None, "", None,
-                    "minifig body parts (torso, hips, legs, head) assembled", {"head": sorted(head),
-                                                                                "torso": sorted(torso),
-                                                                                "legs": legs})
+    return Creation("", "minifig", sorted(body + items), sorted(body), roles, None, "", None,
+                    "minifig body parts (torso, hips, legs, head) assembled",
+                    {"head": sorted(head), "torso": sorted(torso), "legs": legs, "equipment": sorted(equipment),
+                     "hands": sorted(b.get("hand", []))})
 
 
 def _common_submodel(model, idx: list[int]) -> str:
@@ -385,7 +387,8 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
 def find_creations(model, graph: nx.Graph, annotations: Annotations | None = None,
                    overrides: list[str] | None = None, *,
                    hull_cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
-                   interior_cache: dict | None = None, rules: Rules | None = None) -> list[Creation]:
+                   interior_cache: dict | None = None, rules: Rules | None = None,
+                   diagnostics: list | None = None) -> list[Creation]:
     """Minifigs, then the connected bodies of everything else, each with roles for all its elements.
 
     ``rules``: the Rules object whose minifig stats the minifig reasons quote (the 2010 tables when None).
@@ -437,11 +440,69 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
                      annotation_source=cn.source if cn else "", submodel=sub)
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
         creations.append(c)
+    _name_minifigs(model, ann, [c for c in creations if c.kind == "minifig"])
+    for c in creations:
+        if c.kind != "minifig" and c.annotation.get("side"):
+            c.side = c.annotation["side"]
     _unique_names(model, creations)
     return creations
 
 
+def _unit_notes(model, ann: Annotations) -> dict[tuple[str, int], dict[str, str]]:
+    """``0 !BRIKSCAN UNIT name=… side=…``: the params by the (file, line) of the type-1 line it stands before."""
+    out: dict[tuple[str, int], dict[str, str]] = {}
+    files = model.files
+    for fname, line, params in ann.units:
+        f = files.get(fname)
+        nxt = min((r.line for r in f.refs if r.line > line), default=None) if f is not None else None
+        if nxt is not None:
+            out[(fname, nxt)] = params
+    return out
+
+
+def _submodel_name(model, group: list[int]) -> str:
+    """The submodel a minifig was built as, when that submodel instance holds only this minifig."""
+    els = model.elements
+    common = els[group[0]].refs[:-1]
+    for i in group[1:]:
+        r = els[i].refs[:-1]
+        k = 0
+        while k < min(len(common), len(r)) and common[k] == r[k]:
+            k += 1
+        common = common[:k]
+    if not common:
+        return ""
+    members = set(group)
+    if any(e.refs[:len(common)] == common and e.index not in members for e in els):
+        return ""  # the submodel holds more than this minifig (a floor, a vehicle): not its name
+    path = els[group[0]].submodel_path
+    name = path[len(common) - 1] if len(path) >= len(common) else ""
+    if not name or name.lower() == model.main.name.lower():
+        return ""
+    return file_stem(name.replace("\\", "/").rsplit("/", 1)[-1])
+
+
+def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
+    """A UNIT annotation's name and side, else the submodel it was built as, else minifig-N in file order."""
+    notes = _unit_notes(model, ann)
+    n_auto = 1
+    for c in sorted(figs, key=lambda c: min(c.elements)):
+        body = sorted(set(c.elements) - set(c.sections.get("equipment", [])))
+        params: dict[str, str] = {}
+        for link in model.elements[min(body)].refs[::-1]:
+            if link in notes:
+                params = notes[link]
+                break
+        c.side = params.get("side") or None
+        c.annotation = dict(params)
+        c.name = params.get("name") or _submodel_name(model, body)
+        if not c.name:
+            c.name = f"minifig-{n_auto}"
+            n_auto += 1
+
+
 def _unique_names(model, creations: list[Creation]) -> None:
+    """Names a player can type: the same name twice becomes 'soldier', 'soldier-2', … in order."""
     seen: dict[str, int] = {}
     for c in creations:
         if not c.name:
@@ -451,7 +512,7 @@ def _unique_names(model, creations: list[Creation]) -> None:
             else:
                 c.name = f"{c.kind} {len([x for x in creations if x.kind == c.kind and x is not c]) + 1}"
         base = c.name
-        n = seen.get(base, 0) + 1
-        seen[base] = n
+        n = seen.get(base.lower(), 0) + 1
+        seen[base.lower()] = n
         if n > 1:
-            c.name = f"{base} #{n}"
+            c.name = f"{base}-{n}"

@@ -47,6 +47,7 @@ class PartClass:
     minifig_body: str = ""  # torso, hips, leg, arm, hand, head ("" if not a minifig body part)
     accessory: bool = False  # minifig accessory / headwear / neckwear (carried by a minifig)
     animal: bool = False
+    worn: bool = False  # worn on the body (neckwear, armour, capes, air tanks): the torso section
 
 
 _MELEE = {"sword", "knife", "dagger", "axe", "battleaxe", "lance", "spear", "halberd", "mace", "flail", "club",
@@ -54,6 +55,7 @@ _MELEE = {"sword", "knife", "dagger", "axe", "battleaxe", "lance", "spear", "hal
           "naginata", "glaive"}
 _WEAPON = {**{w: "melee" for w in _MELEE}, "shield": "shield", "gun": "gun", "pistol": "gun", "musket": "gun",
            "rifle": "gun", "blaster": "gun", "flintlock": "gun", "bow": "gun", "crossbow": "gun", "revolver": "gun",
+           "speargun": "gun", "harpoon": "gun", "carbine": "gun", "shotgun": "gun", "bazooka": "rocket",
            "cannon": "cannon", "missile": "rocket", "rocket": "rocket", "torpedo": "rocket", "bomb": "explosive",
            "dynamite": "explosive", "grenade": "explosive", "flamethrower": "flamethrower", "catapult": "launcher",
            "shooter": "launcher"}
@@ -67,6 +69,8 @@ _DECORATION = {"flag", "plant", "flower", "tree", "leaves", "grass", "container"
                "cloth", "coin", "goblet", "bar", "fence", "moved", "figure", "jewel", "gem", "key", "torch", "bone",
                "book", "cup", "bottle", "plume", "belville", "scala", "homemaker"}
 _WEAK = {"hinge", "turntable"}
+_WORN = {"neck", "neckwear", "armour", "armor", "cape", "airtanks", "backpack", "vest", "jacket", "epaulette",
+         "scabbard", "quiver", "breastplate", "harness"}
 _STRUCTURAL = {"brick", "plate", "slope", "panel", "wall", "window", "glass", "arch", "wedge", "baseplate", "tile",
                "support", "cylinder", "cone", "boat", "car", "vehicle", "train", "technic", "bracket", "roof",
                "round", "castle", "rock", "duplo", "hull", "cockpit", "windscreen", "door", "dish", "quarter",
@@ -131,7 +135,8 @@ def classify_part(element, org_type: str = "") -> PartClass:
         if lead2 and lead2[0] == "tool":
             return PartClass("device", f"{label}: a minifig tool", word="tool", accessory=True)
         # anything minifig-made that is not a body part can be worn or carried
-        return PartClass("decoration", f"{label}: minifig accessory (free) [000 §7.1]", accessory=True)
+        worn = bool(lead[:1]) and lead[0] in _WORN
+        return PartClass("decoration", f"{label}: minifig accessory (free) [000 §7.1]", accessory=True, worn=worn)
     if first in ("animal", "creature") or cat.lower() == "animal":
         return PartClass("structural", f"{label}: an animal (a Creature's body)", animal=True)
     for w in lead2:

@@ -22,8 +22,6 @@ from ..ldraw.walk import ElementRef, walk_model
 from .cache import PartCache
 from .flatten import FlatGeometry, Flattener
 
-LDU_PER_INCH = 63.5  # 25.4 mm / 0.4 mm
-LDU_PER_STUD = 20.0
 
 
 @dataclass
