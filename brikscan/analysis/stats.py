@@ -422,6 +422,10 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     except BrikscanError as exc:
         base = None
         warnings.append(exc.message)
+    if creation.kind == "scenery":  # listed with Size and SL so it can be destroyed, but free [000 §7.1]
+        return StatCard(creation, size_in, size, m.method, level, why, armor, F.lower_sl(level, rules),
+                        F.armor_for_sl(F.lower_sl(level, rules), rules), 0.0, [], [], None, False, None, 0.0, 0.0,
+                        0, ["scenery: not priced (annotate CREATION kind=… to cost it)"])
     g = graph if graph is not None else nx.Graph()
     weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, hulls)
                for k, idx in enumerate(_weapon_groups(g, creation), start=1)]
