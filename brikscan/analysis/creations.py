@@ -302,9 +302,18 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     # geometry: whatever encloses an interior is Structural [000 §7.1]; moving bodies (turrets, doors, lids on
     # joints) keep what the topology decided
     ground = max(model.elements[i].bbox_max[1] for i in idx)  # -Y is up: the lowest point has the largest Y
+    wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
+              r.params.get("type") == "ground"]
+    els = model.elements
+    on_ground = {i for i in wheels if els[i].bbox_max[1] >= ground - GROUND_TOL_LDU}
+    for i in wheels:  # a rim inside a tyre that reaches the ground reaches it too
+        c = (els[i].bbox_min + els[i].bbox_max) / 2
+        if i not in on_ground and any(
+                np.linalg.norm(c - (els[j].bbox_min + els[j].bbox_max) / 2) <
+                0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in on_ground):
+            on_ground.add(i)
     for i, r in list(roles.items()):
-        if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "ground" and \
-                model.elements[i].bbox_max[1] < ground - GROUND_TOL_LDU:
+        if i in wheels and i not in on_ground:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
