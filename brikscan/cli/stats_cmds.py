@@ -90,7 +90,7 @@ def _print_cards(a, all_: bool) -> None:
     small = []
     for card in a.cards:
         c = card.creation
-        if not all_ and c.kind in ("minifig", "loose item"):
+        if not all_ and c.kind in ("minifig", "loose item", "scenery"):
             small.append(card)
             continue
         t = Table(title=f"{c.name}  ({c.kind})", show_header=False, title_justify="left")
