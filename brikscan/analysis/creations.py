@@ -227,6 +227,9 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                for i in idx)
     for i in idx:
         n = notes.get(i)
+        if n is not None and n.origin == "cli" and not n.params and classes[i].role == n.role and \
+                not classes[i].minifig_body:
+            n = None  # restating an element's own role with --role changes nothing
         if n is not None and n.role:
             where = "command line" if n.origin == "cli" else f"{n.origin} {n.source}"
             roles[i] = RoleDecision(n.role, f"annotated {n.role} ({where})", "annotation" if n.origin != "cli"
@@ -416,6 +419,11 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
             classes[i] = PartClass("structural", f"{classes[i].reason}, but built into the body "
                                                  f"({out[i]:.0%} of it outside): Structure, not a wing [000 §7.1]",
                                    word="plate")
+    for i in wings:
+        if i in roles:
+            r = roles[i]
+            roles[i] = RoleDecision(r.role, f"{r.reason}: sticks out of the body of a flyer ({out[i]:.0%} of it "
+                                             "outside), an airfoil", "geometry", dict(r.params))
     if not flies:
         return
     for i in idx:
@@ -587,6 +595,8 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         name = params.get("name") or file_stem(sub)
         if not name:
             name = file_stem(model.name) if k == 0 else ""
+        if fname and diagnostics is not None:
+            _floating(model, graph, idx, name, diagnostics)
         c = Creation(name, kind, sorted(idx), [], roles, kind_reason=why, annotation=params,
                      annotation_source=cn.source if cn else "", submodel=sub)
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
@@ -624,7 +634,7 @@ def _scenery_reason(model, c: PartClass, element, floor: float | None = None) ->
     return ""
 
 
-SCENERY_ITEM_MAX = 12  # a piece this small attached only to the scenery lies on it (a rock, a tree, a coin)
+SCENERY_ITEM_MAX = 5  # a piece this small attached only to the scenery lies on it (a rock, a tree, a coin)
 
 
 def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: set[int], classes
@@ -693,6 +703,27 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
     for k, c in enumerate(comps):
         merged.setdefault(root(k), []).extend(c)
     return [sorted(v) for v in merged.values()]
+
+
+def _floating(model, graph: nx.Graph, idx: list[int], name: str, diagnostics: list) -> None:
+    """Inside an annotated CREATION, parts attached to nothing stay in it, with a warning naming them."""
+    from ..errors import Diagnostic
+
+    comps = sorted((sorted(c) for c in nx.connected_components(graph.subgraph(idx))), key=len, reverse=True)
+    if len(comps) < 2:
+        return
+    main = comps[0]
+    lo = np.array([model.elements[i].bbox_min for i in main])
+    hi = np.array([model.elements[i].bbox_max for i in main])
+    for c in comps[1:]:
+        gap = min(float(np.linalg.norm(np.maximum(0.0, np.maximum(lo - model.elements[i].bbox_max,
+                                                                  model.elements[i].bbox_min - hi)), axis=1).min())
+                  for i in c)
+        f, _, ln = model.elements[c[0]].source.rpartition(":")
+        shown = ", ".join(map(str, c[:8])) + (" …" if len(c) > 8 else "")
+        diagnostics.append(Diagnostic(f, int(ln) if ln.isdigit() else 0,
+                                      f"floating: {len(c)} element(s) of creation {name!r} ({shown}) attach to "
+                                      f"nothing, {gap:.0f} LDU from the rest: kept in the creation"))
 
 
 def _unit_notes(model, ann: Annotations) -> dict[tuple[str, int], dict[str, str]]:

@@ -256,6 +256,8 @@ def _weapon_groups(graph: nx.Graph, creation: Creation) -> list[list[int]]:
     for g, members in by_group.items():
         if g.startswith("carriage:") and int(g.split(":")[1]) in where:  # wheels of a gun carriage
             comps[where[int(g.split(":")[1])]].extend(members)
+        elif g.startswith("group:"):  # a LeoCAD/MLCad/LDCad group: one weapon per body it spans
+            groups += [sorted(c) for c in nx.connected_components(graph.subgraph(members))]
         else:
             groups.append(members)
     groups += [sorted(c) for c in comps]
