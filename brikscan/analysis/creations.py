@@ -221,7 +221,7 @@ def _element_notes(model, ann: Annotations, overrides: list[str] | None) -> dict
 
 def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote],
                   cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
-                  interior_cache: dict | None = None) -> dict[int, RoleDecision]:
+                  interior_cache: dict | None = None, on_ground: bool = False) -> dict[int, RoleDecision]:
     roles: dict[int, RoleDecision] = {}
     boat = any(classes[i].word == "boat" or (classes[i].role == "propulsion" and classes[i].type == "water")
                for i in idx)
@@ -308,21 +308,21 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
               r.params.get("type") == "ground"]
     els = model.elements
-    on_ground = {i for i in wheels if els[i].bbox_max[1] >= ground - GROUND_TOL_LDU}
+    rolling = {i for i in wheels if els[i].bbox_max[1] >= ground - GROUND_TOL_LDU}
     for i in wheels:  # a rim inside a tyre that reaches the ground reaches it too
         c = (els[i].bbox_min + els[i].bbox_max) / 2
-        if i not in on_ground and any(
+        if i not in rolling and any(
                 np.linalg.norm(c - (els[j].bbox_min + els[j].bbox_max) / 2) <
-                0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in on_ground):
-            on_ground.add(i)
+                0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in rolling):
+            rolling.add(i)
     for i, r in list(roles.items()):
-        if i in wheels and i not in on_ground:
+        if i in wheels and i not in rolling:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
     _details(model, graph, idx, classes, roles)
     _nozzles(model, idx, classes, roles)
-    _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache)
+    _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache, on_ground)
     return roles
 
 
@@ -440,7 +440,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
 
 
 def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecision], moving: set[int],
-                    ldu_per_inch: float, interior_cache: dict | None = None) -> None:
+                    ldu_per_inch: float, interior_cache: dict | None = None, on_ground: bool = False) -> None:
     """Elements of a structural kind that enclose an interior become Structural, with the enclosed volume.
 
     Only part- and topology-based decisions are revisited: annotations, the command line, weapons, propulsion
@@ -451,7 +451,7 @@ def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecisio
                                                                                 "weak point")]
     if not cand:
         return
-    enc = enclosure(model, idx, store=interior_cache)
+    enc = enclosure(model, idx, store=interior_cache, floor=on_ground)
     for i in cand:
         if enc.encloses(i):
             roles[i] = RoleDecision("structural", encloses_reason(describe(model.elements[i])[1],
@@ -589,7 +589,9 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             continue
         cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
         params = dict(cn.params) if cn else {}
-        roles = _decide_roles(model, graph, idx, classes, notes, hull_cache, ldu_per_inch, interior_cache)
+        on_ground = any(j in scenery for i in idx for j in graph.neighbors(i))
+        roles = _decide_roles(model, graph, idx, classes, notes, hull_cache, ldu_per_inch, interior_cache,
+                              on_ground)
         kind, why = _kind(model, idx, roles, classes, params.get("kind"))
         sub = fname or _common_submodel(model, idx)
         name = params.get("name") or file_stem(sub)
