@@ -372,8 +372,6 @@ def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> 
 
 
 FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
-FLAT_WINGS_MIN = 4  # brikscan heuristics: at least this many flat parts sticking out ...
-FLAT_WINGS_SHARE = 0.15  # ... and this share of the structure-type parts make wings of a flyer
 AIRFOIL_OUT = 0.5  # share of a flat part's footprint outside the body's for it to stick out as an airfoil
 
 
@@ -407,12 +405,11 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     flat = [i for i in idx if i not in roles and structural_kind(classes[i], els[i]) and h[i] <= FLAT_MAX_LDU and
             classes[i].word in ("plate", "wedge", "tile", "slope")]
     flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}
-    n_out = sum(1 for v in flat_out.values() if v >= AIRFOIL_OUT)
-    # a flyer: it has thrust or flight, a wing part sticking out, or wings built of plates (many flat parts
-    # sticking out of its body: a starfighter built without "Wing" parts)
+    # a flyer: it has thrust or flight, or a wing part sticking out. Flat parts sticking out alone are no
+    # evidence: city skylines, quays and roofs have them too (a starfighter without jet or wing parts needs an
+    # annotation: 0 !BRIKSCAN ROLE propulsion type=thrust on its engines)
     flies = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight") for r in roles.values()) \
-        or any(v >= AIRFOIL_OUT for v in out.values()) or (n_out >= FLAT_WINGS_MIN and
-                                                            n_out >= FLAT_WINGS_SHARE * max(1, len(body) + len(flat)))
+        or any(v >= AIRFOIL_OUT for v in out.values())
     for i in wings:
         if out[i] < AIRFOIL_OUT or not flies:
             del roles[i]  # decided by the topology: Structure where it is built in
