@@ -6,12 +6,17 @@ flattening only has to care about mirrored matrices and ``INVERTNEXT``.
 from __future__ import annotations
 
 import math
+import re
+import zlib
 from dataclasses import dataclass, field
 
-from ..errors import Diagnostic, InputError
+from ..errors import Diagnostic, InputError, short
 from .library import normalize_name
 
 MAX_COORD = 1.0e6  # LDU; anything beyond is a corrupt line, not a model (1e6 LDU = 400 m)
+MAX_COLOUR = 0x3FFFFFF  # highest meaningful code: direct colours 0x2RRGGBB / 0x3RRGGBB; beyond is a corrupt line
+LSYNTH_CONSTRAINT = re.compile(r"^ls\d+\.dat$")  # LSynth's end and path markers: not parts of the model
+IDENTITY = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 
 
 @dataclass
@@ -46,6 +51,7 @@ class LDrawFile:
     tri_line: list[int] = field(default_factory=list)
     metas: list[tuple[int, str]] = field(default_factory=list)  # (line, text after "0 ") for non-header comments
     steps: list[int] = field(default_factory=list)  # line numbers of 0 STEP
+    hose: str = ""  # LSynth type (e.g. PNEUMATIC_TUBE) when this file is a ``0 SYNTH BEGIN`` block made a part
 
     @property
     def has_geometry(self) -> bool:
@@ -62,12 +68,34 @@ def decode(data: bytes, path: str) -> str:
 
 
 def _parse_colour(tok: str) -> int:
+    """A colour token to a code; ValueError when it is no number, OverflowError when out of range."""
     t = tok.lower()
+    if len(t) > 12:
+        raise OverflowError(tok)
     if t.startswith("0x"):
-        return int(t, 16)
-    if t.startswith("#"):
-        return 0x2000000 | int(t[1:], 16)
-    return int(t)
+        v = int(t, 16)
+    elif t.startswith("#"):
+        v = int(t[1:], 16)
+        if v > 0xFFFFFF:
+            raise OverflowError(tok)
+        v |= 0x2000000
+    else:
+        v = int(t)
+    if not 0 <= v <= MAX_COLOUR:
+        raise OverflowError(tok)
+    return v
+
+
+def _colour(tok: str, path: str, lineno: int, diags: list[Diagnostic]) -> int | None:
+    """The line's colour; None (skip the line) when it is no number, 16 with a warning when out of range."""
+    try:
+        return _parse_colour(tok)
+    except OverflowError:
+        diags.append(Diagnostic(path, lineno, f"colour {short(tok, 20)} out of range (colour 16 used)"))
+        return 16
+    except ValueError:
+        diags.append(Diagnostic(path, lineno, f"bad colour {short(tok, 20)} (skipped)"))
+        return None
 
 
 def _floats(toks: list[str]) -> list[float] | None:
@@ -101,9 +129,12 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
     n_geom = 0
     n_bad = 0
     first_bad = 0
+    synth: LDrawFile | None = None  # the open ``0 SYNTH BEGIN`` block: its lines become one hose part
+    path_tag = f"{zlib.crc32(path.encode('utf-8', 'replace')):08x}"
 
     def new_file(name: str) -> LDrawFile:
-        nonlocal winding_cw, certified, invert_next, first_comment, header_done
+        nonlocal winding_cw, certified, invert_next, first_comment, header_done, synth
+        synth = None
         winding_cw = False
         certified = None
         invert_next = False
@@ -127,11 +158,13 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 continue
             if up.startswith("NOFILE"):
                 cur = None
+                synth = None
                 in_data = False
                 continue
             if up.startswith("!DATA"):
                 in_data = True
                 cur = None
+                synth = None
                 continue
             if in_data:
                 continue
@@ -139,6 +172,14 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 if files:
                     continue  # text between NOFILE and the next FILE is ignored
                 cur = new_file(default_name)
+            if up.startswith("SYNTH"):
+                toks = rest.split()
+                if len(toks) >= 2 and toks[1].upper() == "BEGIN" and synth is None:
+                    synth = _synth_part(cur, toks, path, path_tag, lineno, diags)
+                    files.append(synth)
+                elif len(toks) >= 2 and toks[1].upper() == "END":
+                    synth = None
+                continue
             if up.startswith("BFC"):
                 toks = up.split()[1:]
                 for t in toks:
@@ -188,6 +229,7 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 continue
             cur = new_file(default_name)
         header_done = True
+        tgt = synth if synth is not None else cur
         if lt == "1":
             toks = s.split(None, 14)
             vals = _floats(toks[2:14]) if len(toks) == 15 else None
@@ -201,14 +243,15 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 diags.append(Diagnostic(path, lineno, "NaN or absurd coordinates (line rejected)"))
                 invert_next = False
                 continue
-            try:
-                colour = _parse_colour(toks[1])
-            except ValueError:
-                diags.append(Diagnostic(path, lineno, f"bad colour {toks[1]!r} (skipped)"))
+            colour = _colour(toks[1], path, lineno, diags)
+            if colour is None:
                 invert_next = False
                 continue
-            cur.refs.append(SubRef(lineno, colour, tuple(vals), normalize_name(toks[14]), toks[14].strip(),
-                                   invert_next))
+            ref_name = normalize_name(toks[14])
+            if synth is not None and LSYNTH_CONSTRAINT.match(ref_name):
+                invert_next = False
+                continue
+            tgt.refs.append(SubRef(lineno, colour, tuple(vals), ref_name, toks[14].strip(), invert_next))
             invert_next = False
             n_geom += 1
         elif lt == "3" or lt == "4":
@@ -223,26 +266,24 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
             if _bad_coords(vals):
                 diags.append(Diagnostic(path, lineno, "NaN or absurd coordinates (line rejected)"))
                 continue
-            try:
-                colour = _parse_colour(toks[1])
-            except ValueError:
-                diags.append(Diagnostic(path, lineno, f"bad colour {toks[1]!r} (skipped)"))
+            colour = _colour(toks[1], path, lineno, diags)
+            if colour is None:
                 continue
             rev = winding_cw and certified is not False
             if lt == "3":
                 if rev:
                     vals = vals[6:9] + vals[3:6] + vals[0:3]
-                cur.tri.extend(vals)
-                cur.tri_colour.append(colour)
-                cur.tri_line.append(lineno)
+                tgt.tri.extend(vals)
+                tgt.tri_colour.append(colour)
+                tgt.tri_line.append(lineno)
             else:
                 a, b, c, d = vals[0:3], vals[3:6], vals[6:9], vals[9:12]
                 if rev:
-                    cur.tri.extend(c + b + a + d + c + a)
+                    tgt.tri.extend(c + b + a + d + c + a)
                 else:
-                    cur.tri.extend(a + b + c + a + c + d)
-                cur.tri_colour.extend((colour, colour))
-                cur.tri_line.extend((lineno, lineno))
+                    tgt.tri.extend(a + b + c + a + c + d)
+                tgt.tri_colour.extend((colour, colour))
+                tgt.tri_line.extend((lineno, lineno))
             n_geom += 1
         else:  # 2 and 5: edges and optional lines are not needed for solids
             n_geom += 1
@@ -257,3 +298,21 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
             h.category = h.description.lstrip("~_=|").split(" ")[0] if h.description.lstrip("~_=|") else ""
     return files
 
+
+def _synth_part(cur: LDrawFile, toks: list[str], path: str, tag: str, lineno: int,
+                diags: list[Diagnostic]) -> LDrawFile:
+    """``0 SYNTH BEGIN TYPE COLOUR``: a part of its own (one element), referenced from ``cur`` at this line.
+
+    LSynth writes the constraint markers (``ls*.dat``) and the synthesized segments inside the block; the
+    segments are the hose's geometry, the markers are dropped.
+    """
+    kind = toks[2].upper()[:40] if len(toks) > 2 else "HOSE"
+    colour = 16
+    if len(toks) > 3:
+        c = _colour(toks[3], path, lineno, diags)
+        colour = 16 if c is None else c
+    name = f"lsynth~{tag}~{lineno}.dat"
+    f = LDrawFile(name, path, Header(description=f"LSynth hose {kind}", name=name, org_type="Part",
+                                     category="Hose"), hose=kind)
+    cur.refs.append(SubRef(lineno, colour, IDENTITY, name, name, False))
+    return f
