@@ -116,7 +116,7 @@ class Flattener:
             n = len(f.tri_colour) + sum(len(refs) * (self.counts.get((c, library_only)) or 0)
                                         for c, refs in children)
             if n > self.limits.max_triangles:
-                raise LimitError(f"{short(name)} expands to {n:,} triangles, more than the limit of "
+                raise LimitError(f"{short(f.name)} expands to {n:,} triangles, more than the limit of "
                                  f"{self.limits.max_triangles:,} (--max-triangles)", file=f.path)
             key = (f.name, library_only)
             self.counts[key] = n

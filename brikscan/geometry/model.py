@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import Diagnostic, InputError, LimitError, short
+from ..errors import Diagnostic, InputError, LimitError, clip, short
 from ..ldraw.colours import ColourTable
 from ..ldraw.library import Library, find_library
 from ..ldraw.limits import DEFAULT_LIMITS, MAX_FILE_BYTES, Limits
@@ -132,16 +132,21 @@ class Model:
 
 
 def _read_model_file(path: Path) -> bytes:
-    if not path.exists():
-        raise InputError("no such file", file=str(path))
-    if path.is_dir():
-        raise InputError("is a folder, not an LDraw file", file=str(path))
+    where = clip(path, 200)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise InputError(f"larger than {MAX_FILE_BYTES >> 20} MB: not an LDraw model", file=str(path))
+        st = path.stat()
+    except FileNotFoundError:
+        raise InputError("no such file", file=where) from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot open ({getattr(exc, 'strerror', None) or type(exc).__name__})", file=where) from None
+    if path.is_dir():
+        raise InputError("is a folder, not an LDraw file", file=where)
+    if st.st_size > MAX_FILE_BYTES:
+        raise InputError(f"larger than {MAX_FILE_BYTES >> 20} MB: not an LDraw model", file=where)
+    try:
         return path.read_bytes()
     except OSError as exc:
-        raise InputError(f"cannot read ({exc.strerror or type(exc).__name__})", file=str(path)) from None
+        raise InputError(f"cannot read ({exc.strerror or type(exc).__name__})", file=where) from None
 
 
 def _fallback():
