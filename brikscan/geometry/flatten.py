@@ -21,6 +21,12 @@ from ..ldraw.parser import LDrawFile, SubRef
 from ..ldraw.resolve import Resolver, refusal, refused_message
 from ..ldraw.walk import ref_matrix
 
+
+def det(m: np.ndarray) -> np.ndarray:
+    """Determinants; a singular placement is 0 without LAPACK's divide-by-zero warning."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.linalg.det(m)
+
 # Stud primitives (stud.dat, stud2.dat, stud4a.dat, stug-2x2.dat, stu2..., stud-logo...): dropped by --no-studs.
 STUD_RE = re.compile(r"^(?:48/|8/)?(?:stud|stug|stu\d)")
 
@@ -139,7 +145,7 @@ class Flattener:
             mats = np.stack([ref_matrix(r) for r in refs])  # (k,4,4)
             rot = mats[:, :3, :3]
             out = np.einsum("kij,nvj->knvi", rot, child.tris) + mats[:, None, None, :3, 3]
-            flip = (np.linalg.det(rot) < 0) ^ np.array([r.invert for r in refs])
+            flip = (det(rot) < 0) ^ np.array([r.invert for r in refs])
             if flip.any():
                 out[flip] = out[flip][:, :, ::-1, :]
             tris.append(out.reshape(-1, 3, 3))

@@ -22,7 +22,7 @@ from ..ldraw.resolve import Resolver
 from ..ldraw.studio import is_zip, read_studio
 from ..ldraw.walk import ElementRef, walk_model
 from .cache import PartCache
-from .flatten import FlatGeometry, Flattener
+from .flatten import FlatGeometry, Flattener, det as _det
 
 LDU_PER_INCH = 63.5  # 25.4 mm / 0.4 mm
 LDU_PER_STUD = 20.0
@@ -369,7 +369,7 @@ def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None],
             continue
         m = ig.transform
         t = np.einsum("ij,nvj->nvi", m[:3, :3], g.tris) + m[:3, 3]
-        if (np.linalg.det(m[:3, :3]) < 0) ^ ig.invert:
+        if (_det(m[:3, :3]) < 0) ^ ig.invert:
             t = t[:, ::-1]
         inline_tris.append(t)
         inline_cols.append(np.where(g.colours == 16, ig.colour, g.colours))
@@ -396,7 +396,7 @@ def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None],
         world = np.matmul(verts[None, :, :], rot.transpose(0, 2, 1))  # (k, 3n, 3)
         world += mats[:, None, :3, 3].astype(np.float32)
         world = world.reshape(len(idx), g.n, 3, 3)
-        flip = (np.linalg.det(mats[:, :3, :3]) < 0) ^ np.array([elements[i].invert for i in idx])
+        flip = (_det(mats[:, :3, :3]) < 0) ^ np.array([elements[i].invert for i in idx])
         if flip.any():
             world[flip] = world[flip][:, :, ::-1, :]
         bmin[idx_a] = world.min(axis=(1, 2))
