@@ -98,7 +98,7 @@ def test_io_encrypted_by_the_zip_program_reads_too(lib, tmp_path):
 def test_lsynth_block_is_one_hose_element(lib, tmp_path):
     text = ("0 Hose test\n" + BRICK.format(c=4, x=0, y=0, name="tb.dat") +
             "0 SYNTH BEGIN PNEUMATIC_TUBE 4\n"
-            "1 16 0 0 0 1 0 0 0 1 0 0 0 1 LS01.dat\n"
+            "1 16 5 -8 3 1 0 0 0 1 0 0 0 1 LS01.dat\n"
             "1 16 0 0 100 1 0 0 0 1 0 0 0 1 ls01.dat\n"
             "0 SYNTH SYNTHESIZED BEGIN\n"
             "1 16 0 0 10 1 0 0 0 1 0 0 0 1 tb.dat\n1 16 0 0 20 1 0 0 0 1 0 0 0 1 tb.dat\n"
@@ -109,6 +109,10 @@ def test_lsynth_block_is_one_hose_element(lib, tmp_path):
     assert len(hoses) == 1 and hoses[0].description.startswith("LSynth hose PNEUMATIC_TUBE")
     assert hoses[0].colour == 4 and hoses[0].category == "Hose"
     assert m.parts[hoses[0].part].triangles == 4  # the two synthesized segments
+    assert np.allclose(hoses[0].position, [5, -8, 3])  # placed at its first point, not at the file's origin
+    seg = brikscan.load(write(tmp_path / "seg.ldr", "1 16 0 0 10 1 0 0 0 1 0 0 0 1 tb.dat\n"
+                              "1 16 0 0 20 1 0 0 0 1 0 0 0 1 tb.dat\n"), lib, cache=False)
+    assert np.allclose([hoses[0].bbox_min, hoses[0].bbox_max], seg.mesh.bbox())  # the segments where written
     assert m.missing_parts == [] and not any("ls01" in str(d).lower() for d in m.diagnostics)
 
 

@@ -67,12 +67,14 @@ def sanitise(data):
 def print_json(data, model=None) -> None:
     """The one place a ``--json`` output is printed: strict JSON, with the model's warnings and geometry source.
 
-    ``model``: the loaded model whose warnings (``warnings``) and ``geometry_source`` the output must carry.
+    ``model``: the loaded model (or battlefield) whose warnings and ``geometry_source`` the output must carry.
     """
     if model is not None and isinstance(data, dict):
         data = dict(data)
-        data.setdefault("geometry_source", model.geometry_source)
-        own = [str(d) for d in model.diagnostics]
+        source = getattr(model, "geometry_source", None)
+        if source is not None:
+            data.setdefault("geometry_source", source)
+        own = [str(d) for d in getattr(model, "diagnostics", [])]
         seen = set(own)
         data["warnings"] = own + [w for w in data.get("warnings", []) if w not in seen]
     sys.stdout.write(json.dumps(sanitise(data), indent=2, allow_nan=False) + "\n")

@@ -11,10 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import secrets
 import signal
 import threading
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,11 +20,11 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import OutputError
+from ..ldraw.tempfiles import clean_stale_temps, temp_name
 
 CACHE_VERSION = "3"
 MAGIC = b"BKS3"
 _DIGEST = 32
-_STALE_S = 3600.0  # a temporary file older than this is stale even if its pid is alive again
 
 
 def default_cache_dir() -> Path:
@@ -42,37 +40,6 @@ class CachedPart:
     tris: np.ndarray  # (n,3,3) float32
     colours: np.ndarray  # (n,) int32
     header: dict
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, ValueError):
-        return True
-    return True
-
-
-def clean_stale_temps(folder: Path, prefix: str) -> int:
-    """Remove ``prefix<pid>.<token>.tmp`` files whose writer is gone (or that are over an hour old)."""
-    removed = 0
-    try:
-        names = [n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith(".tmp")]
-    except OSError:
-        return 0
-    now = time.time()
-    for n in names:
-        pid_text = n[len(prefix):].split(".", 1)[0]
-        p = folder / n
-        try:
-            old = now - p.stat().st_mtime > _STALE_S
-            if old or not pid_text.isdigit() or not _pid_alive(int(pid_text)):
-                p.unlink()
-                removed += 1
-        except OSError:
-            continue
-    return removed
 
 
 @contextmanager
@@ -98,7 +65,7 @@ def _term_as_interrupt():
 
 def _replace_via_temp(path: Path, data: bytes, tmp_dir: Path, prefix: str) -> None:
     """Write ``data`` to a temporary file in ``tmp_dir`` and rename it to ``path``; OSError on failure."""
-    tmp = tmp_dir / f"{prefix}{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    tmp = tmp_dir / temp_name(prefix)
     with _term_as_interrupt():
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as for any output

@@ -130,6 +130,7 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
     n_bad = 0
     first_bad = 0
     synth: LDrawFile | None = None  # the open ``0 SYNTH BEGIN`` block: its lines become one hose part
+    anchors: dict[str, tuple[float, float, float]] = {}  # hose -> its first point (where the element is placed)
     path_tag = f"{zlib.crc32(path.encode('utf-8', 'replace')):08x}"
 
     def new_file(name: str) -> LDrawFile:
@@ -248,6 +249,8 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 invert_next = False
                 continue
             ref_name = normalize_name(toks[14])
+            if synth is not None:
+                anchors.setdefault(synth.name, (vals[0], vals[1], vals[2]))
             if synth is not None and LSYNTH_CONSTRAINT.match(ref_name):
                 invert_next = False
                 continue
@@ -291,6 +294,8 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
         raise InputError("not an LDraw file (no LDraw lines)", file=path, line=first_bad)
     if not files:
         files.append(LDrawFile(normalize_name(default_name), path, Header()))
+    if anchors:
+        _place_hoses(files, anchors)
     for f in files:
         h = f.header
         if not h.category and h.description:
@@ -316,3 +321,18 @@ def _synth_part(cur: LDrawFile, toks: list[str], path: str, tag: str, lineno: in
                                      category="Hose"), hose=kind)
     cur.refs.append(SubRef(lineno, colour, IDENTITY, name, name, False))
     return f
+
+
+def _place_hoses(files: list[LDrawFile], anchors: dict[str, tuple[float, float, float]]) -> None:
+    """Move each hose element to its first point (not its file's origin), its lines shifted back to match."""
+    hoses = {f.name: f for f in files if f.hose and f.name in anchors}
+    for parent in files:
+        for r in parent.refs:
+            hose = hoses.get(r.name)
+            if hose is None or r.m != IDENTITY:
+                continue
+            ax, ay, az = anchors[hose.name]
+            r.m = (ax, ay, az) + IDENTITY[3:]
+            for sub in hose.refs:
+                sub.m = (sub.m[0] - ax, sub.m[1] - ay, sub.m[2] - az) + sub.m[3:]
+            hose.tri = [v - (ax, ay, az)[i % 3] for i, v in enumerate(hose.tri)]
