@@ -405,3 +405,27 @@ def test_zip_library_with_a_png_part(tmp_path):
     m = brikscan.load(write(tmp_path / "m.ldr", BRICK.format(c=4, x=0, y=0, name="photo.dat")
                             + BRICK.format(c=4, x=0, y=0, name="tb.dat")), zpath, cache=False)
     assert m.missing_parts == ["photo.dat"] and m.mesh.n_triangles == 2
+
+
+def test_scene_positions_beyond_the_limit_are_refused(tmp_path, capsys):
+    from conftest import EXAMPLES
+
+    scene = write(tmp_path / "s.toml", f'[[models]]\nfile = "{EXAMPLES / "squad.ldr"}"\nposition = [1e308, 0, 0]\n')
+    rc, out, err = cli(capsys, "los", scene, "--json")
+    assert rc == 3 and "position" in err and "coordinate limit" in err and out == ""
+
+
+def test_size_caps_files_zip_bombs_and_warning_floods(lib, tmp_path, capsys):
+    huge = tmp_path / "huge.ldr"
+    with open(huge, "wb") as fh:
+        fh.truncate(40 << 20)  # sparse: refused by its size, never read
+    rc, _, err = cli(capsys, "info", huge, "--library", lib)
+    assert rc == 3 and "larger than 32 MB" in err
+    members = studio_members()
+    members["model.ldr"] = b"0 x\n" * (10 << 20)  # 40 MB unpacked from a few kB
+    rc, _, err = cli(capsys, "info", write_zip(tmp_path / "bomb.io", members), "--library", lib)
+    assert rc == 3 and "unpacks to more than 32 MB" in err
+    flood = write(tmp_path / "flood.ldr", "junk line\n" * 5000 + BRICK.format(c=4, x=0, y=0, name="tb.dat"))
+    m = brikscan.load(flood, lib, cache=False)
+    assert len(m.elements) == 1 and len(m.diagnostics) == 1001
+    assert "4,000 more warnings" in str(m.diagnostics[-1])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MAX_NAME_BYTES = 255  # longest file name a file system takes for one path component
-MAX_FILE_BYTES = 256 << 20  # one LDraw file (or a member of a Studio .io) read into memory
+MAX_FILE_BYTES = 32 << 20  # one LDraw file (or a member of a Studio .io): 10x the largest official model
 
 
 @dataclass(frozen=True)

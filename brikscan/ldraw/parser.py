@@ -58,6 +58,38 @@ class LDrawFile:
         return bool(self.tri_colour)
 
 
+MAX_WARNINGS_PER_FILE = 1000  # a file of a million bad lines gives a thousand warnings and a count, not 200 MB
+_EOL = re.compile(r"\r\n|\r|\n")
+
+
+class _Capped:
+    """A diagnostics list that keeps the first MAX_WARNINGS_PER_FILE of one file and counts the rest."""
+
+    def __init__(self, out: list[Diagnostic], path: str) -> None:
+        self.out, self.path, self.kept, self.dropped = out, path, 0, 0
+
+    def append(self, d: Diagnostic) -> None:
+        if self.kept < MAX_WARNINGS_PER_FILE:
+            self.out.append(d)
+            self.kept += 1
+        else:
+            self.dropped += 1
+
+    def close(self) -> None:
+        if self.dropped:
+            self.out.append(Diagnostic(self.path, 0, f"{self.dropped:,} more warnings in this file not shown"))
+
+
+def _lines(text: str):
+    """The lines of ``text`` one at a time (``\\n``, ``\\r\\n`` or ``\\r``): no list of millions of strings."""
+    pos = 0
+    for m in _EOL.finditer(text):
+        yield text[pos:m.start()]
+        pos = m.end()
+    if pos < len(text):
+        yield text[pos:]
+
+
 def decode(data: bytes, path: str) -> str:
     if b"\x00" in data[:8192]:
         raise InputError("not an LDraw file (binary data)", file=path)
@@ -86,7 +118,7 @@ def _parse_colour(tok: str) -> int:
     return v
 
 
-def _colour(tok: str, path: str, lineno: int, diags: list[Diagnostic]) -> int | None:
+def _colour(tok: str, path: str, lineno: int, diags) -> int | None:
     """The line's colour; None (skip the line) when it is no number, 16 with a warning when out of range."""
     try:
         return _parse_colour(tok)
@@ -117,7 +149,7 @@ _HEADER_KEYS = ("name:", "author:", "!ldraw_org", "!license", "!category", "!key
 def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagnostic] | None = None,
                strict: bool = False) -> list[LDrawFile]:
     """Parse one physical file; an MPD gives one LDrawFile per ``0 FILE`` block (the first is the main model)."""
-    diags = diagnostics if diagnostics is not None else []
+    diags = _Capped(diagnostics if diagnostics is not None else [], path)
     files: list[LDrawFile] = []
     cur: LDrawFile | None = None
     in_data = False
@@ -145,7 +177,7 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
         files.append(f)
         return f
 
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(_lines(text), start=1):
         s = raw.strip()
         if not s:
             continue
@@ -290,6 +322,7 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
             n_geom += 1
         else:  # 2 and 5: edges and optional lines are not needed for solids
             n_geom += 1
+    diags.close()
     if strict and n_geom == 0 and n_bad:
         raise InputError("not an LDraw file (no LDraw lines)", file=path, line=first_bad)
     if not files:
@@ -304,8 +337,7 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
     return files
 
 
-def _synth_part(cur: LDrawFile, toks: list[str], path: str, tag: str, lineno: int,
-                diags: list[Diagnostic]) -> LDrawFile:
+def _synth_part(cur: LDrawFile, toks: list[str], path: str, tag: str, lineno: int, diags) -> LDrawFile:
     """``0 SYNTH BEGIN TYPE COLOUR``: a part of its own (one element), referenced from ``cur`` at this line.
 
     LSynth writes the constraint markers (``ls*.dat``) and the synthesized segments inside the block; the

@@ -18,7 +18,7 @@ STUDIO_PASSWORD = b"soho0909"  # Studio's published password for its encrypted .
 MODEL_MEMBERS = ("model.ldr", "model2.ldr")  # model.ldr first: the plain LDraw export
 CUSTOM_PREFIX = "customparts/"
 MAX_MEMBERS = 100_000
-MAX_TOTAL_BYTES = 1 << 30  # all custom parts together, uncompressed
+MAX_TOTAL_BYTES = 256 << 20  # all custom parts together, uncompressed
 
 
 @dataclass
