@@ -429,3 +429,16 @@ def test_size_caps_files_zip_bombs_and_warning_floods(lib, tmp_path, capsys):
     m = brikscan.load(flood, lib, cache=False)
     assert len(m.elements) == 1 and len(m.diagnostics) == 1001
     assert "4,000 more warnings" in str(m.diagnostics[-1])
+
+
+def test_sigterm_during_a_write_leaves_no_temporary_file(tmp_path):
+    code = ("import os, signal, sys\nfrom pathlib import Path\nfrom brikscan.geometry.cache import write_atomic\n"
+            "data = b'x' * (200 << 20)\n"
+            "signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGTERM))\n"
+            "signal.setitimer(signal.ITIMER_REAL, 0.02)\n"
+            "write_atomic(Path(sys.argv[1]), data)\nprint('finished')\n")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path / "big.glb")], capture_output=True, text=True,
+                       timeout=120)
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")], r.stderr[-300:]
+    if "finished" not in r.stdout:  # interrupted mid-write: nothing half-written either
+        assert r.returncode != 0 and not (tmp_path / "big.glb").exists()

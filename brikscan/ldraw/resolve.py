@@ -10,6 +10,7 @@ import os
 import posixpath
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ..errors import Diagnostic, InputError, LibraryError, short
@@ -20,6 +21,7 @@ from .parser import LDrawFile, decode, parse_text
 _DRIVE = re.compile(r"^[a-z]:")
 
 
+@lru_cache(maxsize=1 << 16)
 def refusal(name: str) -> str | None:
     """Why a reference name must not be followed, or None when it may be."""
     n = normalize_name(name)
