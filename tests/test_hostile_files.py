@@ -15,7 +15,7 @@ import pytest
 
 import brikscan
 from brikscan.cli import main
-from brikscan.errors import InputError, LimitError
+from brikscan.errors import LimitError
 from brikscan.ldraw.library import find_library
 from brikscan.ldraw.limits import Limits
 from studio_io import PNG_1X1, STUDIO_PASSWORD, studio_members, write_studio, write_zip
