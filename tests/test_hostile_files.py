@@ -16,7 +16,7 @@ import pytest
 import brikscan
 from brikscan.cli import main
 from brikscan.errors import LimitError
-from brikscan.ldraw.library import find_library
+from brikscan.ldraw.library import EDITOR_PLACES, USUAL_PLACES, find_library
 from brikscan.ldraw.limits import Limits
 from studio_io import PNG_1X1, STUDIO_PASSWORD, studio_members, write_studio, write_zip
 from test_ldraw_reader import make_library
@@ -127,6 +127,8 @@ def test_editor_library_folders_after_library_and_ldrawdir(lib, tmp_path, monkey
         pytest.skip(f"a library in a system-wide place ({found and found.path}) comes first on this machine")
     monkeypatch.setenv("LDRAWDIR", str(lib))
     assert find_library().path == lib.resolve()
+    # never a folder relative to where brikscan runs (a downloaded archive could plant one there)
+    assert all(Path(p).expanduser().is_absolute() for p in EDITOR_PLACES + USUAL_PLACES)
     assert find_library(ldcad).path == ldcad.resolve()
 
 

@@ -21,15 +21,16 @@ RESOLUTIONS = {"normal": (), "high": ("p/48",), "low": ("p/8",)}
 USUAL_PLACES = ("~/ldraw", "~/LDraw", "~/.ldraw", "/usr/share/ldraw", "/usr/local/share/ldraw",
                 "/opt/ldraw")
 # The copies that the editors install: BrickLink Studio (its ldraw/ folder), LeoCAD (library.bin, a zip of the
-# official library), LDCad (its own ldraw folder or complete.zip); Windows and macOS paths, and Wine's.
+# official library), LDCad (its own ldraw folder or complete.zip); macOS, Linux and Wine paths, and on Windows
+# its own (only there: elsewhere "C:/…" would be a folder relative to wherever brikscan runs).
 EDITOR_PLACES = (
-    "C:/Program Files/Studio 2.0/ldraw", "C:/Program Files (x86)/Studio 2.0/ldraw",
     "/Applications/Studio 2.0/ldraw", "~/.wine/drive_c/Program Files/Studio 2.0/ldraw",
     "/usr/share/leocad/library.bin", "/usr/local/share/leocad/library.bin", "~/.local/share/leocad/library.bin",
-    "/Applications/LeoCAD.app/Contents/Resources/library.bin", "C:/Program Files/LeoCAD/library.bin",
-    "~/.local/share/LDCad/ldraw", "~/LDCad/ldraw", "~/LDCad/complete.zip", "C:/LDCad/ldraw",
-    "C:/Users/Public/Documents/LDraw",
-)
+    "/Applications/LeoCAD.app/Contents/Resources/library.bin",
+    "~/.local/share/LDCad/ldraw", "~/LDCad/ldraw", "~/LDCad/complete.zip",
+) + (("C:/Program Files/Studio 2.0/ldraw", "C:/Program Files (x86)/Studio 2.0/ldraw",
+      "C:/Program Files/LeoCAD/library.bin", "C:/LDCad/ldraw", "C:/Users/Public/Documents/LDraw")
+     if os.name == "nt" else ())
 
 
 def normalize_name(name: str) -> str:
