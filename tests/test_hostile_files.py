@@ -444,3 +444,12 @@ def test_sigterm_during_a_write_leaves_no_temporary_file(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")], r.stderr[-300:]
     if "finished" not in r.stdout:  # interrupted mid-write: nothing half-written either
         assert r.returncode != 0 and not (tmp_path / "big.glb").exists()
+
+
+def test_many_distinct_missing_files_stay_fast_and_short(lib, tmp_path):
+    text = "".join(f"1 4 0 0 0 1 0 0 0 1 0 0 0 1 gone{i}.ldr\n" for i in range(20_000))
+    model = write(tmp_path / "many.ldr", text + BRICK.format(c=4, x=0, y=0, name="tb.dat"))
+    t = time.perf_counter()
+    m = brikscan.load(model, lib, cache=False)
+    assert time.perf_counter() - t < 20 and len(m.elements) == 1
+    assert len(m.diagnostics) == 5001 and "15,000 more warnings" in str(m.diagnostics[-1])

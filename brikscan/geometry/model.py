@@ -26,6 +26,7 @@ from .flatten import FlatGeometry, Flattener, det as _det
 
 LDU_PER_INCH = 63.5  # 25.4 mm / 0.4 mm
 LDU_PER_STUD = 20.0
+MAX_WARNINGS = 5000  # per model: a hostile file's warnings stay a readable list, not megabytes of JSON
 
 
 @dataclass
@@ -254,7 +255,7 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
     _check_extent(mesh, bmin, bmax, limits, label)
     warned = {d.message for d in diags}
     for name, src in missing.items():
-        if not any(m.endswith(short(name)) for m in warned):
+        if f"missing file {short(name)}" not in warned and f"missing subfile {short(name)}" not in warned:
             f, _, ln = src.rpartition(":")
             diags.append(Diagnostic(f, int(ln), f"missing part {short(name)}"))
     if not elements and mesh.n_triangles == 0:
@@ -267,6 +268,8 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
         source = "none (no LDraw library and no fallback meshes)"
     colours = _colours(lib, pcache, fallback, diags)
     diags.extend(Diagnostic(str(pcache.root), 0, w) for w in pcache.warnings)
+    if len(diags) > MAX_WARNINGS:
+        diags[MAX_WARNINGS:] = [Diagnostic(label, 0, f"{len(diags) - MAX_WARNINGS:,} more warnings not shown")]
     t_end = time.perf_counter()
     return Model(path, main.header.name or path.stem, elements, parts, mesh, colours, sorted(missing), diags,
                  source, main, walk.submodels,

@@ -90,32 +90,8 @@ class Library:
     def _folder_lookup(self, rel: str) -> Path | None:
         if ".." in rel.split("/"):
             return None  # library names never climb; this one would leave the library
-        direct = self.path / rel
-        try:
-            if direct.is_file():
-                return direct
-        except (OSError, ValueError):  # a name no file system takes
-            return None
-        # Case-insensitive fallback: list each directory once.
-        parts = rel.split("/")
-        cur = self.path
-        for i, comp in enumerate(parts):
-            key = str(cur)
-            listing = self._dirs.get(key)
-            if listing is None:
-                try:
-                    listing = {e.lower(): e for e in os.listdir(cur)}
-                except OSError:
-                    listing = {}
-                self._dirs[key] = listing
-            real = listing.get(comp)
-            if real is None:
-                return None
-            cur = cur / real
-        try:
-            return cur if cur.is_file() else None
-        except (OSError, ValueError):
-            return None
+        found = find_case_insensitive(str(self.path), rel, self._dirs)
+        return Path(found) if found else None
 
     def locate(self, rel: str) -> str | None:
         """A library-relative path (lower case) -> a stable locator, or None."""
@@ -181,6 +157,28 @@ class Library:
             self._zip.close()
             self._zip = None
             self._index = None
+
+
+def find_case_insensitive(root: str, rel: str, listings: dict[str, dict[str, str]]) -> str | None:
+    """``root/rel`` matched without regard to case, a file; each folder is listed once (``listings``), so a
+    name that is not there costs dictionary look-ups, not system calls."""
+    cur = root
+    for comp in rel.split("/"):
+        listing = listings.get(cur)
+        if listing is None:
+            try:
+                listing = {e.lower(): e for e in os.listdir(cur)}
+            except (OSError, ValueError):
+                listing = {}
+            listings[cur] = listing
+        real = listing.get(comp)
+        if real is None:
+            return None
+        cur = os.path.join(cur, real)
+    try:
+        return cur if os.path.isfile(cur) else None
+    except (OSError, ValueError):
+        return None
 
 
 def _has_parts(p: Path) -> bool:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import Diagnostic, InputError, LibraryError, short
-from .library import Library, normalize_name
+from .library import Library, find_case_insensitive, normalize_name
 from .limits import MAX_FILE_BYTES, MAX_NAME_BYTES
 from .parser import LDrawFile, decode, parse_text
 
@@ -54,35 +54,28 @@ class Resolver:
     _parsed: dict[tuple[str, bool], LDrawFile | None] = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)  # name -> "mpd" | "custom" | "folder" | "library"
     part_memo: dict[str, bool] = field(default_factory=dict)  # walk.is_part_ref decisions
-    _dir_listing: dict[str, str] | None = None
+    _listings: dict[str, dict[str, str]] = field(default_factory=dict)  # folder -> {lower name: real name}
+    _folder_memo: dict[str, Path | None] = field(default_factory=dict)
     _root: Path | None = None
 
     def _in_model_dir(self, name: str) -> Path | None:
+        """The file in the model's folder tree (any case), never one outside it (links included)."""
         if self.model_dir is None or refusal(name):
             return None
+        if name in self._folder_memo:
+            return self._folder_memo[name]
         if self._root is None:
             self._root = self.model_dir.resolve()
-        direct = self.model_dir / name
+        rel = posixpath.normpath(name)
+        found = find_case_insensitive(str(self.model_dir), rel, self._listings) if rel not in (".", "") else None
+        p = Path(found) if found else None
         try:
-            if direct.is_file():
-                return direct if direct.resolve().is_relative_to(self._root) else None
+            if p is not None and not p.resolve().is_relative_to(self._root):
+                p = None
         except (OSError, ValueError):
-            return None
-        if self._dir_listing is None:
-            try:
-                self._dir_listing = {e.lower(): e for e in os.listdir(self.model_dir)}
-            except OSError:
-                self._dir_listing = {}
-        if "/" in name:
-            return None
-        real = self._dir_listing.get(name)
-        if real is None:
-            return None
-        p = self.model_dir / real
-        try:
-            return p if p.is_file() and p.resolve().is_relative_to(self._root) else None
-        except (OSError, ValueError):
-            return None
+            p = None
+        self._folder_memo[name] = p
+        return p
 
     def _in_custom(self, name: str) -> str | None:
         """A Studio custom part's key, searched like the library's folders."""
