@@ -153,18 +153,25 @@ def test_flamethrower_and_gun_checks(tmp_path, analyse_path):
 
 @needs_shared
 def test_default_move_and_propulsion_cost(tmp_path, analyse_path):
-    """Ground default Move 18 - 2*Size - SL [004 §9.1] at 1 CP per 2" [000 §9.1]; annotated Move wins."""
+    """Ground default Move 10" [000 §9.1 Movement Speed Examples] (or, as an option, 18 - 2*Size - SL
+    [004 §9.1]) at 1 CP per 2" [000 §9.1]; annotated Move wins."""
     body = _bar(6) + ["0 !BRIKSCAN BEGIN propulsion type=ground"] + \
         [f"1 0 {_far(k)} {ID} 3641.dat" for k in range(4)] + ["0 !BRIKSCAN END"]
-    card = _main_card(analyse_path(_mpd(tmp_path, "cart.mpd", body, "kind=vehicle sl=1"), scale="stud"))
+    path = _mpd(tmp_path, "cart.mpd", body, "kind=vehicle sl=1")
+    card = _main_card(analyse_path(path, scale="stud"))
     (p,) = card.propulsion
-    assert card.size == 2 and p.move_in == 18 - 2 * 2 - 1 and p.cost == p.move_in / 2
+    assert card.size == 2 and p.move_in == 10 and p.cost == p.move_in / 2
     assert card.total_cost == card.base_cost + p.cost
+    (f,) = _main_card(analyse_path(path, scale="stud", move="formula")).propulsion
+    assert f.move_in == 18 - 2 * 2 - 1 and f.cost == f.move_in / 2
     body2 = _bar(6) + ["0 !BRIKSCAN ROLE propulsion type=flying move=12", f"1 0 {_far(0)} {ID} 3023.dat"]
     card2 = _main_card(analyse_path(_mpd(tmp_path, "flyer.mpd", body2, "kind=vehicle sl=2"), scale="stud"))
     (q,) = card2.propulsion
     assert (q.move_in, q.cost) == (12, 12 / 2 * (2 + 2))  # flight (2 + SL) CP per 2" [000 §9.1]
-    assert card2.flying and card2.power == 2  # 1 x Size while flying [000 §8.1]
+    assert card2.flying and card2.power == 2  # 1 x Size while flying in the air [000 §8.1]
+    space = _main_card(analyse_path(_mpd(tmp_path, "flyer.mpd", body2, "kind=vehicle sl=2"), scale="stud",
+                                    space=True))
+    assert not space.flying and space.space and space.power == 4  # in space: 2 x Size [000 §8.1 Power Limits]
 
 
 @needs_shared
@@ -269,7 +276,8 @@ def _all_official():
 
 @needs_shared
 def test_every_official_model_analyses(loaded):
-    """Every shared official model gives cards without error (loads once each; about a minute)."""
+    """Every shared official model gives cards without error, and blast/hit (the damage scene) and los (the
+    units) see the same creations with the same Size, SL and Armor (loads once each; a few minutes)."""
     from brikscan.analysis.stats import analyse, analysis_json
     import json
 
@@ -280,11 +288,34 @@ def test_every_official_model_analyses(loaded):
         from conftest import LIBRARY_ZIP
 
         m = load(p, LIBRARY_ZIP)
-        d = analysis_json(analyse(m))
+        a = analyse(m)
+        d = analysis_json(a)
         json.dumps(d)
         assert d["creations"], p.name
         covered = {i for c in d["creations"] for i in c["elements"]}
         assert covered == {e.index for e in m.elements if not e.missing}, p.name
+        _commands_agree(a, p.name)
+
+
+def _commands_agree(a, name: str) -> None:
+    """stats, blast, hit and los read one analysis: the same creations with the same Size, SL and Armor."""
+    from brikscan.battle.dice import armor_text
+    from brikscan.battle.scene import build_scene
+    from brikscan.battle.units import find_units
+
+    scene = build_scene(a)
+    cards = {c.creation.name: c for c in a.cards}
+    for body in scene.bodies:
+        if body.name not in cards:  # missing parts only: in no creation
+            assert all(a.model.elements[i].missing for i in body.elements), (name, body.name)
+            continue
+        card = cards[body.name]
+        assert (body.size, body.sl, sorted(body.elements)) == \
+            (card.size, card.structure_level, sorted(card.creation.elements)), (name, body.name)
+        assert armor_text(body.sl, a.rules_table, body.armor_fixed) == card.armor, (name, body.name)
+    for u in find_units(a):
+        assert u.name in cards and sorted(u.elements) == sorted(cards[u.name].creation.elements), (name, u.name)
+        assert u.kind == cards[u.name].creation.kind, (name, u.name)
 
 
 # ---------------------------------------------------------------- rule numbers from the tables, explicit caches

@@ -16,7 +16,7 @@ import networkx as nx
 import numpy as np
 
 from ..errors import UsageError
-from ..geometry.model import LDU_PER_INCH
+from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..rules.formulas import sl_text
 from ..rules.tables import Rules, load_rules
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
@@ -60,6 +60,7 @@ class Creation:
     annotation: dict[str, str] = field(default_factory=dict)  # CREATION key=values
     annotation_source: str = ""
     submodel: str = ""
+    side: str | None = None  # UNIT or CREATION annotation side=…
 
     def elements_with(self, role: str) -> list[int]:
         return [i for i in self.elements if self.roles[i].role == role]
@@ -148,28 +149,34 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
     head = sorted(b.get("head", []))
     legs = sorted(b.get("hips", []) + b.get("leg", []))
     torso = sorted(b.get("torso", []) + b.get("arm", []) + b.get("hand", []))
-    for i in items:  # headgear to the head, the rest (held items, neckwear) to the torso section
+    equipment = []
+    for i in items:  # headgear to the head; worn body gear to the torso; held items are equipment, no section
         near_head = head and min(np.linalg.norm(_centre(model, i) - _centre(model, h)) for h in head) < \
             HEADGEAR_REACH_LDU
         if near_head and classes[i].role != "weapon":
             head.append(i)
-        else:
+        elif classes[i].worn:
             torso.append(i)
+        else:
+            equipment.append(i)
     roles = {}
     for i in body:
         roles[i] = RoleDecision("crew", f"minifig {classes[i].minifig_body}: a Creature of its own "
                                         f"({stats_text}) [000 §9.5 The Minifig]", "minifig")
+    held = set(equipment)
     for i in items:
         c = classes[i]
+        if i not in held:  # headgear, hair, armour, capes: worn, a part of the minifig [000 §9.5]
+            roles[i] = RoleDecision("crew", f"worn by the minifig: part of it ({stats_text}); {c.reason}",
+                                    "minifig")
+            continue
         role = c.role if c.role in ("weapon", "device", "propulsion") else "decoration"
         roles[i] = RoleDecision(role, f"carried by the minifig; {c.reason}", "minifig",
                                 {"type": c.type} if c.type else {})
-    subs = {model.elements[i].submodel_path[-1] for i in body if model.elements[i].submodel_path}
-    name = file_stem(next(iter(subs)) if len(subs) == 1 else f"minifig {k}")
-    return Creation(name, "minifig", sorted(body + items), sorted(body), roles, None, "", None,
-                    "minifig body parts (torso, hips, legs, head) assembled", {"head": sorted(head),
-                                                                                "torso": sorted(torso),
-                                                                                "legs": legs})
+    return Creation("", "minifig", sorted(body + items), sorted(body), roles, None, "", None,
+                    "minifig body parts (torso, hips, legs, head) assembled",
+                    {"head": sorted(head), "torso": sorted(torso), "legs": legs, "equipment": sorted(equipment),
+                     "hands": sorted(b.get("hand", []))})
 
 
 def _common_submodel(model, idx: list[int]) -> str:
@@ -220,6 +227,9 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                for i in idx)
     for i in idx:
         n = notes.get(i)
+        if n is not None and n.origin == "cli" and not n.params and classes[i].role == n.role and \
+                not classes[i].minifig_body:
+            n = None  # restating an element's own role with --role changes nothing
         if n is not None and n.role:
             where = "command line" if n.origin == "cli" else f"{n.origin} {n.source}"
             roles[i] = RoleDecision(n.role, f"annotated {n.role} ({where})", "annotation" if n.origin != "cli"
@@ -231,17 +241,18 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             params = {"type": c.type} if c.type else {}
             if role == "crew":  # a minifig part that is built into something else: a part of it
                 role, reason = None, c.reason
-            elif role == "weapon" and c.accessory and c.type in ("melee", "shield", "gun"):
+            elif role == "weapon" and c.accessory and c.type in ("melee", "shield"):
                 role, reason = "decoration", f"{c.reason}, but built into the model, not held: decoration " \
                                              "(annotate it to arm the creation)"
                 params = {}
-            elif boat and role == "propulsion" and c.type == "flying":
+            elif boat and role == "propulsion" and c.type == "forward_flight":
                 role, reason = None, f"{c.reason}; on a boat it is a deck plate"
             elif boat and model.elements[i].category.lower() == "sheet fabric":
-                role, reason, params = "propulsion", f"{c.reason}; sails of a boat are water propulsion", \
-                    {"type": "water"}
+                role, reason, params = "propulsion", f"{c.reason}; the sails of a boat are its Thrusters " \
+                                                     "[000 §9.3]", {"type": "thrust"}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
+    _airfoils(model, idx, classes, roles, boat)
     # wheels on a weapon's carriage are part of that weapon
     for i in idx:
         r = roles.get(i)
@@ -260,7 +271,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     joint_parts = {i for i in idx if i in roles and roles[i].role == "weak point" and roles[i].source == "part"}
     hanging = jointed_bodies(graph, cand, core, body, joint_parts, classes)
     # flyers and boats do not walk: what hangs under a ship or a starship is landing gear or a keel
-    walks = not any(r.role == "propulsion" and r.params.get("type") in ("flying", "water") for r in roles.values())
+    walks = not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight", "thrust", "water") for r in roles.values())
     verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, walks)
                 for jb in hanging]
     if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
@@ -293,9 +304,139 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                                                   "(Non-Structural) [000 §7.1]", "topology")
     # geometry: whatever encloses an interior is Structural [000 §7.1]; moving bodies (turrets, doors, lids on
     # joints) keep what the topology decided
+    ground = max(model.elements[i].bbox_max[1] for i in idx)  # -Y is up: the lowest point has the largest Y
+    wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
+              r.params.get("type") == "ground"]
+    els = model.elements
+    on_ground = {i for i in wheels if els[i].bbox_max[1] >= ground - GROUND_TOL_LDU}
+    for i in wheels:  # a rim inside a tyre that reaches the ground reaches it too
+        c = (els[i].bbox_min + els[i].bbox_max) / 2
+        if i not in on_ground and any(
+                np.linalg.norm(c - (els[j].bbox_min + els[j].bbox_max) / 2) <
+                0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in on_ground):
+            on_ground.add(i)
+    for i, r in list(roles.items()):
+        if i in wheels and i not in on_ground:
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
+                                                  "not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
+    _details(model, graph, idx, classes, roles)
+    _nozzles(model, idx, classes, roles)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache)
     return roles
+
+
+_DETAIL_WORDS = {"round", "cone", "grille", "clip", "handle", "handles", "light", "lamp", "headlight", "lever",
+                 "dish", "jumper", "bar", "louvre", "flower", "ornament"}
+DETAIL_MAX_LDU = 42.0  # a surface detail: at most a 2 x 2 stud footprint ...
+DETAIL_MAX_HEIGHT_LDU = 28.0  # ... and a brick high
+
+
+def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light) that hold
+    nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1]."""
+    inside = set(idx)
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.role != "structural" or r.source not in ("part", "topology"):
+            continue
+        e = model.elements[i]
+        size = e.bbox_max - e.bbox_min
+        if max(size[0], size[2]) > DETAIL_MAX_LDU or size[1] > DETAIL_MAX_HEIGHT_LDU:
+            continue
+        words = set(re.split(r"[^a-z0-9]+", describe(e)[1].lower()))
+        if not words & _DETAIL_WORDS:
+            continue
+        if sum(1 for j in graph.neighbors(i) if j in inside) > 1:
+            continue  # something is built on it
+        roles[i] = RoleDecision("decoration", f"{classes[i].reason}; a small detail on the surface that holds "
+                                              "nothing up: decoration [000 §7.1]", "detail")
+
+
+def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """On a flyer, a cone lying on its side (its axis horizontal) is an engine nozzle: a Thruster [000 §9.3]."""
+    if not any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
+               for r in roles.values()):
+        return
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration"):
+            continue
+        if classes[i].word != "cone":
+            continue
+        axis = np.asarray(model.elements[i].transform)[:3, 1]  # LDraw cones stand along their local Y
+        axis = axis / (np.linalg.norm(axis) or 1.0)
+        if abs(float(axis[1])) < 0.5:
+            roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone on its side on a flyer: an engine "
+                                                  "nozzle, a Thruster [000 §9.3]", "geometry", {"type": "thrust"})
+
+
+FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
+FLAT_WINGS_MIN = 4  # brikscan heuristics: at least this many flat parts sticking out ...
+FLAT_WINGS_SHARE = 0.15  # ... and this share of the structure-type parts make wings of a flyer
+AIRFOIL_OUT = 0.5  # share of a flat part's footprint outside the body's for it to stick out as an airfoil
+
+
+def _outside_share(model, i: int, lo: np.ndarray, hi: np.ndarray) -> float:
+    """Share of element ``i``'s ground footprint (a 5x5 grid over its X-Z box) outside every box ``lo``-``hi``."""
+    e = model.elements[i]
+    xs = np.linspace(e.bbox_min[0], e.bbox_max[0], 5)
+    zs = np.linspace(e.bbox_min[2], e.bbox_max[2], 5)
+    pts = np.array([(x, z) for x in xs for z in zs])
+    if not len(lo):
+        return 1.0
+    inside = ((pts[:, None, 0] >= lo[None, :, 0] - 1) & (pts[:, None, 0] <= hi[None, :, 0] + 1) &
+              (pts[:, None, 1] >= lo[None, :, 2] - 1) & (pts[:, None, 1] <= hi[None, :, 2] + 1)).any(axis=1)
+    return float(1.0 - inside.mean())
+
+
+def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool) -> None:
+    """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
+    of the body (the footprint of its bricks and slopes) on a creation that flies. Built into a hull, a roof or a
+    rock, a "Wing" plate is Structure."""
+    if boat:
+        return
+    els = model.elements
+    h = {i: float(els[i].bbox_max[1] - els[i].bbox_min[1]) for i in idx}
+    body = [i for i in idx if structural_kind(classes[i], els[i]) and h[i] > FLAT_MAX_LDU and
+            classes[i].word not in ("wing", "tail")]
+    lo = np.array([els[i].bbox_min for i in body]).reshape(-1, 3)
+    hi = np.array([els[i].bbox_max for i in body]).reshape(-1, 3)
+    wings = [i for i in idx if classes[i].word == "wing" and i in roles and roles[i].source == "part"]
+    out = {i: _outside_share(model, i, lo, hi) for i in wings}
+    flat = [i for i in idx if i not in roles and structural_kind(classes[i], els[i]) and h[i] <= FLAT_MAX_LDU and
+            classes[i].word in ("plate", "wedge", "tile", "slope")]
+    flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}
+    n_out = sum(1 for v in flat_out.values() if v >= AIRFOIL_OUT)
+    # a flyer: it has thrust or flight, a wing part sticking out, or wings built of plates (many flat parts
+    # sticking out of its body: a starfighter built without "Wing" parts)
+    flies = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight") for r in roles.values()) \
+        or any(v >= AIRFOIL_OUT for v in out.values()) or (n_out >= FLAT_WINGS_MIN and
+                                                            n_out >= FLAT_WINGS_SHARE * max(1, len(body) + len(flat)))
+    for i in wings:
+        if out[i] < AIRFOIL_OUT or not flies:
+            del roles[i]  # decided by the topology: Structure where it is built in
+            classes[i] = PartClass("structural", f"{classes[i].reason}, but built into the body "
+                                                 f"({out[i]:.0%} of it outside): Structure, not a wing [000 §7.1]",
+                                   word="plate")
+    for i in wings:
+        if i in roles:
+            r = roles[i]
+            roles[i] = RoleDecision(r.role, f"{r.reason}: sticks out of the body of a flyer ({out[i]:.0%} of it "
+                                             "outside), an airfoil", "geometry", dict(r.params))
+    if not flies:
+        return
+    for i in idx:
+        c = classes[i]
+        if i in roles or not structural_kind(c, els[i]):
+            continue
+        if c.word == "tail":
+            roles[i] = RoleDecision("propulsion", f"{c.reason}; a tail fin of a flyer: an airfoil, Forward Flight "
+                                                  "[000 §9.1]", "geometry", {"type": "forward_flight"})
+        elif i in flat_out and (share := flat_out[i]) >= AIRFOIL_OUT:
+            roles[i] = RoleDecision("propulsion", f"{c.reason}; a flat part sticking out of the body of a flyer "
+                                                  f"({share:.0%} outside it): a wing, Forward Flight [000 §9.1]",
+                                    "geometry", {"type": "forward_flight"})
 
 
 def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecision], moving: set[int],
@@ -377,15 +518,17 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if any(classes[i].word == "boat" for i in idx):
         return "vehicle", "a boat hull"
     struct = [i for i in idx if roles[i].role == "structural"]
-    if len(idx) <= 3 or not struct or _extent(model, idx) < 40:
-        return "loose item", f"{len(idx)} element(s), no Structure of its own"
+    if len(idx) <= 3 or not struct or _extent(model, idx) < 40:  # loose accessories are scenery (issue 8)
+        return "scenery", f"{len(idx)} element(s), no Structure of its own: a loose accessory, scenery " \
+                          "(listed, not priced) [000 §7.1]"
     return "building", "a Structure without propulsion"
 
 
 def find_creations(model, graph: nx.Graph, annotations: Annotations | None = None,
                    overrides: list[str] | None = None, *,
                    hull_cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
-                   interior_cache: dict | None = None, rules: Rules | None = None) -> list[Creation]:
+                   interior_cache: dict | None = None, rules: Rules | None = None,
+                   diagnostics: list | None = None) -> list[Creation]:
     """Minifigs, then the connected bodies of everything else, each with roles for all its elements.
 
     ``rules``: the Rules object whose minifig stats the minifig reasons quote (the 2010 tables when None).
@@ -420,11 +563,30 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             groups.append((members, fname))
             claimed.update(members)
     remaining = [i for i in rest if i not in claimed]
-    for comp in nx.connected_components(graph.subgraph(remaining)):
-        groups.append((sorted(comp), ""))
+    floor = max((model.elements[i].bbox_max[1] for i in remaining), default=0.0)  # -Y is up
+    scenery = {i for i in remaining if _scenery_reason(model, classes[i], model.elements[i], floor) and
+               not (notes.get(i) and notes[i].role)}
+    comps = [sorted(c) for c in nx.connected_components(graph.subgraph([i for i in remaining if i not in scenery]))]
+    comps, lying = _lying_on_scenery(model, graph, comps, scenery, classes)
+    scenery |= lying
+    for comp in nx.connected_components(graph.subgraph(scenery)):
+        groups.append((sorted(comp), "\x00scenery"))
+    for comp in _join_resting(model, graph, comps, classes):
+        groups.append((comp, ""))
     groups.sort(key=lambda g: (-len(g[0]), g[0][0]))
     main_note = ann.creations.get(model.main.name)
     for k, (idx, fname) in enumerate(groups):
+        if fname == "\x00scenery":
+            roles = {i: RoleDecision("structural" if structural_kind(classes[i], model.elements[i]) else
+                                     "decoration",
+                                     _scenery_reason(model, classes[i], model.elements[i], floor) or
+                                     f"{classes[i].reason}; lies on the scenery, attached to nothing else: "
+                                     "scenery [000 §7.1]", "part") for i in idx}
+            _details(model, graph, idx, classes, roles)
+            creations.append(Creation("scenery", "scenery", sorted(idx), sorted(idx), roles,
+                                      kind_reason="base plates, display stands and squad plates are scenery: "
+                                                  "listed, not priced [000 §7.1 Base Cost]"))
+            continue
         cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
         params = dict(cn.params) if cn else {}
         roles = _decide_roles(model, graph, idx, classes, notes, hull_cache, ldu_per_inch, interior_cache)
@@ -433,25 +595,202 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         name = params.get("name") or file_stem(sub)
         if not name:
             name = file_stem(model.name) if k == 0 else ""
+        if fname and diagnostics is not None:
+            _floating(model, graph, idx, name, diagnostics)
         c = Creation(name, kind, sorted(idx), [], roles, kind_reason=why, annotation=params,
                      annotation_source=cn.source if cn else "", submodel=sub)
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
         creations.append(c)
+    _name_minifigs(model, ann, [c for c in creations if c.kind == "minifig"])
+    for c in creations:
+        if c.kind != "minifig" and c.annotation.get("side"):
+            c.side = c.annotation["side"]
     _unique_names(model, creations)
     return creations
 
 
+_SCENERY_WORDS = {"stand", "display", "plaque", "baseplate", "baseplates", "squad"}
+RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held against another (no connector)
+
+
+GROUND_PLATE_MIN_STUDS2 = 48  # a plate at least this big (6 x 8) lying lowest of all is a ground plate
+
+
+def _scenery_reason(model, c: PartClass, element, floor: float | None = None) -> str:
+    """Why an element is scenery (a base plate, a ground plate under everything, a display stand), or ""
+    [000 §7.1: unaligned scenery is free]."""
+    cat, desc = describe(element)
+    words = re.split(r"[^a-z0-9]+", desc.lower().lstrip("~=_|"))
+    if words[:1] == ["baseplate"] or cat.lower() == "baseplate":
+        return f"'{desc}': a base plate is scenery, not part of a creation [000 §7.1]"
+    size = element.bbox_max - element.bbox_min
+    if floor is not None and words[:1] == ["plate"] and size[1] <= 12.5 and \
+            element.bbox_max[1] >= floor - 0.5 and size[0] * size[2] >= GROUND_PLATE_MIN_STUDS2 * 400:
+        return f"'{desc}': a large plate under everything else, the ground the scene stands on: scenery [000 §7.1]"
+    for sub in element.submodel_path:
+        hit = _SCENERY_WORDS & set(re.split(r"[^a-z0-9]+", file_stem(sub).lower()))
+        if hit:
+            return f"'{desc}' in submodel {sub!r} ({sorted(hit)[0]}): scenery, not part of a creation [000 §7.1]"
+    return ""
+
+
+SCENERY_ITEM_MAX = 5  # a piece this small attached only to the scenery lies on it (a rock, a tree, a coin)
+
+
+def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: set[int], classes
+                      ) -> tuple[list[list[int]], set[int]]:
+    """Small pieces attached to nothing but the scenery, or just lying on it (a tree, a rock, a barrel or a chest
+    on the base plate) are scenery too; a vehicle (propulsion) or a figure is not."""
+    keep, lying = [], set()
+    els = model.elements
+    sc = sorted(scenery)
+    lo = np.array([els[i].bbox_min for i in sc]).reshape(-1, 3)
+    hi = np.array([els[i].bbox_max for i in sc]).reshape(-1, 3)
+    for c in comps:
+        touches = {j for i in c for j in graph.neighbors(i)} - set(c)
+        if not touches and sc:  # not connected at all: does it rest on the scenery?
+            touches = {sc[k] for i in c for k in np.flatnonzero(
+                np.maximum(0.0, np.maximum(lo - els[i].bbox_max, els[i].bbox_min - hi)).max(axis=1)
+                <= RESTING_GAP_LDU)}
+        if scenery and touches and touches <= scenery and len(c) <= SCENERY_ITEM_MAX and \
+                not any(classes[i].role == "propulsion" or classes[i].minifig_body for i in c):
+            lying.update(c)
+        else:
+            keep.append(c)
+    return keep, lying
+
+
+def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> list[list[int]]:
+    """Pieces held by clips or hinges the connector data missed, or just resting on the frame, are one creation
+    with what they touch: a smaller piece without propulsion of its own joins the larger one it touches. The
+    touching pair becomes a graph edge ("resting"), so blasts split the creation the same way."""
+    if len(comps) < 2:
+        return comps
+    els = model.elements
+    lo = np.array([e.bbox_min for e in els]).reshape(-1, 3)
+    hi = np.array([e.bbox_max for e in els]).reshape(-1, 3)
+    comp_of = np.full(len(els), -1)
+    for k, c in enumerate(comps):
+        comp_of[c] = k
+    parent = list(range(len(comps)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+    size = [len(c) for c in comps]
+    for k in sorted(range(len(comps)), key=lambda k: size[k]):
+        c = comps[k]
+        if any(classes[i].role == "propulsion" or classes[i].minifig_body for i in c):
+            continue  # a vehicle of its own (or a figure) is not a loose panel
+        others = np.flatnonzero((comp_of >= 0) & (comp_of != k))
+        if not len(others):
+            continue
+        for i in c:
+            gap = np.maximum(0.0, np.maximum(lo[others] - hi[i], lo[i] - hi[others])).max(axis=1)
+            near = others[gap <= RESTING_GAP_LDU]
+            near = [j for j in near if size[root(int(comp_of[j]))] >= size[root(k)] and root(int(comp_of[j])) != root(k)]
+            if near:
+                j = int(max(near, key=lambda j: size[root(int(comp_of[j]))]))
+                graph.add_edge(int(i), j, kind="resting", movable=False, source="contact", count=1, kinds=["resting"],
+                               reason="rests on or against it (touching, no connector)")
+                a, b = root(k), root(int(comp_of[j]))
+                parent[a] = b
+                size[b] += size[a]
+                break
+    merged: dict[int, list[int]] = {}
+    for k, c in enumerate(comps):
+        merged.setdefault(root(k), []).extend(c)
+    return [sorted(v) for v in merged.values()]
+
+
+def _floating(model, graph: nx.Graph, idx: list[int], name: str, diagnostics: list) -> None:
+    """Inside an annotated CREATION, parts attached to nothing stay in it, with a warning naming them."""
+    from ..errors import Diagnostic
+
+    comps = sorted((sorted(c) for c in nx.connected_components(graph.subgraph(idx))), key=len, reverse=True)
+    if len(comps) < 2:
+        return
+    main = comps[0]
+    lo = np.array([model.elements[i].bbox_min for i in main])
+    hi = np.array([model.elements[i].bbox_max for i in main])
+    for c in comps[1:]:
+        gap = min(float(np.linalg.norm(np.maximum(0.0, np.maximum(lo - model.elements[i].bbox_max,
+                                                                  model.elements[i].bbox_min - hi)), axis=1).min())
+                  for i in c)
+        f, _, ln = model.elements[c[0]].source.rpartition(":")
+        shown = ", ".join(map(str, c[:8])) + (" …" if len(c) > 8 else "")
+        diagnostics.append(Diagnostic(f, int(ln) if ln.isdigit() else 0,
+                                      f"floating: {len(c)} element(s) of creation {name!r} ({shown}) attach to "
+                                      f"nothing, {gap:.0f} LDU from the rest: kept in the creation"))
+
+
+def _unit_notes(model, ann: Annotations) -> dict[tuple[str, int], dict[str, str]]:
+    """``0 !BRIKSCAN UNIT name=… side=…``: the params by the (file, line) of the type-1 line it stands before."""
+    out: dict[tuple[str, int], dict[str, str]] = {}
+    files = model.files
+    for fname, line, params in ann.units:
+        f = files.get(fname)
+        nxt = min((r.line for r in f.refs if r.line > line), default=None) if f is not None else None
+        if nxt is not None:
+            out[(fname, nxt)] = params
+    return out
+
+
+def _submodel_name(model, group: list[int]) -> str:
+    """The submodel a minifig was built as, when that submodel instance holds only this minifig."""
+    els = model.elements
+    common = els[group[0]].refs[:-1]
+    for i in group[1:]:
+        r = els[i].refs[:-1]
+        k = 0
+        while k < min(len(common), len(r)) and common[k] == r[k]:
+            k += 1
+        common = common[:k]
+    if not common:
+        return ""
+    members = set(group)
+    if any(e.refs[:len(common)] == common and e.index not in members for e in els):
+        return ""  # the submodel holds more than this minifig (a floor, a vehicle): not its name
+    path = els[group[0]].submodel_path
+    name = path[len(common) - 1] if len(path) >= len(common) else ""
+    if not name or name.lower() == model.main.name.lower():
+        return ""
+    return file_stem(name.replace("\\", "/").rsplit("/", 1)[-1])
+
+
+def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
+    """A UNIT annotation's name and side, else the submodel it was built as, else minifig-N in file order."""
+    notes = _unit_notes(model, ann)
+    n_auto = 1
+    for c in sorted(figs, key=lambda c: min(c.elements)):
+        body = sorted(set(c.elements) - set(c.sections.get("equipment", [])))
+        params: dict[str, str] = {}
+        for link in model.elements[min(body)].refs[::-1]:
+            if link in notes:
+                params = notes[link]
+                break
+        c.side = params.get("side") or None
+        c.annotation = dict(params)
+        c.name = params.get("name") or _submodel_name(model, body)
+        if not c.name:
+            c.name = f"minifig-{n_auto}"
+            n_auto += 1
+
+
 def _unique_names(model, creations: list[Creation]) -> None:
+    """Names a player can type: the same name twice becomes 'soldier', 'soldier-2', … in order."""
     seen: dict[str, int] = {}
     for c in creations:
         if not c.name:
-            if c.kind == "loose item":
+            if c.kind in ("loose item", "scenery") and len(c.elements) <= 3:
                 first = model.elements[c.elements[0]]
                 c.name = (first.description or first.part).strip("~ ")
             else:
                 c.name = f"{c.kind} {len([x for x in creations if x.kind == c.kind and x is not c]) + 1}"
         base = c.name
-        n = seen.get(base, 0) + 1
-        seen[base] = n
+        n = seen.get(base.lower(), 0) + 1
+        seen[base.lower()] = n
         if n > 1:
-            c.name = f"{base} #{n}"
+            c.name = f"{base}-{n}"

@@ -20,6 +20,19 @@ MaxDepthOpt = typer.Option(100, "--max-depth", min=1, help="refuse submodels or 
 MaxCoordOpt = typer.Option(1.0e5, "--max-coord", min=1e-6, help="refuse placements or geometry farther from the "
                                                                 "origin (LDU)")
 MaxScaleOpt = typer.Option(1.0e3, "--max-scale", min=1e-6, help="refuse placements that stretch a part more")
+ScaleOpt = typer.Option("inch", "--scale", help="the inch: inch = 25.4 mm = 63.5 LDU (a tape measure); stud = "
+                                                 "3 studs = 60 LDU (the rules' brick stick) [000 §1.2]")
+RulesOpt = typer.Option("2010", "--rules", help="rules edition: 2010 (default) or 2001")
+
+
+def check_choices(rules: str | None = None, scale: str | None = None) -> None:
+    """Bad --rules / --scale values: one line, exit 2, before any file is read."""
+    from ..errors import UsageError
+
+    if rules is not None and rules not in ("2010", "2001"):
+        raise UsageError(f"--rules {rules!r}: choose 2010 or 2001")
+    if scale is not None and scale not in ("inch", "stud"):
+        raise UsageError(f"--scale {scale!r}: choose inch or stud")
 
 
 def make_limits(max_elements: int = 200_000, max_triangles: int = 20_000_000, max_depth: int = 100,
