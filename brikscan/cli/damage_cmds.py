@@ -114,7 +114,7 @@ def blast(model: Path,
     done = _outputs(m, result, png, gif, save, debris, f"blast {dice}", html, heatmap, mc)
     data = blast_json(scene, result, mc)
     if json_out:
-        print_json(data)
+        print_json(data, m)
         if show:
             _show(m, result)
         return
@@ -181,7 +181,7 @@ def hit(model: Path,
     done = _outputs(m, result, png, gif, save, False, "component hit", html)
     data = hit_json(scene, result, info)
     if json_out:
-        print_json(data)
+        print_json(data, m)
         if show:
             _show(m, result)
         return
