@@ -295,7 +295,12 @@ class MinifigItem(Cited):
 
 
 class WordMap(Cited):
-    words: dict[str, str] = Field(default_factory=dict)
+    """``"word=item"`` pairs: a word of a part's name and the table row it names."""
+
+    words: list[str] = Field(default_factory=list)
+
+    def mapping(self) -> dict[str, str]:
+        return dict(w.split("=", 1) for w in self.words)
 
 
 class WordList(Cited):
