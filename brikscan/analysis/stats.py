@@ -744,6 +744,10 @@ def card_json(card: StatCard) -> dict:
         "mind_cost": _num(card.mind_cost), "total_cost": _num(card.total_cost),
         "total_cost_rounded": card.total_cost_rounded, "warnings": card.warnings,
         "sections": c.sections, "roles": {str(i): c.roles[i].to_json() for i in c.elements},
+        "skill": card.skill or None, "move_in": _num(card.move_in), "side": c.side,
+        "specialties": [s.to_json() for s in card.specialties], "extras": [e.to_json() for e in card.extras],
+        "unit_inches": _num(card.unit_inches), "notes": card.notes, "cost_reason": card.cost_reason,
+        "mounted_on": card.mounted_on or None,
     }
 
 
