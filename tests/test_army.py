@@ -167,3 +167,15 @@ def test_two_official_sets_in_one_army(loaded, library_zip):
     horse = [e for e in a.counted if e.card.creation.kind == "creature" and e.card.size == 2]
     assert [h.total_cost for h in horse] == [7]
     assert any(g.count == 5 for g in a.groups())  # the five Forestmen longbowmen on one card
+
+
+def test_unknown_side_in_an_annotation_is_a_warning_with_file_and_line(tmp_path):
+    lines = SQUAD.read_text().splitlines()
+    k = next(i for i, ln in enumerate(lines) if ln.endswith("3626bp03.dat"))
+    lines.insert(k, "0 !BRIKSCAN UNIT name=Turncoat side=purple")
+    p = tmp_path / "squad_sided.ldr"
+    p.write_text("\n".join(lines) + "\n")
+    a = army([p], side="red")
+    msg = [w for w in a.warnings if "unknown side 'purple'" in w]
+    assert msg and msg[0].startswith(f"{p}:{k + 1}:"), a.warnings
+    assert {e.side for e in a.counted} == {"red", "purple"}

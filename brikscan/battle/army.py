@@ -199,7 +199,9 @@ def army(paths, library=None, rules: str = "2010", budget: float | str | None = 
     analyses = []
     warnings: list[str] = []
     models: dict[Path, object] = {}
-    for f, placement, scene_side, unit_sides in _inputs(paths):
+    inputs = _inputs(paths)
+    known = {x for _, _, s_, u in inputs for x in [s_, *u.values()] if x} | ({side} if side else set())
+    for f, placement, scene_side, unit_sides in inputs:
         m = models.get(f)
         if m is None:
             m = models[f] = load(f, library)
@@ -209,6 +211,10 @@ def army(paths, library=None, rules: str = "2010", budget: float | str | None = 
         for card in a.cards:
             c = card.creation
             s = c.side or unit_sides.get(c.name.lower()) or scene_side or side or None
+            if c.side and known and c.side not in known:  # a side no scene or option names [issue #11]
+                where = c.annotation_source or str(f)
+                warnings.append(f"{where}: unknown side {c.side!r} for {c.name!r} (sides: "
+                                f"{', '.join(sorted(known))})")
             ok, why = _counts(card, s, r)
             entries.append(ArmyEntry(str(f), placement, card, s, ok, why))
     return Army(str(rules), entries, analyses, b, warnings)
