@@ -16,7 +16,6 @@ from .creations import Creation
 from .measure import _element_points
 
 CLASSES = ("S", "M", "L")
-_RANGED_TYPES = {"gun", "rocket", "cannon", "launcher", "flamethrower", "blastgun", "machinegun"}
 CONTROL_REACH_LDU = 12.0  # a minifig's hand or body this close to a vehicle's Controls is at them
 GUN_REACH_LDU = 24.0  # ... this close to a mounted weapon mans it [000 §8.6 Manning Guns]
 
@@ -109,7 +108,7 @@ def _group_of(creation: Creation, i: int, desc: str, t) -> str | None:
     if r.role == "weapon":
         if wtype in ("melee", "shield", "explosive"):
             return wtype
-        return "ranged" if wtype in _RANGED_TYPES or not wtype else "ranged"
+        return "ranged"  # guns, bows, rockets, cannons ... in a minifig's hands [000 §3.2]
     words = set(_words(desc))
     if r.role in ("device", "decoration") and words & set(t.tools.words):
         return "tool"
@@ -229,13 +228,14 @@ def _split(v: str | None) -> list[str]:
     return [x.strip().lower() for x in re.split(r"[,+/ ]+", v or "") if x.strip()]
 
 
-def mind_profile(creation: Creation, rules, default_die: str = "d6", half: str | None = None,
+def mind_profile(creation: Creation, rules, default_die: str | None = None, half: str | None = None,
                  ) -> tuple[str, float, str, list[str]]:
     """(Skill die, Mind CP, reason, warnings) from ``skill=``/``mind=``, ``minds=N`` or ``minds=d8,d6`` and
-    ``half=…`` [000 §10.1 Minds]."""
+    ``half=…`` [000 §10.1 Minds]; without them the edition's default Mind (d6)."""
     ann = creation.annotation
     src = creation.annotation_source or "annotation"
     minds = rules.minds
+    default_die = (default_die or minds.default_die).strip().lower()
     warns: list[str] = []
     die = (ann.get("mind") or ann.get("skill") or default_die).strip().lower()
     if die not in minds.dice:

@@ -561,6 +561,19 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     else:
         weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, hulls)
                    for k, idx in enumerate(_weapon_groups(g, creation), start=1)]
+        if core and creation.kind == "creature" and rules.large_hand_held is not None:
+            for w in weapons:  # a Creature's hand-held weapons against its Size [000 §8.1 Large Hand-Held]
+                cls = MR.large_hand_held_class(w.size, size, rules.large_hand_held)
+                ranged = w.type not in ("melee", "shield")
+                if cls is None:
+                    warnings.append(f"{w.name}: Size {w.size:g} is more than twice the holder's Size {size}: too "
+                                    "big to hold [000 §8.1 Large Hand-Held Weapon Equivalents]")
+                elif cls == "L" and ranged and not rules.large_hand_held.ranged_long_allowed:
+                    warnings.append(f"{w.name}: a Long ranged weapon (over 1.5x the holder's Size) is not "
+                                    "allowed [000 §8.1 Large Hand-Held Weapon Equivalents]")
+                if cls:
+                    w.notes = "; ".join(x for x in (w.notes, f"held: {cls} for a Size {size} holder [000 §8.1 "
+                                                                 "Large Hand-Held Weapon Equivalents]") if x)
         if creation.kind == "minifig":
             props = [_minifig_walk(creation, rules)]
         else:
