@@ -115,6 +115,15 @@ def _group_of(creation: Creation, i: int, desc: str, t) -> str | None:
     return None
 
 
+SIEGE_TYPES = ("cannon", "launcher")  # Vehicle weapons: on a Turret or a carriage, never in hand [000 §8.1 Turrets]
+
+
+def is_siege_weapon(creation: Creation, i: int) -> bool:
+    """A cannon or launcher next to a minifig is a Vehicle weapon he mans, not one of his minifig weapons."""
+    r = creation.roles[i]
+    return r.role == "weapon" and (r.params.get("type") or "").lower() in SIEGE_TYPES
+
+
 @dataclass
 class HeldItem:
     key: str  # row of rules.minifig_weapons.items
@@ -137,7 +146,7 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
     for i in sorted(equipment):
         desc = (model.elements[i].description or model.elements[i].part).strip("~ ")
         group = _group_of(creation, i, desc, t)
-        if group is None:
+        if group is None or is_siege_weapon(creation, i):
             continue
         length = item_length_ldu(model, [i], hulls)
         cls = length_class(length, t.holder_height_ldu, t)
@@ -355,11 +364,13 @@ def is_horse(model, creation: Creation, rules) -> str:
     return ""
 
 
+VERMIN_MAX_OTHERS = 2  # a one-piece animal may rest on a tile or two and still be Vermin (brikscan's judgment)
+
+
 def is_vermin(model, creation: Creation) -> bool:
-    """A one-piece animal: Vermin [000 §10.3 Monsters]."""
-    structural = [i for i in creation.elements if creation.roles[i].role == "structural"]
+    """A one-piece animal (a parrot, a snake, a bat): Vermin [000 §10.3 Monsters]."""
     animals = [i for i in creation.elements if _words(model.elements[i].description)[:1] == ["animal"]]
-    return len(animals) == 1 and len(structural) <= 1
+    return len(animals) == 1 and len(creation.elements) - 1 <= VERMIN_MAX_OTHERS
 
 
 def horse_profile(creation: Creation, rules) -> UnitProfile:

@@ -292,7 +292,8 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
 
 
 def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float, hulls, skill: str,
-                          mounted: bool, warnings: list[str]) -> tuple[list[WeaponCard], str | None, str]:
+                          mounted: bool, warnings: list[str], graph: nx.Graph | None = None
+                          ) -> tuple[list[WeaponCard], str | None, str]:
     """A minifig's held weapons priced from the Core Rules table by length [000 ch.3], not by the Chapter 8
     formulas; also its Body / Heavy Armor row from torso accessories [000 §3.3]. Returns (weapons, armour, why).
 
@@ -317,6 +318,16 @@ def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float,
                                 row.notes, category=it.key, hands=it.hands))
         warnings.extend(it.warnings)
     warnings.extend(pairing_warnings(items, rules, mounted))
+    from .minifig_rules import is_siege_weapon
+
+    siege = [i for i in creation.sections.get("equipment", []) if is_siege_weapon(creation, i)]
+    if siege:  # a cannon by a minifig is a Vehicle weapon he mans: Chapter 8 prices it [000 §8.1 Turrets]
+        g = graph if graph is not None else nx.Graph()
+        for k, comp in enumerate(sorted(nx.connected_components(g.subgraph(siege)), key=min), start=len(cards) + 1):
+            w = _weapon_card(model, creation, sorted(comp), k, rules, ldu_per_inch, hulls)
+            w.notes = "; ".join(x for x in (w.notes, "a Vehicle weapon by the minifig, not a minifig weapon "
+                                                     "[000 §8.1 Turrets]") if x)
+            cards.append(w)
     armor_key, armor_why = body_armor(model, creation, rules)
     return cards, armor_key, armor_why
 
@@ -519,7 +530,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         MR.apply_specialties(profile, specs + MR.tool_specialties(model, creation, rules) + list(crew or []),
                              rules)
         weapons, armor_key, armor_why = _minifig_weapon_cards(model, creation, rules, ldu_per_inch, hulls,
-                                                              profile.skill, bool(mounted_on), warnings)
+                                                              profile.skill, bool(mounted_on), warnings, g)
         if profile.armor:
             armor = profile.armor
         if armor_key:  # Body Armor +2, Heavy Armor Deflection and Half Speed [000 §3.3]
