@@ -343,3 +343,29 @@ def test_6285_black_seas_barracuda_loadouts(loaded, library_zip):
                          [(7, ("minifig_tool", "minifig_tool"), ("gunner",))]), json.dumps(got)
     parrot = [c for c in a.cards if c.creation.kind == "creature"]
     assert [(p.size, p.total_cost, p.unit_inches) for p in parrot] == [(0, 0, 0)]
+
+
+@needs_shared
+def test_pilot_at_the_controls_of_1180_moon_buggy(loaded, library_zip):
+    """A minifig at a Vehicle's Controls is its Pilot: +1 CP Stunt Driving, Ű included with the Vehicle
+    [000 §11.2 The Pilot]; his radio is a Minifig Tool (1 CP) [000 §3.4]."""
+    a = _cards(loaded, "1180-1 - Space Port Moon Buggy.mpd")
+    fig = next(c for c in a.cards if c.creation.kind == "minifig")
+    assert [s.key for s in fig.specialties] == ["pilot"] and "Controls" in fig.specialties[0].reason
+    assert (fig.total_cost, fig.unit_inches) == (4 + 1 + 1, 0)
+    assert [w.category for w in fig.weapons] == ["minifig_tool"]
+
+
+@needs_shared
+def test_a_cannon_by_a_minifig_is_a_vehicle_weapon(loaded, library_zip):
+    """6286: deck cannons the figure finder hands to pirates are priced as Cannons [000 §8.4], not as a minifig's
+    Long-Ranged Weapons, and the pirate at one is its Gunner [000 §8.6]; the parrot on the map tile is Vermin."""
+    a = _cards(loaded, "6286 - Skulls Eye Schooner.mpd")
+    gunners = [c for c in a.cards if c.creation.kind == "minifig" and any(w.type == "cannon" for w in c.weapons)]
+    assert gunners
+    for c in gunners:
+        cannons = [w for w in c.weapons if w.type == "cannon"]
+        assert all(not w.category and w.cost == 3 * w.size for w in cannons)
+        assert "gunner" in [s.key for s in c.specialties]
+    parrots = [c for c in a.cards if c.creation.kind == "creature" and c.size == 0]
+    assert parrots and all(p.total_cost == 0 for p in parrots)
