@@ -32,6 +32,7 @@ CHAPTER_3 = [
     ("heavy_shield", "M", 1, 3, None, "Deflecting Parry"),
     ("minifig_tool", "S", 1, 3, None, "1d6-1"),
     ("random_object", "S", 0, 4, None, "1d6-2"),
+    ("bare_hands", "S", 0, 0, None, "Shove 2\" or Grab"),
     ("body_armor", "S", 1, None, None, "Armor +2"),
     ("heavy_armor", "M", 2, None, None, "Deflection"),
 ]

@@ -263,7 +263,7 @@ class MinifigItem(Cited):
     """
 
     label: str
-    group: Literal["melee", "ranged", "explosive", "shield", "tool", "random", "armor"]
+    group: Literal["melee", "ranged", "explosive", "shield", "tool", "random", "bare", "armor"]
     size_class: Literal["S", "M", "L"]
     cost: float
     use: float | None = None
