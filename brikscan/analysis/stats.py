@@ -312,7 +312,7 @@ def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float,
         family = creation.roles[it.elements[0]].params.get("type") or row.group
         if row.group == "ranged" and family not in ("gun", "cannon", "rocket", "flamethrower", "launcher"):
             family = "gun"
-        cards.append(WeaponCard(name, family, it.elements, float(CLASS_SIZE[row.size_class]),
+        cards.append(WeaponCard(name, family, it.elements, t.size_of(row.size_class),
                                 it.length_ldu / ldu_per_inch, row.cost, row.use, row.range_in,
                                 row.damage(skill), f"{row.label} ({row.size_class}): {it.reason} {row.source}",
                                 row.notes, category=it.key, hands=it.hands))
@@ -330,9 +330,6 @@ def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float,
             cards.append(w)
     armor_key, armor_why = body_armor(model, creation, rules)
     return cards, armor_key, armor_why
-
-
-CLASS_SIZE = {"S": 1, "M": 1.5, "L": 2}  # Weapon Size of a minifig's S / M (Bastard) / L weapon [000 §8.1]
 
 
 def _minifig_walk(creation: Creation, rules, move_in: float | None = None) -> PropulsionCard:

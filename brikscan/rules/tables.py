@@ -321,10 +321,14 @@ class MinifigWeaponRules(Cited):
     minifig_up_to: float
     too_big_over: float
     max_hands: int
+    weapon_size: list[float]  # Weapon Size of an S, M and L minifig weapon [000 §8.1 Hand-Held Weapons]
     items: dict[str, MinifigItem]
     examples: WordMap
     tools: WordList
     armor: ArmorWords
+
+    def size_of(self, size_class: str) -> float:
+        return float(self.weapon_size[("S", "M", "L").index(size_class)])
 
     def item(self, group: str, size_class: str) -> str | None:
         """The item of ``group`` in ``size_class`` (a Long ranged weapon has none: not allowed)."""
