@@ -21,6 +21,7 @@ from .stat_card import fmt
 CARD_W_MM, CARD_H_MM = 63, 88  # poker size
 PER_PAGE = 9  # 3 × 3 on A4 (189 × 264 mm inside 8 mm margins)
 MAX_RENDERS = 60
+MAX_ROWS = 8  # item rows that fit under the picture; alike rows merge (×N), the rest is "+N more"
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 CSS = f"""
@@ -47,9 +48,10 @@ body {{ margin: 0; font-family: "DejaVu Sans", Arial, sans-serif; color: #111; b
 table {{ border-collapse: collapse; width: 100%; font-size: 5.4pt; }}
 td, th {{ padding: 0.2mm 0.6mm; text-align: left; vertical-align: top; border-bottom: 0.1mm solid #ddd; }}
 th {{ color: #555; font-weight: normal; }}
+.body {{ flex: 1 1 auto; min-height: 0; overflow: hidden; }}
 .notes {{ font-size: 5pt; padding: 0.5mm 1.5mm; color: #333; }}
 .warn {{ color: #a40000; }}
-.foot {{ margin-top: auto; font-size: 5pt; color: #666; padding: 0.4mm 1.5mm; border-top: 0.2mm solid #bbb;
+.foot {{ flex: 0 0 auto; font-size: 5pt; color: #666; padding: 0.4mm 1.5mm; border-top: 0.2mm solid #bbb;
         display: flex; justify-content: space-between; }}
 @media screen {{ .page {{ margin: 6mm auto; box-shadow: 0 0 3mm #999; background: #fff; }} }}
 @media print {{ body {{ background: #fff; }} .card {{ border-color: #bbb; }} }}
@@ -95,21 +97,34 @@ def card_html(group, model, png: bytes | None) -> str:
     stats = [("Size", card.size), ("SL", fmt(card.structure_level)), ("Armor", card.armor),
              ("Move", f"{fmt(move)}\"" if move is not None else "—"), ("Skill", card.skill or "—"),
              ("CP", fmt(float(card.total_cost)))]
-    rows = []
+    rows: dict[tuple, int] = {}  # alike items (four deck cannons) are one row ×N
     for w in card.weapons:
         rng = "CC" if w.range_in is None else f"{fmt(w.range_in)}\""
         label = w.category.replace("_", " ") if w.category else f"{w.type} {fmt(w.size)}"
-        rows.append(f"<tr><td>{_e(w.name)}<br><i>{_e(label)}</i></td><td>{fmt(w.use)}</td><td>{rng}</td>"
-                    f"<td>{_e(w.damage or '—')}</td><td>{fmt(w.cost)}</td></tr>")
+        name = w.name if w.category else label
+        key = (name, label if w.category else "", fmt(w.use), rng, w.damage or "—", fmt(w.cost))
+        rows[key] = rows.get(key, 0) + 1
     for p in card.propulsion:
         if p.cost:
-            rows.append(f"<tr><td>{_e(p.type)} propulsion</td><td></td><td>{fmt(p.move_in)}\"</td><td></td>"
-                        f"<td>{fmt(p.cost)}</td></tr>")
-    for s in card.specialties:
-        rows.append(f"<tr><td>{_e(s.label)}: {_e(s.specialty)}</td><td></td><td></td><td></td>"
-                    f"<td>{fmt(s.cost)}</td></tr>")
+            how = f"{fmt(p.move_in)}\"" if p.move_in else (f"T{fmt(p.thrust_in)}\"" if p.thrust_in else "")
+            k = (f"{p.type} propulsion", "", "", how, "", fmt(p.cost))
+            rows[k] = rows.get(k, 0) + 1
+    for sp in card.specialties:
+        rows[(f"{sp.label}: {sp.specialty}", "", "", "", "", fmt(sp.cost))] = 1
     for x in card.extras:
-        rows.append(f"<tr><td>{_e(x.name)}</td><td></td><td></td><td>{_e(x.damage)}</td><td>{fmt(x.cost)}</td></tr>")
+        k = (x.name, "", "", "", x.damage, fmt(x.cost))
+        rows[k] = rows.get(k, 0) + 1
+    items = list(rows.items())
+    more = len(items) - MAX_ROWS if len(items) > MAX_ROWS else 0
+    html_rows = []
+    for (name, label, use, rng, dmg, cost), k in items[:MAX_ROWS - (1 if more else 0)]:
+        times = f" ×{k}" if k > 1 else ""
+        sub = f"<br><i>{_e(label)}</i>" if label else ""
+        html_rows.append(f"<tr><td>{_e(name)}{times}{sub}</td><td>{use}</td><td>{rng}</td><td>{_e(dmg)}</td>"
+                         f"<td>{cost}{'×' + str(k) if k > 1 else ''}</td></tr>")
+    if more:
+        html_rows.append(f"<tr><td colspan='5'><i>+{more + 1} more on the stat card (brikscan stats)</i></td></tr>")
+    rows = html_rows
     table = ("<table><tr><th>item</th><th>Use</th><th>Rng</th><th>Dmg</th><th>CP</th></tr>" + "".join(rows)
              + "</table>") if rows else ""
     notes = "".join(f"<div>{_e(x)}</div>" for x in card.notes[:3])
@@ -120,7 +135,7 @@ def card_html(group, model, png: bytes | None) -> str:
             f"<div class='sub'>{_e(c.kind)}{_e(side)} · {_e(Path(e0.model).stem)}</div>"
             f"<div class='pic'>{pic}</div><div class='stats'>"
             + "".join(f"<div><b>{_e(v)}</b>{_e(k)}</div>" for k, v in stats) + "</div>"
-            f"{table}<div class='notes'>{notes}{warns}</div>"
+            f"<div class='body'>{table}<div class='notes'>{notes}{warns}</div></div>"
             f"<div class='foot'><span>{_e(names) if group.count > 1 else ''}</span>"
             f"<span>{fmt(float(card.unit_inches or 0))} Ű each · {fmt(float(card.total_cost) * group.count)} CP"
             f"</span></div></div></div>")
