@@ -7,6 +7,7 @@ from typing import List, Optional
 
 import typer
 
+from ..progress import phase
 from . import app
 from .common import LibraryOpt, load_model, print_json, refuse_overwrite, warn_all
 
@@ -36,7 +37,8 @@ def _outputs(m, result, png: Optional[Path], gif: Optional[Path], save: Optional
     if png is not None:
         from ..render.damage_view import render_before_after
 
-        render_before_after(m, result, png)
+        with phase("rendering PNG"):
+            render_before_after(m, result, png)
         done.append(f"wrote {png}")
     if gif is not None:
         from ..render.damage_view import render_gif
@@ -46,12 +48,14 @@ def _outputs(m, result, png: Optional[Path], gif: Optional[Path], save: Optional
     if html is not None:
         from ..render.damage_view import write_damage_html
 
-        write_damage_html(m, result, html)
+        with phase("writing HTML"):
+            write_damage_html(m, result, html)
         done.append(f"wrote {html}")
     if heatmap is not None and mc is not None:
         from ..render.damage_view import render_heatmap
 
-        render_heatmap(m, result, mc.p_destroyed, heatmap)
+        with phase("rendering heat map"):
+            render_heatmap(m, result, mc.p_destroyed, heatmap)
         done.append(f"wrote {heatmap}")
     return done
 
@@ -63,8 +67,9 @@ def _show(m, result) -> None:
 
 
 def _print_sections(result) -> None:
-    from rich.console import Console
     from rich.table import Table
+
+    from .output import console
 
     t = Table("section", "elements", "Size\"", "ES", "Power\"", "weapons off", "state")
     for s in result.sections:
@@ -74,7 +79,7 @@ def _print_sections(result) -> None:
             "-" if s.weapons else "")
         t.add_row(s.name, str(len(s.elements)), f"{s.size} ({s.size_in:.2f})", f"{s.effective_size:g}",
                   "" if s.power is None else f"{s.power:g}", off, state)
-    Console().print(t)
+    console().print(t)
 
 
 @app.command()
@@ -105,9 +110,11 @@ def blast(model: Path,
     if heatmap is not None and not trials:
         raise UsageError("--heatmap needs --trials N")
     m = load_model(model, library)
-    scene, result, mc = run_blast(m, at=at, at_element=at_element, dice=dice, rolls=rolls, armor_rolls=armor_rolls,
-                                  seed=seed, expected=expected, bonus_dice=bonus, sl=sl, size_damage=size_damage,
-                                  ldu_per_inch=inch, rules=rules, trials=trials, cover=cover)
+    with phase("blast"):
+        scene, result, mc = run_blast(m, at=at, at_element=at_element, dice=dice, rolls=rolls,
+                                      armor_rolls=armor_rolls, seed=seed, expected=expected, bonus_dice=bonus, sl=sl,
+                                      size_damage=size_damage, ldu_per_inch=inch, rules=rules, trials=trials,
+                                      cover=cover)
     done = _outputs(m, result, png, gif, save, debris, f"blast {dice}", html, heatmap, mc)
     data = blast_json(scene, result, mc)
     if json_out:
@@ -165,11 +172,12 @@ def hit(model: Path,
     from ..battle.preview import hit_json, run_hit
 
     m = load_model(model, library)
-    scene, result, info = run_hit(m, element=element, origin=origin, toward=toward, damage=damage, dice=dice,
-                                  rolls=rolls, armor_rolls=armor_rolls, seed=seed, expected=expected,
-                                  bonus_dice=bonus, overkill=overkill, chunk=chunk, reach_in=reach, sl=sl,
-                                  size_damage=size_damage, ldu_per_inch=inch, rules=rules, trials=trials,
-                                  weapon_size=weapon_size)
+    with phase("hit"):
+        scene, result, info = run_hit(m, element=element, origin=origin, toward=toward, damage=damage, dice=dice,
+                                      rolls=rolls, armor_rolls=armor_rolls, seed=seed, expected=expected,
+                                      bonus_dice=bonus, overkill=overkill, chunk=chunk, reach_in=reach, sl=sl,
+                                      size_damage=size_damage, ldu_per_inch=inch, rules=rules, trials=trials,
+                                      weapon_size=weapon_size)
     done = _outputs(m, result, png, gif, save, False, "component hit", html)
     data = hit_json(scene, result, info)
     if json_out:

@@ -10,7 +10,8 @@ from ..errors import UsageError
 from . import app
 from .common import LibraryOpt, load_model, print_json, refuse_overwrite, warn_all
 
-library_app = typer.Typer(help="The LDraw parts library.", no_args_is_help=True)
+library_app = typer.Typer(help="The LDraw parts library.", no_args_is_help=True,
+                          context_settings={"help_option_names": ["-h", "--help"]})
 app.add_typer(library_app, name="library")
 
 

