@@ -20,6 +20,7 @@ _ARMOR = typer.Option(None, "--armor-rolls", help="fix the Armor rolls: one for 
 _SEED = typer.Option(None, "--seed", help="random seed (reproducible rolls)")
 _EXPECTED = typer.Option(False, "--expected", help="deterministic average dice and Armor instead of rolling")
 _BONUS = typer.Option(True, "--bonus/--no-bonus", help="Bonus Dice on a die's top face [000 §1.2]")
+SECTION_ROWS = 60  # a blast on a large set leaves hundreds of loose bricks: the table shows the first ones
 _HTML = typer.Option(None, "--html", help="the after-damage scene as an HTML page (opens offline in a browser)")
 _SHOW = typer.Option(False, "--show", help="open the after-damage scene in an interactive pyvista window")
 
@@ -69,10 +70,11 @@ def _show(m, result) -> None:
 def _print_sections(result) -> None:
     from rich.table import Table
 
-    from .output import console
+    from .output import OPTIONS, console
 
     t = Table("section", "elements", "Size\"", "ES", "Power\"", "weapons off", "state")
-    for s in result.sections:
+    shown = result.sections if OPTIONS["verbose"] else result.sections[:SECTION_ROWS]
+    for s in shown:
         state = "DESTROYED" if s.destroyed else ("loose object" if s.kind == "loose object" else
                                                  ("broken loose" if s.loose else "standing"))
         off = ", ".join(f"{w['name']} ({w['size']:g}\")" for w in s.weapons_disabled) or (
@@ -80,6 +82,8 @@ def _print_sections(result) -> None:
         t.add_row(s.name, str(len(s.elements)), f"{s.size} ({s.size_in:.2f})", f"{s.effective_size:g}",
                   "" if s.power is None else f"{s.power:g}", off, state)
     console().print(t)
+    if len(shown) < len(result.sections):
+        typer.echo(f"… {len(result.sections) - len(shown)} more sections (all with --verbose or --json)")
 
 
 @app.command()
