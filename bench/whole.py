@@ -39,12 +39,13 @@ ldraw2mesh_load(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]))
 """
 
 
-def run(cmd: list[str], env: dict | None = None, check: bool = True) -> dict:
-    """Run one fresh process; its wall time (s), peak RSS (MB) and exit code, output discarded."""
+def run(cmd: list[str], env: dict | None = None, check: bool = True, cwd: Path = ROOT) -> dict:
+    """Run one fresh process in ``cwd`` (``-m brikscan`` imports the tree there); its wall time (s), peak RSS
+    (MB) and exit code, output discarded."""
     with tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL,
-                             env={**os.environ, **(env or {})}, cwd=ROOT)
+                             env={**os.environ, **(env or {})}, cwd=cwd)
         _, status, usage = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0
         p.returncode = os.waitstatus_to_exitcode(status)

@@ -19,6 +19,7 @@ from conftest import LIBRARY_ZIP, needs_shared
 DATA = Path(__file__).resolve().parent / "data"
 WALL, CATAPULT, MINIFIGS = DATA / "wall.ldr", DATA / "catapult.ldr", DATA / "minifigs.ldr"
 FACE = (160.0, -60.0, -10.0)  # on the wall's front face, half way along and up
+SCALE = "stud"  # these scenes are laid out for the rules' brick-stick inch [000 §1.2]: 3 studs
 INCH = 60.0
 
 
@@ -107,7 +108,7 @@ def test_wall_demolition(wall):
     """[000 §8.4] rolls 3,6,7 -> 16/9/3; Armor roll 15 loses only the innermost ring, thrown 3"."""
     from brikscan.battle.preview import blast_json, run_blast
 
-    scene, res, _ = run_blast(wall, at=[",".join(map(str, FACE))], dice="3d10", rolls="3,6,7", armor_rolls="15",
+    scene, res, _ = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], dice="3d10", rolls="3,6,7", armor_rolls="15",
                               sl=3)
     data = blast_json(scene, res)
     assert [(r["outer_radius_in"], r["damage"], r["knockback_in"]) for r in data["rings"]] == \
@@ -137,7 +138,7 @@ def test_tower_cut_loose_gets_second_ring_knockback(library_zip):
 
     m = brikscan.load(DATA / "wall_tower.ldr", library_zip)
     tower = [51, 52, 53]  # three 1x1 bricks standing on the wall's top row
-    _, res, _ = run_blast(m, at=["150,5,-10"], rolls="3,6,7", armor_rolls="15")
+    _, res, _ = run_blast(m, scale=SCALE, at=["150,5,-10"], rolls="3,6,7", armor_rolls="15")
     assert not res.destroyed[tower].any()
     assert res.destroyed.sum() > 0
     (sec,) = [s for s in res.sections if set(s.elements) == set(tower)]
@@ -154,7 +155,7 @@ def test_ground_roll_8_loses_the_second_ring_too(wall):
     """[000 §8.4] the ground rolls 8: 8 < 9 but 8 >= 3, so everything within 4" goes."""
     from brikscan.battle.preview import run_blast
 
-    _, res, _ = run_blast(wall, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="8")
+    _, res, _ = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="8")
     d = _exact_distances(wall, np.array(FACE))
     assert set(res.destroyed_indices) == set(np.flatnonzero(d <= 4 * INCH + 1e-6).tolist())
 
@@ -165,8 +166,8 @@ def test_explosions_stack_damage_not_radius(wall):
     from brikscan.battle.preview import run_blast
 
     pt = ",".join(map(str, FACE))
-    _, one, _ = run_blast(wall, at=[pt], rolls="3,6,7", armor_rolls="99")
-    _, two, _ = run_blast(wall, at=[pt, pt], rolls="3,6,7;3,6,7", armor_rolls="99")
+    _, one, _ = run_blast(wall, scale=SCALE, at=[pt], rolls="3,6,7", armor_rolls="99")
+    _, two, _ = run_blast(wall, scale=SCALE, at=[pt, pt], rolls="3,6,7;3,6,7", armor_rolls="99")
     assert (two.damage == 2 * one.damage).all()
     assert two.damage.max() == 32
     assert ((one.damage > 0) == (two.damage > 0)).all()
@@ -177,10 +178,10 @@ def test_expected_and_seeded_are_reproducible(wall):
     from brikscan.battle.preview import run_blast
 
     pt = ",".join(map(str, FACE))
-    a = run_blast(wall, at=[pt], seed=7)[1]
-    b = run_blast(wall, at=[pt], seed=7)[1]
+    a = run_blast(wall, scale=SCALE, at=[pt], seed=7)[1]
+    b = run_blast(wall, scale=SCALE, at=[pt], seed=7)[1]
     assert a.destroyed_indices == b.destroyed_indices and [x.roll for x in a.armor] == [x.roll for x in b.armor]
-    e = run_blast(wall, at=[pt], expected=True, sl=3)[1]
+    e = run_blast(wall, scale=SCALE, at=[pt], expected=True, sl=3)[1]
     assert e.armor[0].roll == pytest.approx(3 * 5.92, abs=0.01)
     assert e.blasts[0].rings[0].damage == pytest.approx(3 * 5.92, abs=0.01)
 
@@ -191,7 +192,7 @@ def test_monte_carlo_matches_exact_probability(wall):
     from brikscan.battle.preview import run_blast
 
     exact = sum(1 for a in range(1, 11) for b in range(1, 11) for c in range(1, 11) if a + b + c > 15) / 1000
-    _, res, mc = run_blast(wall, at=[",".join(map(str, FACE))], armor_rolls="15", bonus_dice=False, trials=20000,
+    _, res, mc = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], armor_rolls="15", bonus_dice=False, trials=20000,
                            seed=3)
     inner = np.flatnonzero(res.ring_index[0] == 0)
     assert np.allclose(mc.p_destroyed[inner], exact, atol=0.02)
@@ -207,7 +208,7 @@ def test_blast_point_outside_the_model(wall):
     from brikscan.errors import UsageError
 
     with pytest.raises(UsageError, match="outside the model"):
-        run_blast(wall, at=["5000,0,0"], rolls="3,6,7")
+        run_blast(wall, scale=SCALE, at=["5000,0,0"], rolls="3,6,7")
 
 
 @pytest.fixture(scope="module")
@@ -224,7 +225,7 @@ def test_wrecked_catapult_split(catapult):
     from brikscan.battle.preview import hit_json, run_hit
 
     joint = 4  # the 1x3 plate over the gap
-    scene, res, info = run_hit(catapult, element=joint, damage=10, armor_rolls="3", sl=2, size_damage=2)
+    scene, res, info = run_hit(catapult, scale=SCALE, element=joint, damage=10, armor_rolls="3", sl=2, size_damage=2)
     assert scene.bodies[0].size == 4
     data = hit_json(scene, res, info)
     assert data["destroyed"] == [joint]
@@ -239,7 +240,7 @@ def test_wrecked_catapult_split(catapult):
 def test_catapult_without_size_damage_keeps_both_pieces(catapult):
     from brikscan.battle.preview import run_hit
 
-    _, res, _ = run_hit(catapult, element=4, damage=10, armor_rolls="3", sl=2)
+    _, res, _ = run_hit(catapult, scale=SCALE, element=4, damage=10, armor_rolls="3", sl=2)
     assert [s.destroyed for s in res.sections if s.kind == "section"] == [False, False]
 
 
@@ -247,7 +248,7 @@ def test_catapult_without_size_damage_keeps_both_pieces(catapult):
 def test_hit_that_fails_armor_changes_nothing(catapult):
     from brikscan.battle.preview import run_hit
 
-    _, res, _ = run_hit(catapult, element=4, damage=3, armor_rolls="3", sl=2)
+    _, res, _ = run_hit(catapult, scale=SCALE, element=4, damage=3, armor_rolls="3", sl=2)
     assert res.destroyed_indices == [] and res.steps[0]["destroyed"] is False
 
 
@@ -255,13 +256,14 @@ def test_hit_that_fails_armor_changes_nothing(catapult):
 def test_vindicator_size_damage_table(catapult, rules):
     """[000 §7.2 Size Damage] SHDT Vindicator, Size 12", SL 4: Power 2·ES, Half Speed at ES 6, SL capped by ES,
     destroyed at ES 0 — as the sections a preview reports."""
+    from brikscan.analysis.stats import analyse
     from brikscan.battle.scene import build_scene
     from brikscan.battle.split import split_after
 
     rows = []
     for dmg in range(13):
-        scene = build_scene(catapult, rules, sl=4, size_damage=dmg)
-        scene.bodies[0].size = 12
+        scene = build_scene(analyse(catapult, scale=SCALE, sl=4), size_damage=dmg)
+        scene.bodies[0].size, scene.bodies[0].sl = 12, 4.0
         (s,) = split_after(scene, np.zeros(len(catapult.elements), dtype=bool))
         rows.append((s.effective_size, s.state.sl, s.state.power_limit, s.state.half_speed, s.destroyed))
     assert rows[0] == (12, 4, 24, False, False)
@@ -284,7 +286,7 @@ def test_overkill_minifigs(minifigs):
     the third survives, 4 is not more than 4."""
     from brikscan.battle.preview import run_hit
 
-    scene, res, _ = run_hit(minifigs, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4")
+    scene, res, _ = run_hit(minifigs, scale=SCALE, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4")
     steps = res.steps
     assert [s["damage_in"] for s in steps] == [12, 8, 4]
     assert [s["destroyed"] for s in steps] == [True, True, False]
@@ -300,7 +302,7 @@ def test_overkill_agrees_with_rules_layer(minifigs, rules):
     from brikscan.battle.preview import run_hit
     from brikscan.rules.formulas import overkill
 
-    _, res, _ = run_hit(minifigs, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4")
+    _, res, _ = run_hit(minifigs, scale=SCALE, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4")
     ref = overkill(12, [4, 4, 4], rules)
     assert [s["destroyed"] for s in res.steps] == [r.destroyed for r in ref]
 
@@ -312,7 +314,9 @@ def test_ray_hits_match_trimesh(minifigs):
     from brikscan.battle.component_damage import ray_hits
     from brikscan.battle.scene import build_scene
 
-    scene = build_scene(minifigs)
+    from brikscan.analysis.stats import analyse
+
+    scene = build_scene(analyse(minifigs))
     o, d = np.array([-200.0, 20, 1.0]), np.array([1.0, 0.0, 0.0])
     mine = ray_hits(scene, o, d)
     tm = trimesh.Trimesh(minifigs.mesh.triangles.reshape(-1, 3).astype(np.float64),
@@ -336,7 +340,7 @@ def test_save_damaged_model_reloads(wall, tmp_path):
     from brikscan.errors import UsageError
 
     before = WALL.read_bytes()
-    _, res, _ = run_blast(wall, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
+    _, res, _ = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
     out = save_damaged(wall, tmp_path / "wall_after.ldr", res.destroyed)
     again = brikscan.load(out, LIBRARY_ZIP)
     assert len(again.elements) == len(wall.elements) - len(res.destroyed_indices)
@@ -377,7 +381,7 @@ def test_render_before_after_and_gif(wall, tmp_path):
     from brikscan.battle.preview import run_blast
     from brikscan.render.damage_view import render_before_after, render_gif
 
-    _, res, _ = run_blast(wall, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
+    _, res, _ = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
     png = render_before_after(wall, res, tmp_path / "ba.png", size=(320, 240))
     img = Image.open(png)
     assert img.size == (640, 240)
@@ -459,7 +463,7 @@ def test_blast_kills_minifigs_whole(minifigs):
     """[000 §7.2 Taking Damage] Size 1" targets beaten by the damage are killed, not chipped."""
     from brikscan.battle.preview import run_blast
 
-    scene, res, mc = run_blast(minifigs, at=["130,-30,0"], dice="1d10", rolls="5", armor_rolls="4", trials=300,
+    scene, res, mc = run_blast(minifigs, scale=SCALE, at=["130,-30,0"], dice="1d10", rolls="5", armor_rolls="4", trials=300,
                                seed=2)
     figs = [b for b in scene.bodies if b.size <= 1]
     assert len(figs) == 3
@@ -498,7 +502,7 @@ def test_cover_hides_what_is_behind_a_wall_that_holds(cover_model):
     from brikscan.battle.preview import run_blast
 
     target = 6
-    scene, probe, _ = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls="0", cover=False)
+    scene, probe, _ = run_blast(cover_model, scale=SCALE, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls="0", cover=False)
     assert {a.creation for a in probe.armor} >= {"cover"} and len(probe.armor) == 2
     assert probe.ring_index[0, target] == 0  # the target is in the first ring: only the wall can save it
     # independent check that the wall really hides the target: trimesh rays from the centre to its vertices
@@ -509,15 +513,15 @@ def test_cover_hides_what_is_behind_a_wall_that_holds(cover_model):
     assert tm.ray.intersects_any(np.repeat(c[None], len(v), 0), v - c).all()
 
     holds = _cover_rolls(probe, 99, 0)
-    _, res, mc = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls=holds, scene=scene,
+    _, res, mc = run_blast(cover_model, scale=SCALE, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls=holds, scene=scene,
                            trials=200, seed=1)
     assert not res.destroyed[target] and res.shielded[target] and res.damage[target] == 0
     assert mc.p_destroyed[target] == 0
-    _, off, mc_off = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls=holds, scene=scene,
+    _, off, mc_off = run_blast(cover_model, scale=SCALE, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls=holds, scene=scene,
                                trials=200, seed=1, cover=False)
     assert off.destroyed[target] and mc_off.p_destroyed[target] == 1
     # the wall goes: what it hid is exposed to the same blast
-    _, gone, _ = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls="0", scene=scene)
+    _, gone, _ = run_blast(cover_model, scale=SCALE, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls="0", scene=scene)
     assert gone.destroyed.all() and not gone.shielded.any()
 
 
@@ -527,8 +531,8 @@ def test_cover_monte_carlo_target_falls_with_its_wall(cover_model):
     does, so its probability equals the wall's, not 1."""
     from brikscan.battle.preview import run_blast
 
-    scene, probe, _ = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls="0", cover=False)
-    _, _, mc = run_blast(cover_model, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls=_cover_rolls(probe, 3, 0),
+    scene, probe, _ = run_blast(cover_model, scale=SCALE, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls="0", cover=False)
+    _, _, mc = run_blast(cover_model, scale=SCALE, at=[COVER_AT], dice="1d10", rolls="5", armor_rolls=_cover_rolls(probe, 3, 0),
                          scene=scene, trials=4000, seed=4, bonus_dice=False)
     assert mc.p_destroyed[6] == pytest.approx(mc.p_destroyed[0], abs=1e-9)
     assert mc.p_destroyed[6] == pytest.approx(0.7, abs=0.03)  # P(1d10 > 3)
@@ -559,14 +563,14 @@ def test_wrecked_catapult_launcher_deactivated(library_zip):
     from brikscan.battle.preview import hit_json, run_hit
 
     m = brikscan.load(DATA / "catapult_launcher.ldr", library_zip)
-    scene, res, info = run_hit(m, element=4, damage=10, armor_rolls="3", sl=2, size_damage=2)
+    scene, res, info = run_hit(m, scale=SCALE, element=4, damage=10, armor_rolls="3", sl=2, size_damage=2)
     assert [w.size for b in scene.bodies for w in b.weapons] == [4]
     secs = {s["size"]: s for s in hit_json(scene, res, info)["sections"] if s["kind"] == "section"}
     front = secs[3]
     assert front["power"] == 2 and [w["name"] for w in front["weapons"]] == ["Launcher"]
     assert [(w["name"], w["size"]) for w in front["weapons_disabled"]] == [("Launcher", 4)]
     assert secs[1]["weapons"] == [] and secs[1]["weapons_disabled"] == []
-    _, ok, info = run_hit(m, element=4, damage=10, armor_rolls="3", sl=2, size_damage=0, scene=None)
+    _, ok, info = run_hit(m, scale=SCALE, element=4, damage=10, armor_rolls="3", sl=2, size_damage=0, scene=None)
     front = [s for s in hit_json(scene, ok, info)["sections"] if s["size"] == 3][0]
     assert front["power"] == 6 and front["weapons"] and front["weapons_disabled"] == []
 
@@ -579,7 +583,7 @@ def test_hit_monte_carlo_matches_exact_overkill(minifigs):
     on > 12 [000 §7.2 Overkill]; exact probabilities 94/100, 72/100, 36/100."""
     from brikscan.battle.preview import hit_json, run_hit
 
-    scene, res, info = run_hit(minifigs, origin="-200,20,0", toward="0,20,0", dice="2d10", bonus_dice=False,
+    scene, res, info = run_hit(minifigs, scale=SCALE, origin="-200,20,0", toward="0,20,0", dice="2d10", bonus_dice=False,
                                armor_rolls="4,4,4", trials=40000, seed=9)
     data = hit_json(scene, res, info)
     mc = data["monte_carlo"]
@@ -597,10 +601,10 @@ def test_hit_knockback_only_from_a_weapon_larger_than_the_target(minifigs, capsy
     1" minifig 2" along the line of attack."""
     from brikscan.battle.preview import hit_json, run_hit
 
-    scene, res, info = run_hit(minifigs, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4")
+    scene, res, info = run_hit(minifigs, scale=SCALE, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4")
     data = hit_json(scene, res, info)
     assert data["knockback"] == {} and any("KnockBack" in n for n in data["notes"])
-    scene, res, info = run_hit(minifigs, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4",
+    scene, res, info = run_hit(minifigs, scale=SCALE, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4",
                                weapon_size=3)
     survivor = [s for s in res.sections if s.kind == "section" and not res.destroyed[s.elements].any()
                 and s.creation == res.steps[2]["creation"]][0]
@@ -608,7 +612,7 @@ def test_hit_knockback_only_from_a_weapon_larger_than_the_target(minifigs, capsy
     assert set(kb) == {str(i) for i in survivor.elements} and set(kb.values()) == {2.0}
     v = res.knockback_vec[survivor.elements[0]]
     assert v[0] == pytest.approx(2 * INCH) and abs(v[1]) < 1e-9
-    _, _, big = run_hit(minifigs, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4",
+    _, _, big = run_hit(minifigs, scale=SCALE, origin="-200,20,0", toward="0,20,0", damage=12, armor_rolls="4,4,4",
                         weapon_size=1)
     rc, out, err = _cli(["hit", str(MINIFIGS), "-L", str(LIBRARY_ZIP), "--from", "-200,20,0", "--toward", "0,20,0",
                          "--damage", "12", "--armor-rolls", "4,4,4", "--trials", "100", "--json"], capsys)
@@ -629,7 +633,7 @@ def test_before_half_keeps_ldraw_colours_and_fills_the_frame(wall, tmp_path):
     from brikscan.render.damage_view import build_damage_plotter, render_before_after
     from brikscan.render.model_view import _fit_points, add_model, frame_camera, new_plotter
 
-    _, res, _ = run_blast(wall, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
+    _, res, _ = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
     size = (400, 300)
     png = render_before_after(wall, res, tmp_path / "ba.png", size=size)
     before = np.asarray(Image.open(png).convert("RGB"), dtype=np.int64)[:, :size[0]]

@@ -57,12 +57,13 @@ def test_sight_rules_table_matches_the_rulebook():
     assert r.height_advantage_in(2.4) == 2.0
     assert r.height_advantage_in(9.0) == 5.0
     assert r.height_advantage_in(-3.0) == 0.0
-    assert r.ldu_per_inch == 60.0
+    assert not hasattr(r, "ldu_per_inch")  # the inch is the one --scale of geometry.units, not a sight rule
 
 
 def test_parse_length_units():
-    assert parse_length("12in") == 720.0
-    assert parse_length('2"') == 120.0
+    assert parse_length("12in", 60.0) == 720.0  # the brick-stick inch (--scale stud)
+    assert parse_length('2"', 60.0) == 120.0
+    assert parse_length("1in") == 63.5  # default: a tape-measure inch [000 §1.2]
     assert parse_length("6studs") == 120.0
     assert parse_length("3bricks") == 72.0
     assert parse_length("2 plates") == 16.0
@@ -153,8 +154,8 @@ def test_height_advantage_from_the_tower(field):
     figs = [u for u in bf.units if u.is_minifig]
     res = line_of_sight(bf, figs, figs)
     assert len(res.pairs) == 6  # all pairs, not against itself
-    down = res.pair("minifig-1", "minifig-2")  # 6 bricks = 144 LDU = 2.4" up
-    assert down.altitude_in == pytest.approx(2.4)
+    down = res.pair("minifig-1", "minifig-2")  # 6 bricks = 144 LDU up
+    assert down.altitude_in == pytest.approx(144 / bf.ldu_per_inch)
     assert down.height_advantage_in == 2.0
     assert res.pair("minifig-2", "minifig-1").height_advantage_in == 0.0
     m = res.matrix()
@@ -211,7 +212,7 @@ def test_scene_places_models_and_checks_units(tmp_path, library_zip):
     bf = load_scene(_scene(tmp_path, body), library_zip)
     a, b = bf.unit_named("alpha"), bf.unit_named("bravo")
     assert a.side == "red" and b.side == "blue"
-    assert np.allclose(a.position_ldu, [600, 0, 40], atol=1.5)
+    assert np.allclose(a.position_ldu, [635, 0, 40], atol=1.5)  # "10in" of the default tape-measure inch
     assert len({i for u in bf.units for i in u.elements}) == 2 * 9  # unique element indices
     assert bf.mesh.face_element.max() == len(bf.elements) - 1
     with pytest.raises(InputError, match=r"units\[0\]\.unit: no unit 'gamma'"):
@@ -404,12 +405,12 @@ CONTRACT_KEYS_BEFORE_ORIGIN = {"from", "to", "target_kind", "visible", "sections
                                "visible_extent_in", "blocked_by", "blockers", "rays"}
 
 
+GUN_PARTS = {"30141.dat", "57899.dat", "4499.dat"}  # rifle, long blaster, bow (by hand)
+
+
 def _gun(bf, unit):
     """(gun element index, its vertices, the centre of the hand nearest it)."""
-    from brikscan.battle.units import is_ranged_weapon_part
-
-    guns = [i for i in unit.elements
-            if is_ranged_weapon_part(bf.elements[i].description, bf.elements[i].category)]
+    guns = [i for i in unit.elements if bf.elements[i].part in GUN_PARTS]
     assert len(guns) == 1, guns
     g = guns[0]
     off = bf.mesh.element_offsets
@@ -421,7 +422,15 @@ def _gun(bf, unit):
 
 
 def test_ranged_weapon_parts_by_description():
-    from brikscan.battle.units import is_ranged_weapon_part as ranged
+    """The analysis classifier (the one source for sight too) names minifig guns, bows and blasters."""
+    from types import SimpleNamespace
+
+    from brikscan.analysis.roles import classify_part
+    from brikscan.battle.units import RANGED_TYPES
+
+    def ranged(d, cat):
+        c = classify_part(SimpleNamespace(description=d, category=cat, part="x.dat"))
+        return c.role == "weapon" and c.type in RANGED_TYPES
 
     acc = "Minifig Accessory"
     for d in ("Minifig Gun Rifle", "Minifig Weapon Blaster with Two Barrels", "Minifig Long Bow with Arrow",

@@ -188,8 +188,10 @@ def test_pirate_ship_cannons_are_weapons_and_pirates_are_minifigs(loaded, analys
     owner = {i: c.name for c in figs for i in c.elements}
     assert all(t in owner for t in torsos)
     for f in figs:
-        assert set(f.sections) == {"head", "torso", "legs"}
-        assert sorted(f.sections["head"] + f.sections["torso"] + f.sections["legs"]) == f.elements
+        assert set(f.sections) == {"head", "torso", "legs", "equipment", "hands"}
+        assert sorted(f.sections["head"] + f.sections["torso"] + f.sections["legs"] + f.sections["equipment"]) \
+            == f.elements
+        assert set(f.sections["hands"]) <= set(f.sections["torso"])
         assert not set(f.elements) & set(ship.elements)
     hull = [e.index for e in m.elements if e.description.startswith("Boat Base")]
     assert all(roles[i].role == "structural" for i in hull)

@@ -184,22 +184,22 @@ def test_propulsion_cost_examples():
 
 def test_default_move_formulas():
     # [004 §9.1]: ground 18 - 2·Size - SL; water 12 - Size/2 - SL; flying 24 - 2·Size - 2·SL
-    assert propulsion_stats("ground", 3, 2, R).move_in == 18 - 6 - 2
-    assert propulsion_stats("water", 3, 1, R).move_in == 12 - 1.5 - 1
-    assert propulsion_stats("flying", 2, 1, R).move_in == 24 - 4 - 2
+    f = "formula"
+    assert propulsion_stats("ground", 3, 2, R, default=f).move_in == 18 - 6 - 2
+    assert propulsion_stats("water", 3, 1, R, default=f).move_in == 12 - 1.5 - 1
+    assert propulsion_stats("flying", 2, 1, R, default=f).move_in == 24 - 4 - 2
     # caps: 16" standard, 24" flight [004 §9.1]
-    assert propulsion_stats("ground", 0, 0, R).move_in == 16
-    # the fixed [000 §9.1] column
-    assert [propulsion_stats(k, 3, 1, R, default="fixed").move_in
-            for k in ("ground", "water", "flying")] == [10, 8, 12]
+    assert propulsion_stats("ground", 0, 0, R, default=f).move_in == 16
+    # the [000 §9.1] defaults (ground 10", water 8", flying 12") are the 2010 default
+    assert [propulsion_stats(k, 3, 1, R).move_in for k in ("ground", "water", "flying")] == [10, 8, 12]
 
 
 def test_default_move_limits_warn():
     # [004 §9.1] winged flyers need 10"; Size 6 SL 3 gives 24 - 12 - 6 = 6"
-    p = propulsion_stats("flying", 6, 3, R, winged=True)
+    p = propulsion_stats("flying", 6, 3, R, winged=True, default="formula")
     assert p.move_in == 10 and p.warnings
     # a huge tank: 18 - 24 - 4 < 0 -> brikscan's 2" floor, flagged as not a rule
-    tank = propulsion_stats("ground", 12, 4, R)
+    tank = propulsion_stats("ground", 12, 4, R, default="formula")
     assert tank.move_in == 2 and "not a rule" in tank.warnings[0]
     assert propulsion_stats("ground", 3, 1, R, move_in=20).warnings  # above 16"
     with pytest.raises(UsageError):

@@ -153,18 +153,25 @@ def test_flamethrower_and_gun_checks(tmp_path, analyse_path):
 
 @needs_shared
 def test_default_move_and_propulsion_cost(tmp_path, analyse_path):
-    """Ground default Move 18 - 2*Size - SL [004 §9.1] at 1 CP per 2" [000 §9.1]; annotated Move wins."""
+    """Ground default Move 10" [000 §9.1 Movement Speed Examples] (or, as an option, 18 - 2*Size - SL
+    [004 §9.1]) at 1 CP per 2" [000 §9.1]; annotated Move wins."""
     body = _bar(6) + ["0 !BRIKSCAN BEGIN propulsion type=ground"] + \
         [f"1 0 {_far(k)} {ID} 3641.dat" for k in range(4)] + ["0 !BRIKSCAN END"]
-    card = _main_card(analyse_path(_mpd(tmp_path, "cart.mpd", body, "kind=vehicle sl=1"), scale="stud"))
+    path = _mpd(tmp_path, "cart.mpd", body, "kind=vehicle sl=1")
+    card = _main_card(analyse_path(path, scale="stud"))
     (p,) = card.propulsion
-    assert card.size == 2 and p.move_in == 18 - 2 * 2 - 1 and p.cost == p.move_in / 2
+    assert card.size == 2 and p.move_in == 10 and p.cost == p.move_in / 2
     assert card.total_cost == card.base_cost + p.cost
+    (f,) = _main_card(analyse_path(path, scale="stud", move="formula")).propulsion
+    assert f.move_in == 18 - 2 * 2 - 1 and f.cost == f.move_in / 2
     body2 = _bar(6) + ["0 !BRIKSCAN ROLE propulsion type=flying move=12", f"1 0 {_far(0)} {ID} 3023.dat"]
     card2 = _main_card(analyse_path(_mpd(tmp_path, "flyer.mpd", body2, "kind=vehicle sl=2"), scale="stud"))
     (q,) = card2.propulsion
     assert (q.move_in, q.cost) == (12, 12 / 2 * (2 + 2))  # flight (2 + SL) CP per 2" [000 §9.1]
-    assert card2.flying and card2.power == 2  # 1 x Size while flying [000 §8.1]
+    assert card2.flying and card2.power == 2  # 1 x Size while flying in the air [000 §8.1]
+    space = _main_card(analyse_path(_mpd(tmp_path, "flyer.mpd", body2, "kind=vehicle sl=2"), scale="stud",
+                                    space=True))
+    assert not space.flying and space.space and space.power == 4  # in space: 2 x Size [000 §8.1 Power Limits]
 
 
 @needs_shared

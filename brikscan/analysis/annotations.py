@@ -16,11 +16,11 @@ _ROLE_ALIASES = {"weakpoint": "weak point", "weak_point": "weak point", "weak-po
                  "weapons": "weapon", "devices": "device", "decorations": "decoration", "structure": "structural"}
 WEAPON_TYPES = ("melee", "shield", "gun", "blastgun", "machinegun", "flamethrower", "launcher", "cannon", "rocket",
                 "explosive")
-PROPULSION_TYPES = ("ground", "water", "flying")
-KINDS = ("building", "vehicle", "creature")
+PROPULSION_TYPES = ("ground", "water", "flight", "forward_flight", "thrust")  # [000 §9.1], [000 §9.3]
+KINDS = ("building", "vehicle", "creature", "scenery")
 SLS = ("0", "0.5", "1/2", "½", "1", "2", "3", "4", "5")
 ROLE_KEYS = {"name", "type", "size", "move", "xsize"}
-CREATION_KEYS = {"name", "kind", "sl"}
+CREATION_KEYS = {"name", "kind", "sl", "space", "spacecraft", "antigravity", "side"}
 
 # Words in group and submodel names that say what the group is (a "role word").
 _WEAPON_WORDS = {w: w for w in WEAPON_TYPES} | {
@@ -30,10 +30,17 @@ _WEAPON_WORDS = {w: w for w in WEAPON_TYPES} | {
     "flamer": "flamethrower", "catapult": "launcher", "missile": "rocket", "missiles": "rocket", "bomb": "explosive",
     "mortar": "launcher", "cannons": "cannon", "guns": "gun", "rockets": "rocket"}
 _PROPULSION_WORDS = {"wheel": "ground", "wheels": "ground", "tread": "ground", "treads": "ground",
-                     "track": "ground", "tracks": "ground", "legs": "ground", "sail": "water", "sails": "water",
-                     "oar": "water", "oars": "water", "propeller": "water", "wing": "flying", "wings": "flying",
-                     "rotor": "flying", "thruster": "flying", "thrusters": "flying", "engine": "flying",
-                     "engines": "flying", "jet": "flying", "jets": "flying"}
+                     "track": "ground", "tracks": "ground", "legs": "ground", "oar": "water", "oars": "water",
+                     "flying": "flight", "hover": "flight", "antigravity": "flight", "rotor": "flight",
+                     "rotors": "flight", "wing": "forward_flight", "wings": "forward_flight",
+                     "forward": "forward_flight", "sail": "thrust", "sails": "thrust", "propeller": "thrust",
+                     "propellers": "thrust", "thruster": "thrust", "thrusters": "thrust", "jet": "thrust",
+                     "jets": "thrust", "rocket": "thrust", "rockets": "thrust"}
+# A name with one of these words names something else: a water wheel, a steering wheel, a gun rack, a cannon ball.
+_NOT_A_ROLE = {"water", "steering", "spinning", "ship", "ships", "arch", "arches", "well", "rack", "holder",
+               "stand", "base", "cover", "guard", "ball", "balls", "box", "crate", "port", "ports", "mount",
+               "cart", "barrow", "wheelbarrow", "logo", "sticker", "print", "decoration", "deco", "house", "room",
+               "bay", "hangar", "shop", "store", "storage", "tower", "wall", "shelf", "display"}
 
 
 @dataclass
@@ -122,12 +129,34 @@ def word_role(name: str) -> tuple[str, dict[str, str]] | None:
                 params["type"] = w if w in PROPULSION_TYPES else _PROPULSION_WORDS[w]
                 break
         return role, params
-    for w in words:
+    # a role word as the name's first or last whole word ("cannon", "cannon_left", "front wheels"), unless
+    # another word says it is something else ("water wheel", "gun rack"); "engine" names no role
+    if _NOT_A_ROLE & set(words):
+        return None
+    for w in dict.fromkeys((words[0], words[-1])):
         if w in _WEAPON_WORDS:
             return "weapon", {"type": _WEAPON_WORDS[w]}
         if w in _PROPULSION_WORDS:
             return "propulsion", {"type": _PROPULSION_WORDS[w]}
     return None
+
+
+_LDCAD_KV = re.compile(r"\[(\w+)=([^\]]*)\]")
+
+
+def _ldcad_groups(fname: str, f) -> dict[str, "RoleNote | None"]:
+    """LDCad group definitions of a file (``0 !LDCAD GROUP_DEF [topLevel=…] [LID=…] [GID=…] [name=…]``)."""
+    out: dict[str, RoleNote | None] = {}
+    for ln, t in f.metas:
+        if t.strip().upper().startswith("!LDCAD GROUP_DEF"):
+            kv = {k.lower(): v for k, v in _LDCAD_KV.findall(t)}
+            gid = kv.get("gid") or kv.get("lid") or ""
+            note = _group_note(kv.get("name", "").strip(), f"{f.path}:{ln}")
+            if note is not None:
+                note.group = f"ldcad:{fname}:{gid}"
+            for key in {gid, kv.get("lid", "")} - {""}:
+                out[key] = note
+    return out
 
 
 def _group_note(name: str, src: str) -> RoleNote | None:
@@ -229,9 +258,21 @@ def parse_annotations(model) -> Annotations:
         begin_stack: list[RoleNote] = []
         leo_stack: list[RoleNote | None] = []
         mlcad_groups: dict[str, RoleNote | None] = {}
+        ldcad_groups = _ldcad_groups(fname, f)
         btg: RoleNote | None = None
+        steps = set(f.steps)
+        geometry_lines = set(f.tri_line)
+        last_line = 0
         for ln, kind, text in events:
             src = f"{f.path}:{ln}"
+            if pending and (any(last_line < x < ln for x in steps) or
+                            any(last_line < x < ln for x in geometry_lines)):
+                for stale in pending:  # the part it was written for was deleted: never slide to the next one
+                    fl, _, l2 = stale.source.rpartition(":")
+                    diags.append(Diagnostic(fl, int(l2), "!BRIKSCAN ROLE not followed directly by a part "
+                                                         "(a STEP or other geometry comes first): ignored"))
+                pending = []
+            last_line = ln
             if kind == 2:
                 notes = list(pending) + list(begin_stack) + [n for n in leo_stack if n is not None]
                 if btg is not None:
@@ -272,7 +313,10 @@ def parse_annotations(model) -> Annotations:
                 else:
                     diags.append(Diagnostic(f.path, ln, f"unknown !BRIKSCAN command {cmd!r} (ignored)"))
                 continue
-            if up.startswith("!LEOCAD GROUP BEGIN"):
+            if up.startswith("!LDCAD GROUP_NXT"):  # 0 !LDCAD GROUP_NXT [ids=x] [nrs=…]: the next type-1 line
+                ids = dict(_LDCAD_KV.findall(t)).get("ids", "").split()
+                btg = ldcad_groups.get(ids[0]) if ids else None
+            elif up.startswith("!LEOCAD GROUP BEGIN"):
                 leo_stack.append(_group_note(t[len("!LEOCAD GROUP BEGIN"):].strip(), src))
             elif up.startswith("!LEOCAD GROUP END"):
                 if leo_stack:

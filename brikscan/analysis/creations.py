@@ -16,7 +16,7 @@ import networkx as nx
 import numpy as np
 
 from ..errors import UsageError
-from ..geometry.model import LDU_PER_INCH
+from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..rules.formulas import sl_text
 from ..rules.tables import Rules, load_rules
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
@@ -60,6 +60,7 @@ class Creation:
     annotation: dict[str, str] = field(default_factory=dict)  # CREATION key=values
     annotation_source: str = ""
     submodel: str = ""
+    side: str | None = None  # UNIT or CREATION annotation side=…
 
     def elements_with(self, role: str) -> list[int]:
         return [i for i in self.elements if self.roles[i].role == role]
@@ -148,28 +149,34 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
     head = sorted(b.get("head", []))
     legs = sorted(b.get("hips", []) + b.get("leg", []))
     torso = sorted(b.get("torso", []) + b.get("arm", []) + b.get("hand", []))
-    for i in items:  # headgear to the head, the rest (held items, neckwear) to the torso section
+    equipment = []
+    for i in items:  # headgear to the head; worn body gear to the torso; held items are equipment, no section
         near_head = head and min(np.linalg.norm(_centre(model, i) - _centre(model, h)) for h in head) < \
             HEADGEAR_REACH_LDU
         if near_head and classes[i].role != "weapon":
             head.append(i)
-        else:
+        elif classes[i].worn:
             torso.append(i)
+        else:
+            equipment.append(i)
     roles = {}
     for i in body:
         roles[i] = RoleDecision("crew", f"minifig {classes[i].minifig_body}: a Creature of its own "
                                         f"({stats_text}) [000 §9.5 The Minifig]", "minifig")
+    held = set(equipment)
     for i in items:
         c = classes[i]
+        if i not in held:  # headgear, hair, armour, capes: worn, a part of the minifig [000 §9.5]
+            roles[i] = RoleDecision("crew", f"worn by the minifig: part of it ({stats_text}); {c.reason}",
+                                    "minifig")
+            continue
         role = c.role if c.role in ("weapon", "device", "propulsion") else "decoration"
         roles[i] = RoleDecision(role, f"carried by the minifig; {c.reason}", "minifig",
                                 {"type": c.type} if c.type else {})
-    subs = {model.elements[i].submodel_path[-1] for i in body if model.elements[i].submodel_path}
-    name = file_stem(next(iter(subs)) if len(subs) == 1 else f"minifig {k}")
-    return Creation(name, "minifig", sorted(body + items), sorted(body), roles, None, "", None,
-                    "minifig body parts (torso, hips, legs, head) assembled", {"head": sorted(head),
-                                                                                "torso": sorted(torso),
-                                                                                "legs": legs})
+    return Creation("", "minifig", sorted(body + items), sorted(body), roles, None, "", None,
+                    "minifig body parts (torso, hips, legs, head) assembled",
+                    {"head": sorted(head), "torso": sorted(torso), "legs": legs, "equipment": sorted(equipment),
+                     "hands": sorted(b.get("hand", []))})
 
 
 def _common_submodel(model, idx: list[int]) -> str:
@@ -231,17 +238,18 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             params = {"type": c.type} if c.type else {}
             if role == "crew":  # a minifig part that is built into something else: a part of it
                 role, reason = None, c.reason
-            elif role == "weapon" and c.accessory and c.type in ("melee", "shield", "gun"):
+            elif role == "weapon" and c.accessory and c.type in ("melee", "shield"):
                 role, reason = "decoration", f"{c.reason}, but built into the model, not held: decoration " \
                                              "(annotate it to arm the creation)"
                 params = {}
-            elif boat and role == "propulsion" and c.type == "flying":
+            elif boat and role == "propulsion" and c.type == "forward_flight":
                 role, reason = None, f"{c.reason}; on a boat it is a deck plate"
             elif boat and model.elements[i].category.lower() == "sheet fabric":
-                role, reason, params = "propulsion", f"{c.reason}; sails of a boat are water propulsion", \
-                    {"type": "water"}
+                role, reason, params = "propulsion", f"{c.reason}; the sails of a boat are its Thrusters " \
+                                                     "[000 §9.3]", {"type": "thrust"}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
+    _airfoils(model, idx, classes, roles, boat)
     # wheels on a weapon's carriage are part of that weapon
     for i in idx:
         r = roles.get(i)
@@ -260,7 +268,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     joint_parts = {i for i in idx if i in roles and roles[i].role == "weak point" and roles[i].source == "part"}
     hanging = jointed_bodies(graph, cand, core, body, joint_parts, classes)
     # flyers and boats do not walk: what hangs under a ship or a starship is landing gear or a keel
-    walks = not any(r.role == "propulsion" and r.params.get("type") in ("flying", "water") for r in roles.values())
+    walks = not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight", "thrust", "water") for r in roles.values())
     verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, walks)
                 for jb in hanging]
     if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
@@ -293,9 +301,78 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                                                   "(Non-Structural) [000 §7.1]", "topology")
     # geometry: whatever encloses an interior is Structural [000 §7.1]; moving bodies (turrets, doors, lids on
     # joints) keep what the topology decided
+    ground = max(model.elements[i].bbox_max[1] for i in idx)  # -Y is up: the lowest point has the largest Y
+    for i, r in list(roles.items()):
+        if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "ground" and \
+                model.elements[i].bbox_max[1] < ground - GROUND_TOL_LDU:
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
+                                                  "not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache)
     return roles
+
+
+FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
+FLAT_WINGS_MIN = 4  # brikscan heuristics: at least this many flat parts sticking out ...
+FLAT_WINGS_SHARE = 0.15  # ... and this share of the structure-type parts make wings of a flyer
+AIRFOIL_OUT = 0.5  # share of a flat part's footprint outside the body's for it to stick out as an airfoil
+
+
+def _outside_share(model, i: int, lo: np.ndarray, hi: np.ndarray) -> float:
+    """Share of element ``i``'s ground footprint (a 5x5 grid over its X-Z box) outside every box ``lo``-``hi``."""
+    e = model.elements[i]
+    xs = np.linspace(e.bbox_min[0], e.bbox_max[0], 5)
+    zs = np.linspace(e.bbox_min[2], e.bbox_max[2], 5)
+    pts = np.array([(x, z) for x in xs for z in zs])
+    if not len(lo):
+        return 1.0
+    inside = ((pts[:, None, 0] >= lo[None, :, 0] - 1) & (pts[:, None, 0] <= hi[None, :, 0] + 1) &
+              (pts[:, None, 1] >= lo[None, :, 2] - 1) & (pts[:, None, 1] <= hi[None, :, 2] + 1)).any(axis=1)
+    return float(1.0 - inside.mean())
+
+
+def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool) -> None:
+    """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
+    of the body (the footprint of its bricks and slopes) on a creation that flies. Built into a hull, a roof or a
+    rock, a "Wing" plate is Structure."""
+    if boat:
+        return
+    els = model.elements
+    h = {i: float(els[i].bbox_max[1] - els[i].bbox_min[1]) for i in idx}
+    body = [i for i in idx if structural_kind(classes[i], els[i]) and h[i] > FLAT_MAX_LDU and
+            classes[i].word not in ("wing", "tail")]
+    lo = np.array([els[i].bbox_min for i in body]).reshape(-1, 3)
+    hi = np.array([els[i].bbox_max for i in body]).reshape(-1, 3)
+    wings = [i for i in idx if classes[i].word == "wing" and i in roles and roles[i].source == "part"]
+    out = {i: _outside_share(model, i, lo, hi) for i in wings}
+    flat = [i for i in idx if i not in roles and structural_kind(classes[i], els[i]) and h[i] <= FLAT_MAX_LDU and
+            classes[i].word in ("plate", "wedge", "tile", "slope")]
+    flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}
+    n_out = sum(1 for v in flat_out.values() if v >= AIRFOIL_OUT)
+    # a flyer: it has thrust or flight, a wing part sticking out, or wings built of plates (many flat parts
+    # sticking out of its body: a starfighter built without "Wing" parts)
+    flies = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight") for r in roles.values()) \
+        or any(v >= AIRFOIL_OUT for v in out.values()) or (n_out >= FLAT_WINGS_MIN and
+                                                            n_out >= FLAT_WINGS_SHARE * max(1, len(body) + len(flat)))
+    for i in wings:
+        if out[i] < AIRFOIL_OUT or not flies:
+            del roles[i]  # decided by the topology: Structure where it is built in
+            classes[i] = PartClass("structural", f"{classes[i].reason}, but built into the body "
+                                                 f"({out[i]:.0%} of it outside): Structure, not a wing [000 §7.1]",
+                                   word="plate")
+    if not flies:
+        return
+    for i in idx:
+        c = classes[i]
+        if i in roles or not structural_kind(c, els[i]):
+            continue
+        if c.word == "tail":
+            roles[i] = RoleDecision("propulsion", f"{c.reason}; a tail fin of a flyer: an airfoil, Forward Flight "
+                                                  "[000 §9.1]", "geometry", {"type": "forward_flight"})
+        elif i in flat_out and (share := flat_out[i]) >= AIRFOIL_OUT:
+            roles[i] = RoleDecision("propulsion", f"{c.reason}; a flat part sticking out of the body of a flyer "
+                                                  f"({share:.0%} outside it): a wing, Forward Flight [000 §9.1]",
+                                    "geometry", {"type": "forward_flight"})
 
 
 def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecision], moving: set[int],
@@ -385,7 +462,8 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
 def find_creations(model, graph: nx.Graph, annotations: Annotations | None = None,
                    overrides: list[str] | None = None, *,
                    hull_cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
-                   interior_cache: dict | None = None, rules: Rules | None = None) -> list[Creation]:
+                   interior_cache: dict | None = None, rules: Rules | None = None,
+                   diagnostics: list | None = None) -> list[Creation]:
     """Minifigs, then the connected bodies of everything else, each with roles for all its elements.
 
     ``rules``: the Rules object whose minifig stats the minifig reasons quote (the 2010 tables when None).
@@ -420,11 +498,23 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             groups.append((members, fname))
             claimed.update(members)
     remaining = [i for i in rest if i not in claimed]
-    for comp in nx.connected_components(graph.subgraph(remaining)):
-        groups.append((sorted(comp), ""))
+    scenery = {i for i in remaining if _scenery_reason(model, classes[i], model.elements[i]) and
+               not (notes.get(i) and notes[i].role)}
+    for comp in nx.connected_components(graph.subgraph(scenery)):
+        groups.append((sorted(comp), "\x00scenery"))
+    comps = [sorted(c) for c in nx.connected_components(graph.subgraph([i for i in remaining if i not in scenery]))]
+    for comp in _join_resting(model, graph, comps, classes):
+        groups.append((comp, ""))
     groups.sort(key=lambda g: (-len(g[0]), g[0][0]))
     main_note = ann.creations.get(model.main.name)
     for k, (idx, fname) in enumerate(groups):
+        if fname == "\x00scenery":
+            roles = {i: RoleDecision("structural", _scenery_reason(model, classes[i], model.elements[i]), "part")
+                     for i in idx}
+            creations.append(Creation("scenery", "scenery", sorted(idx), sorted(idx), roles,
+                                      kind_reason="base plates, display stands and squad plates are scenery: "
+                                                  "listed, not priced [000 §7.1 Base Cost]"))
+            continue
         cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
         params = dict(cn.params) if cn else {}
         roles = _decide_roles(model, graph, idx, classes, notes, hull_cache, ldu_per_inch, interior_cache)
@@ -437,11 +527,131 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
                      annotation_source=cn.source if cn else "", submodel=sub)
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
         creations.append(c)
+    _name_minifigs(model, ann, [c for c in creations if c.kind == "minifig"])
+    for c in creations:
+        if c.kind != "minifig" and c.annotation.get("side"):
+            c.side = c.annotation["side"]
     _unique_names(model, creations)
     return creations
 
 
+_SCENERY_WORDS = {"stand", "display", "plaque", "baseplate", "baseplates", "squad"}
+RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held against another (no connector)
+
+
+def _scenery_reason(model, c: PartClass, element) -> str:
+    """Why an element is scenery (a base plate, a display stand), or "" [000 §7.1: unaligned scenery is free]."""
+    cat, desc = describe(element)
+    words = re.split(r"[^a-z0-9]+", desc.lower().lstrip("~=_|"))
+    if words[:1] == ["baseplate"] or cat.lower() == "baseplate":
+        return f"'{desc}': a base plate is scenery, not part of a creation [000 §7.1]"
+    for sub in element.submodel_path:
+        hit = _SCENERY_WORDS & set(re.split(r"[^a-z0-9]+", file_stem(sub).lower()))
+        if hit:
+            return f"'{desc}' in submodel {sub!r} ({sorted(hit)[0]}): scenery, not part of a creation [000 §7.1]"
+    return ""
+
+
+def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> list[list[int]]:
+    """Pieces held by clips or hinges the connector data missed, or just resting on the frame, are one creation
+    with what they touch: a smaller piece without propulsion of its own joins the larger one it touches. The
+    touching pair becomes a graph edge ("resting"), so blasts split the creation the same way."""
+    if len(comps) < 2:
+        return comps
+    els = model.elements
+    lo = np.array([e.bbox_min for e in els]).reshape(-1, 3)
+    hi = np.array([e.bbox_max for e in els]).reshape(-1, 3)
+    comp_of = np.full(len(els), -1)
+    for k, c in enumerate(comps):
+        comp_of[c] = k
+    parent = list(range(len(comps)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+    size = [len(c) for c in comps]
+    for k in sorted(range(len(comps)), key=lambda k: size[k]):
+        c = comps[k]
+        if any(classes[i].role == "propulsion" or classes[i].minifig_body for i in c):
+            continue  # a vehicle of its own (or a figure) is not a loose panel
+        others = np.flatnonzero((comp_of >= 0) & (comp_of != k))
+        if not len(others):
+            continue
+        for i in c:
+            gap = np.maximum(0.0, np.maximum(lo[others] - hi[i], lo[i] - hi[others])).max(axis=1)
+            near = others[gap <= RESTING_GAP_LDU]
+            near = [j for j in near if size[root(int(comp_of[j]))] >= size[root(k)] and root(int(comp_of[j])) != root(k)]
+            if near:
+                j = int(max(near, key=lambda j: size[root(int(comp_of[j]))]))
+                graph.add_edge(int(i), j, kind="resting", movable=False, source="contact", count=1, kinds=["resting"],
+                               reason="rests on or against it (touching, no connector)")
+                a, b = root(k), root(int(comp_of[j]))
+                parent[a] = b
+                size[b] += size[a]
+                break
+    merged: dict[int, list[int]] = {}
+    for k, c in enumerate(comps):
+        merged.setdefault(root(k), []).extend(c)
+    return [sorted(v) for v in merged.values()]
+
+
+def _unit_notes(model, ann: Annotations) -> dict[tuple[str, int], dict[str, str]]:
+    """``0 !BRIKSCAN UNIT name=… side=…``: the params by the (file, line) of the type-1 line it stands before."""
+    out: dict[tuple[str, int], dict[str, str]] = {}
+    files = model.files
+    for fname, line, params in ann.units:
+        f = files.get(fname)
+        nxt = min((r.line for r in f.refs if r.line > line), default=None) if f is not None else None
+        if nxt is not None:
+            out[(fname, nxt)] = params
+    return out
+
+
+def _submodel_name(model, group: list[int]) -> str:
+    """The submodel a minifig was built as, when that submodel instance holds only this minifig."""
+    els = model.elements
+    common = els[group[0]].refs[:-1]
+    for i in group[1:]:
+        r = els[i].refs[:-1]
+        k = 0
+        while k < min(len(common), len(r)) and common[k] == r[k]:
+            k += 1
+        common = common[:k]
+    if not common:
+        return ""
+    members = set(group)
+    if any(e.refs[:len(common)] == common and e.index not in members for e in els):
+        return ""  # the submodel holds more than this minifig (a floor, a vehicle): not its name
+    path = els[group[0]].submodel_path
+    name = path[len(common) - 1] if len(path) >= len(common) else ""
+    if not name or name.lower() == model.main.name.lower():
+        return ""
+    return file_stem(name.replace("\\", "/").rsplit("/", 1)[-1])
+
+
+def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
+    """A UNIT annotation's name and side, else the submodel it was built as, else minifig-N in file order."""
+    notes = _unit_notes(model, ann)
+    n_auto = 1
+    for c in sorted(figs, key=lambda c: min(c.elements)):
+        body = sorted(set(c.elements) - set(c.sections.get("equipment", [])))
+        params: dict[str, str] = {}
+        for link in model.elements[min(body)].refs[::-1]:
+            if link in notes:
+                params = notes[link]
+                break
+        c.side = params.get("side") or None
+        c.annotation = dict(params)
+        c.name = params.get("name") or _submodel_name(model, body)
+        if not c.name:
+            c.name = f"minifig-{n_auto}"
+            n_auto += 1
+
+
 def _unique_names(model, creations: list[Creation]) -> None:
+    """Names a player can type: the same name twice becomes 'soldier', 'soldier-2', … in order."""
     seen: dict[str, int] = {}
     for c in creations:
         if not c.name:
@@ -451,7 +661,7 @@ def _unique_names(model, creations: list[Creation]) -> None:
             else:
                 c.name = f"{c.kind} {len([x for x in creations if x.kind == c.kind and x is not c]) + 1}"
         base = c.name
-        n = seen.get(base, 0) + 1
-        seen[base] = n
+        n = seen.get(base.lower(), 0) + 1
+        seen[base.lower()] = n
         if n > 1:
-            c.name = f"{base} #{n}"
+            c.name = f"{base}-{n}"

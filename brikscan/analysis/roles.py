@@ -47,6 +47,7 @@ class PartClass:
     minifig_body: str = ""  # torso, hips, leg, arm, hand, head ("" if not a minifig body part)
     accessory: bool = False  # minifig accessory / headwear / neckwear (carried by a minifig)
     animal: bool = False
+    worn: bool = False  # worn on the body (neckwear, armour, capes, air tanks): the torso section
 
 
 _MELEE = {"sword", "knife", "dagger", "axe", "battleaxe", "lance", "spear", "halberd", "mace", "flail", "club",
@@ -54,19 +55,25 @@ _MELEE = {"sword", "knife", "dagger", "axe", "battleaxe", "lance", "spear", "hal
           "naginata", "glaive"}
 _WEAPON = {**{w: "melee" for w in _MELEE}, "shield": "shield", "gun": "gun", "pistol": "gun", "musket": "gun",
            "rifle": "gun", "blaster": "gun", "flintlock": "gun", "bow": "gun", "crossbow": "gun", "revolver": "gun",
+           "speargun": "gun", "harpoon": "gun", "carbine": "gun", "shotgun": "gun", "bazooka": "rocket",
            "cannon": "cannon", "missile": "rocket", "rocket": "rocket", "torpedo": "rocket", "bomb": "explosive",
            "dynamite": "explosive", "grenade": "explosive", "flamethrower": "flamethrower", "catapult": "launcher",
            "shooter": "launcher"}
-_PROPULSION = {"wheel": "ground", "tyre": "ground", "tire": "ground", "tread": "ground", "propeller": "water",
-               "rotor": "flying", "wing": "flying", "sail": "water", "oar": "water", "rudder": "water"}
-_DEVICE = {"antenna", "radar", "lever", "computer", "crane", "winch", "magnet", "steering", "seat", "saddle",
+_PROPULSION = {"wheel": "ground", "tyre": "ground", "tire": "ground", "tread": "ground", "propeller": "thrust",
+               "rotor": "flight", "wing": "forward_flight", "sail": "thrust", "oar": "water", "rudder": "water"}
+# Controls and sensors printed or built as a part ("Tile 1 x 2 with Blue Screen", "Hinge Control Stick")
+_CONTROLS = {"screen", "screens", "computer", "console", "keyboard", "gauges", "gauge", "joystick", "controls",
+             "dials", "monitor"}
+_DEVICE = {"radar", "lever", "computer", "crane", "winch", "magnet", "steering", "seat", "saddle",
            "control", "tool", "telescope", "binoculars", "camera", "lamp", "searchlight", "electric", "motor",
            "battery", "light", "hook"}
-_DECORATION = {"flag", "plant", "flower", "tree", "leaves", "grass", "container", "barrel", "chest", "crate",
+_DECORATION = {"flag", "antenna", "plant", "flower", "tree", "leaves", "grass", "container", "barrel", "chest", "crate",
                "food", "sticker", "hose", "string", "chain", "rope", "minifig", "animal", "fabric", "sheet",
                "cloth", "coin", "goblet", "bar", "fence", "moved", "figure", "jewel", "gem", "key", "torch", "bone",
                "book", "cup", "bottle", "plume", "belville", "scala", "homemaker"}
 _WEAK = {"hinge", "turntable"}
+_WORN = {"neck", "neckwear", "armour", "armor", "cape", "airtanks", "backpack", "vest", "jacket", "epaulette",
+         "scabbard", "quiver", "breastplate", "harness"}
 _STRUCTURAL = {"brick", "plate", "slope", "panel", "wall", "window", "glass", "arch", "wedge", "baseplate", "tile",
                "support", "cylinder", "cone", "boat", "car", "vehicle", "train", "technic", "bracket", "roof",
                "round", "castle", "rock", "duplo", "hull", "cockpit", "windscreen", "door", "dish", "quarter",
@@ -125,7 +132,8 @@ def classify_part(element, org_type: str = "") -> PartClass:
         if lead2 and lead2[0] == "tool":
             return PartClass("device", f"{label}: a minifig tool", word="tool", accessory=True)
         # anything minifig-made that is not a body part can be worn or carried
-        return PartClass("decoration", f"{label}: minifig accessory (free) [000 §7.1]", accessory=True)
+        worn = bool(lead[:1]) and lead[0] in _WORN
+        return PartClass("decoration", f"{label}: minifig accessory (free) [000 §7.1]", accessory=True, worn=worn)
     if first in ("animal", "creature") or cat.lower() == "animal":
         return PartClass("structural", f"{label}: an animal (a Creature's body)", animal=True)
     for w in lead2:
@@ -137,6 +145,9 @@ def classify_part(element, org_type: str = "") -> PartClass:
                                                              "rudder"):
         if dwords[1] == "rigging":
             return PartClass("decoration", f"{label}: rigging (decoration)")
+        if dwords[1] in ("mast", "sail", "propeller"):  # sails and propellers are Thrusters [000 §9.3]
+            return PartClass("propulsion", f"{label}: a ship's {dwords[1]} drives it: a Thruster [000 §9.3]",
+                             "thrust", dwords[1])
         return PartClass("propulsion", f"{label}: a ship's {dwords[1]} is its water propulsion [000 §9.1]",
                          "water", dwords[1])
     if "steering" in lead2 or ("ship" in dwords[:3] and "wheel" in dwords[:3]):
@@ -145,6 +156,12 @@ def classify_part(element, org_type: str = "") -> PartClass:
         if w in _PROPULSION and not (first in ("tile", "sticker", "plate", "brick") and w != first):
             return PartClass("propulsion", f"{label}: '{w}' is {_PROPULSION[w]} propulsion [000 §9.1]",
                              _PROPULSION[w], w)
+    if "jet" in dwords[:8] and ("engine" in dwords[:9] or first == "jet"):  # "Plate 1 x 2 with Jet Engine"
+        return PartClass("propulsion", f"{label}: a jet engine is a Thruster [000 §9.3 Thrust Vectors]", "thrust",
+                         "jet")
+    if "control" in lead2 or "stick" in lead2 and first == "hinge" or set(dwords[1:8]) & _CONTROLS:
+        return PartClass("device", f"{label}: controls or a console are the Controls [000 §9.4 Piloting]",
+                         "controls", "control")
     if first in _WEAK or (first == "technic" and lead[:1] == ["turntable"]):
         return PartClass("weak point", f"{label}: a moving joint (hinge/turntable) is a weak point [000 §7.1]",
                          word=first)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from ..errors import BrikscanError, Diagnostic, UsageError
-from ..geometry.model import LDU_PER_INCH, LDU_PER_STUD
+from ..geometry.units import SCALES, ldu_per_inch as _ldu_per_inch
 from ..rules import formulas as F
 from ..rules.tables import load_rules
 from .annotations import parse_annotations
@@ -22,15 +22,12 @@ from .connectivity import build_graph
 from .creations import Creation, find_creations
 from .measure import measure_size
 
-SCALES = ("inch", "stud")  # tape-measure inch; the rules' measuring-stick inch (rules.size.studs_per_inch)
 ROUND_MODES = ("nearest", "up", "down")
 
 
 def scale_ldu_per_inch(scale: str, rules) -> float:
-    """LDU per inch of a scale: 63.5 (a real inch) or the rules' stud inch (3 studs = 60 LDU in 2010)."""
-    if scale not in SCALES:
-        raise UsageError(f"unknown scale {scale!r} (choose inch or stud)")
-    return LDU_PER_INCH if scale == "inch" else rules.size.studs_per_inch * LDU_PER_STUD
+    """LDU per inch of a scale under ``rules`` (see ``geometry.units``)."""
+    return _ldu_per_inch(scale, rules.size.studs_per_inch)
 
 
 @dataclass
@@ -67,17 +64,22 @@ class WeaponCard:
 
 @dataclass
 class PropulsionCard:
-    type: str
+    type: str  # ground, water, flight, forward_flight, thrust
     elements: list[int]
     move_in: float | None
     cost: float | None
     reason: str
     rule_kind: str = ""
     warnings: list[str] = field(default_factory=list)
+    thrust_in: float | None = None  # Thrusters: inches of Thrust [000 §9.3]
+    power_in: float = 0.0  # Power a Thruster uses
 
     def to_json(self) -> dict:
-        return {"type": self.type, "elements": self.elements, "move_in": self.move_in, "cost": self.cost,
-                "rule_kind": self.rule_kind, "reason": self.reason, "warnings": self.warnings}
+        d = {"type": self.type, "elements": self.elements, "move_in": self.move_in, "cost": self.cost,
+             "rule_kind": self.rule_kind, "reason": self.reason, "warnings": self.warnings}
+        if self.thrust_in is not None:
+            d.update(thrust_in=self.thrust_in, power_in=self.power_in)
+        return d
 
 
 @dataclass
@@ -101,10 +103,18 @@ class StatCard:
     total_cost: float
     total_cost_rounded: int
     warnings: list[str] = field(default_factory=list)
+    space: bool = False  # a spacecraft / on antigravity: full Power while flying [000 §8.1]
+    space_reason: str = ""
 
 
 @dataclass
 class Analysis:
+    """Everything brikscan decides about one model: the single source for stats, sight, blasts, hits and views.
+
+    ``creations[k]`` has the stat card ``cards[k]``. Built by ``analyse`` (or read back from the disk cache);
+    battle, render, web and CLI read it and never re-derive any of it.
+    """
+
     model: object
     graph: nx.Graph
     creations: list[Creation]
@@ -115,6 +125,47 @@ class Analysis:
     round_mode: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    key: str = ""
+    cached: bool = False  # read back from the disk cache
+    _hulls: dict = field(default_factory=dict, repr=False)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_hulls"] = {}
+        return state
+
+    @property
+    def rules_table(self):
+        return load_rules(self.rules)
+
+    def creation_index(self) -> "np.ndarray":
+        """(E,) index into ``creations`` of every element (-1: in none, e.g. a missing part)."""
+        import numpy as np
+
+        owner = np.full(len(self.model.elements), -1, dtype=np.int64)
+        for k, c in enumerate(self.creations):
+            owner[c.elements] = k
+        return owner
+
+    def card_named(self, name: str) -> StatCard:
+        for card in self.cards:
+            if card.creation.name.lower() == name.lower():
+                return card
+        from ..errors import NotFoundError
+
+        names = ", ".join(c.creation.name for c in self.cards[:12])
+        raise NotFoundError(f"no creation named {name!r} (creations: {names})")
+
+    def measure(self, idx) -> float:
+        """Size in inches of some elements, measured as the stat card measures (for re-split sections)."""
+        idx = sorted(int(i) for i in idx)
+        return float(measure_size(self.model, idx, self.ldu_per_inch, self._hulls).size_in) if idx else 0.0
+
+    def edges(self) -> "np.ndarray":
+        """(M, 2) connected element pairs of the graph."""
+        import numpy as np
+
+        return np.array([(int(a), int(b)) for a, b in self.graph.edges()], dtype=np.int64).reshape(-1, 2)
 
 
 # ------------------------------------------------------------------ Structure Level suggestion
@@ -234,36 +285,95 @@ def _minifig_walk(creation: Creation, rules) -> PropulsionCard:
         return PropulsionCard("ground", legs, move, None, why, "ground", [exc.message])
 
 
-def _propulsion_cards(model, creation: Creation, size: int, sl: float, rules, warnings) -> list[PropulsionCard]:
+MOVE_MODES = ("default", "formula")  # [000 §9.1] default speeds, or the [004 §9.1] Size/SL formula
+PROPULSION_KINDS = ("ground", "water", "flight", "forward_flight", "thrust")  # [000 §9.1], [000 §9.3]
+_KIND_ALIASES = {"flying": "flight", "hover": "flight", "antigravity": "flight", "forward_flying": "forward_flight",
+                 "forward flight": "forward_flight", "wings": "forward_flight", "wing": "forward_flight",
+                 "standard": "ground", "underwater": "water", "boat": "water", "thruster": "thrust",
+                 "jet": "thrust", "rocket": "thrust", "propeller": "thrust", "sail": "thrust"}
+_RULE_KIND = {"ground": "ground", "water": "water", "flight": "flying", "forward_flight": "forward_flying"}
+
+
+def propulsion_kind(t: str | None) -> str:
+    """The 2010 propulsion kind of an annotated or classified type ("flying" -> "flight", "wings" -> ...)."""
+    t = (t or "ground").strip().lower()
+    return _KIND_ALIASES.get(t, t)
+
+
+def _thruster_cards(model, creation: Creation, idx: list[int], graph, rules, ldu_per_inch, hulls,
+                    warnings) -> list[PropulsionCard]:
+    """Thrusters (jets, rockets, propellers, sails): (Size × 2) CP for Size × 5" of Thrust, using Size Power
+    [000 §9.3 Thrust Vectors]; each connected group of thrust elements is one Thruster measured like a weapon."""
+    t = rules.thruster
+    if t is None or t.unsupported:
+        warnings.append(f"thrust: {t.unsupported if t else 'no Thruster rule in this edition'}")
+        return [PropulsionCard("thrust", sorted(idx), None, None, "thrust elements (not costed)", "thrust")]
+    g = graph if graph is not None else nx.Graph()
+    cards = []
+    for comp in sorted((sorted(c) for c in nx.connected_components(g.subgraph(idx))), key=min):
+        params = creation.roles[comp[0]].params
+        m = measure_size(model, comp, ldu_per_inch, hulls)
+        size = float(params["size"]) if params.get("size") else F.round_weapon_size(m.size_in, rules)
+        card = PropulsionCard("thrust", comp, None, t.cost_per_size * size,
+                              f"{len(comp)} element(s): {creation.roles[comp[0]].reason}; a Size {size:g} Thruster "
+                              f"({m.size_in:.2f}\") [000 §9.3 Thrust Vectors]", "thrust")
+        card.thrust_in = t.thrust_per_size * size
+        card.power_in = t.power_per_size * size
+        cards.append(card)
+    return cards
+
+
+def _propulsion_cards(model, creation: Creation, size: int, sl: float, rules, warnings, *, move: str = "default",
+                      graph=None, ldu_per_inch: float = 63.5, hulls=None) -> list[PropulsionCard]:
+    """One card per propulsion kind; Move as annotated, else the [000 §9.1] default for the kind (or the
+    [004 §9.1] formula with ``move="formula"``)."""
     by_type: dict[str, list[int]] = {}
     for i in creation.elements_with("propulsion"):
-        t = creation.roles[i].params.get("type") or "ground"
-        by_type.setdefault(t, []).append(i)
+        by_type.setdefault(propulsion_kind(creation.roles[i].params.get("type")), []).append(i)
     cards = []
     for t, idx in sorted(by_type.items()):
+        if t == "thrust":
+            cards += _thruster_cards(model, creation, idx, graph, rules, ldu_per_inch, hulls, warnings)
+            continue
         words = {creation.roles[i].reason.lower() for i in idx}
         names = " ".join(creation.roles[i].params.get("name", "") for i in idx).lower()
-        treads = any("tread" in w or "'legs'" in w for w in words) or \
+        treads = any("tread" in w or "a leg" in w or "'legs'" in w for w in words) or \
             bool(re.search(r"\b(legs?|treads?|tracks?)\b", names))
-        winged = t == "flying" and any("'wing'" in w for w in words)
-        rule_kind = "forward_flying" if winged else t
+        rule_kind = _RULE_KIND.get(t, t)
         moves = [float(creation.roles[i].params["move"]) for i in idx if "move" in creation.roles[i].params]
-        move = max(moves) if moves else None
+        mv = max(moves) if moves else None
         reason = f"{len(idx)} element(s): {creation.roles[idx[0]].reason}"
+        how = "" if moves else (" ; Move: the default formula by Size and SL [004 §9.1]" if move == "formula" else
+                                f" ; Move: the {t.replace('_', ' ')} default [000 §9.1 Movement Speed Examples]")
         try:
-            ps = F.propulsion_stats(rule_kind, max(size, 0), sl, rules, move, winged=winged, legs_or_treads=treads)
-            cards.append(PropulsionCard(t, sorted(idx), ps.move_in, ps.cost, reason + (
-                "" if moves else " ; Move: default formula by Size and SL [004 §9.1]"), rule_kind,
+            ps = F.propulsion_stats(rule_kind, max(size, 0), sl, rules, mv, winged=t == "forward_flight",
+                                    legs_or_treads=treads, default="formula" if move == "formula" else "fixed")
+            cards.append(PropulsionCard(t, sorted(idx), ps.move_in, ps.cost, reason + how, rule_kind,
                                         list(ps.warnings)))
         except BrikscanError as exc:
-            cards.append(PropulsionCard(t, sorted(idx), move, None, reason, rule_kind, [exc.message]))
+            cards.append(PropulsionCard(t, sorted(idx), mv, None, reason, rule_kind, [exc.message]))
             warnings.append(exc.message)
     return cards
 
 
+_SPACE_WORDS = ("yes", "true", "1", "on")
+
+
+def space_flag(creation: Creation, space: bool | None) -> tuple[bool, str]:
+    """Whether a flyer is in space or on antigravity (full Power) rather than flying in air [000 §8.1]."""
+    if space is not None:
+        return space, "given with --space" if space else "given with --air"
+    for key in ("space", "spacecraft", "antigravity"):
+        v = creation.annotation.get(key)
+        if v is not None:
+            on = v.strip().lower() in _SPACE_WORDS
+            return on, f"annotated {key}={v} ({creation.annotation_source})"
+    return False, ""
+
+
 def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode: str = "nearest",
-              sl: float | None = None, graph: nx.Graph | None = None, cache: AnalysisCache | None = None
-              ) -> StatCard:
+              sl: float | None = None, graph: nx.Graph | None = None, cache: AnalysisCache | None = None,
+              *, space: bool | None = None, move: str = "default") -> StatCard:
     """The costing of one Creation under ``rules`` (a Rules object); ``cache`` reuses per-part hulls."""
     if round_mode not in ROUND_MODES:  # checked here too: the 2001 fallback below must not swallow it
         raise UsageError(f"unknown rounding {round_mode!r} (choose nearest, up or down)")
@@ -312,23 +422,31 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     except BrikscanError as exc:
         base = None
         warnings.append(exc.message)
+    if creation.kind == "scenery":  # listed with Size and SL so it can be destroyed, but free [000 §7.1]
+        return StatCard(creation, size_in, size, m.method, level, why, armor, F.lower_sl(level, rules),
+                        F.armor_for_sl(F.lower_sl(level, rules), rules), 0.0, [], [], None, False, None, 0.0, 0.0,
+                        0, ["scenery: not priced (annotate CREATION kind=… to cost it)"])
     g = graph if graph is not None else nx.Graph()
     weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, hulls)
                for k, idx in enumerate(_weapon_groups(g, creation), start=1)]
     if creation.kind == "minifig":
         props = [_minifig_walk(creation, rules)]
     else:
-        props = _propulsion_cards(model, creation, size, level, rules, warnings)
+        props = _propulsion_cards(model, creation, size, level, rules, warnings, move=move, graph=g,
+                                  ldu_per_inch=ldu_per_inch, hulls=hulls)
     mind = 0.0
     if creation.kind in ("minifig", "creature"):  # a Creature has a Mind, Trained (d6) by default [000 §10.1]
         try:
             mind = rules.minds.cost()
         except BrikscanError as exc:
             warnings.append(exc.message)
-    flying = any(p.type == "flying" for p in props)
+    in_space, space_why = space_flag(creation, space)
+    # Power is halved only for Creations flying in the air, not in space or on antigravity [000 §8.1 Power Limits]
+    flying = any(p.type in ("flight", "forward_flight") for p in props) and not in_space
     try:
         power = F.power_limit(size, flying, rules)
-        fit = F.weapons_fit([w.size for w in weapons], size, flying, rules)
+        fit = F.weapons_fit([w.size for w in weapons] + [p.power_in for p in props if p.power_in], size, flying,
+                            rules)
         if not fit:
             warnings.append(f"weapons total {sum(w.size for w in weapons):g}\" exceed Power {power:g}\": "
                             "not all can fire in one turn [000 §8.1 Power Limits]")
@@ -339,24 +457,43 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     for p in props:
         warnings.extend(p.warnings)
     return StatCard(creation, size_in, size, m.method, level, why, armor, wp_sl, wp_armor, base, weapons, props,
-                    power, flying, fit, mind, total, int(math.ceil(total - 1e-9)), warnings)
+                    power, flying, fit, mind, total, int(math.ceil(total - 1e-9)), warnings, in_space, space_why)
 
 
 def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "nearest", sl: float | None = None,
             overrides: list[str] | None = None, graph: nx.Graph | None = None,
-            cache: AnalysisCache | None = None) -> Analysis:
+            cache: AnalysisCache | None = None, *, space: bool | None = None, move: str = "default",
+            store=None, progress=None) -> Analysis:
     """Graph, creations, roles and a stat card for every creation of a loaded model.
 
-    ``cache``: an ``AnalysisCache`` to reuse per-part results across analyses of the same loaded model.
+    The result is read from (and written to) the on-disk analysis cache (``store``: an ``AnalysisStore``;
+    default the user's cache folder, off with ``BRIKSCAN_NO_ANALYSIS_CACHE=1``) unless ``graph`` or ``cache``
+    are given. ``space``: every flyer is a spacecraft (True) or flies in air (False); None: per annotation.
+    ``move``: "default" (the [000 §9.1] default speeds) or "formula" (the [004 §9.1] formula).
     """
+    from .store import AnalysisOptions, AnalysisStore, cache_disabled, model_key
+
     if scale not in SCALES:
         raise UsageError(f"unknown scale {scale!r} (choose inch or stud)")
-    cache = cache if cache is not None else AnalysisCache()
     if round_mode not in ROUND_MODES:
         raise UsageError(f"unknown rounding {round_mode!r} (choose nearest, up or down)")
+    if move not in MOVE_MODES:
+        raise UsageError(f"unknown Move rule {move!r} (choose {' or '.join(MOVE_MODES)})")
     if sl is not None:
         F.check_sl(sl)
     r = load_rules(str(rules))
+    opts = AnalysisOptions(str(rules), scale, round_mode, sl, tuple(overrides or ()), space, move)
+    use_store = graph is None and cache is None and not cache_disabled()
+    key = ""
+    if use_store:
+        store = store if store is not None else AnalysisStore.default()
+        key = model_key(model, opts)
+        hit = store.load(key)
+        if hit is not None:
+            hit.model = model
+            hit.cached = True
+            return hit
+    cache = cache if cache is not None else AnalysisCache()
     t0 = time.perf_counter()
     g = graph if graph is not None else build_graph(model)
     t1 = time.perf_counter()
@@ -364,12 +501,17 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
     diags = list(ann.diagnostics)
     ldu = scale_ldu_per_inch(scale, r)
     creations = find_creations(model, g, ann, overrides, hull_cache=cache.hulls, ldu_per_inch=ldu,
-                               interior_cache=cache.interiors, rules=r)
+                               interior_cache=cache.interiors, rules=r, diagnostics=diags)
     t2 = time.perf_counter()
-    cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache) for c in creations]
+    cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache, space=space, move=move) for c in creations]
     t3 = time.perf_counter()
-    return Analysis(model, g, creations, cards, str(rules), scale, ldu, round_mode, diags,
-                    {"graph": t1 - t0, "roles": t2 - t1, "stats": t3 - t2, "total": t3 - t0})
+    a = Analysis(model, g, creations, cards, str(rules), scale, ldu, round_mode, diags,
+                 {"graph": t1 - t0, "roles": t2 - t1, "stats": t3 - t2, "total": t3 - t0}, key, False,
+                 cache.hulls)
+    if use_store:
+        store.store(key, a)
+        a.diagnostics.extend(Diagnostic(str(model.path), 0, w) for w in store.warnings)
+    return a
 
 
 def _num(x):
@@ -388,7 +530,7 @@ def card_json(card: StatCard) -> dict:
         "armor": card.armor, "weak_point_structure_level": _num(card.weak_point_sl),
         "weak_point_armor": card.weak_point_armor, "base_cost": _num(card.base_cost),
         "weapons": [w.to_json() for w in card.weapons], "propulsion": [p.to_json() for p in card.propulsion],
-        "power": _num(card.power), "flying": card.flying, "weapons_fit": card.weapons_fit,
+        "power": _num(card.power), "flying": card.flying, "space": card.space, "weapons_fit": card.weapons_fit,
         "mind_cost": _num(card.mind_cost), "total_cost": _num(card.total_cost),
         "total_cost_rounded": card.total_cost_rounded, "warnings": card.warnings,
         "sections": c.sections, "roles": {str(i): c.roles[i].to_json() for i in c.elements},

@@ -15,8 +15,9 @@ import numpy as np
 
 from ..errors import Diagnostic, InputError, NotFoundError
 from ..geometry.model import Element, Model, ModelMesh
+from ..analysis.stats import Analysis, analyse
+from ..geometry.units import DEFAULT_SCALE
 from .scene_file import AttackEntry, parse_length, read_scene
-from ..rules.sight_tables import load_sight_rules
 from .units import Unit, creation_unit, dedupe_names, find_units
 
 
@@ -43,7 +44,9 @@ class Battlefield:
     placements: list[Placement] = field(default_factory=list)
     attacks: list[AttackEntry] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    ldu_per_inch: float = 60.0
+    ldu_per_inch: float = 63.5
+    analyses: list[Analysis] = field(default_factory=list, repr=False)  # one per placement
+    scale: str = DEFAULT_SCALE
     cache: dict = field(default_factory=dict, repr=False)  # ray engine etc., built once per battlefield
 
     @property
@@ -83,27 +86,41 @@ def _load(path: Path, library):
     return load(path, library)
 
 
-def from_model(model: Model, *, creations: bool = True) -> Battlefield:
-    """A plain LDraw model as a battlefield: its minifigs (and analysis creations) are the units."""
-    units = find_units(model, creations=creations)
+def from_analysis(analysis: Analysis, *, creations: bool = True) -> Battlefield:
+    """A plain LDraw model as a battlefield: the units are its analysis' minifigs and creations."""
+    model = analysis.model
+    units = find_units(analysis, creations=creations)
     return Battlefield(model.name, model.path, model.elements, model.mesh, model.colours, units,
                        [Placement(model.path.stem, model.path, 0, len(model.elements), np.eye(4))],
-                       diagnostics=list(model.diagnostics), ldu_per_inch=load_sight_rules().ldu_per_inch)
+                       diagnostics=list(model.diagnostics) + list(analysis.diagnostics),
+                       ldu_per_inch=analysis.ldu_per_inch, analyses=[analysis], scale=analysis.scale)
 
 
-def load_battlefield(path: str | Path, library=None, *, creations: bool = True) -> Battlefield:
-    """A ``.ldr``/``.mpd`` model or a scene ``.toml`` as a battlefield."""
+def from_model(model: Model, *, creations: bool = True, scale: str = DEFAULT_SCALE,
+               rules: str = "2010") -> Battlefield:
+    return from_analysis(analyse(model, rules=rules, scale=scale), creations=creations)
+
+
+def load_battlefield(path: str | Path, library=None, *, creations: bool = True,
+                     scale: str | None = None, rules: str | None = None) -> Battlefield:
+    """A ``.ldr``/``.mpd`` model or a scene ``.toml`` as a battlefield (``scale``/``rules``: None = the scene
+    file's, else inch and 2010)."""
     path = Path(path)
     if path.suffix.lower() == ".toml":
-        return load_scene(path, library, creations=creations)
-    return from_model(_load(path, library), creations=creations)
+        return load_scene(path, library, creations=creations, scale=scale, rules=rules)
+    return from_model(_load(path, library), creations=creations, scale=scale or DEFAULT_SCALE,
+                      rules=rules or "2010")
 
 
-def load_scene(path: str | Path, library=None, *, creations: bool = True) -> Battlefield:
+def load_scene(path: str | Path, library=None, *, creations: bool = True, scale: str | None = None,
+               rules: str | None = None) -> Battlefield:
     path = Path(path)
     scene = read_scene(path)
-    lpi = scene.ldu_per_inch or load_sight_rules().ldu_per_inch
-    models: dict[Path, Model] = {}
+    scale = scale or scene.scale
+    rules = rules or scene.rules
+    analyses: list[Analysis] = []
+    lpi = 0.0
+    models: dict[Path, Analysis] = {}
     elements: list[Element] = []
     el_tris, el_cols, el_owner, inline_tris, inline_cols = [], [], [], [], []
     counts: list[np.ndarray] = []
@@ -116,8 +133,11 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True) -> Bat
         if not file.exists():
             raise InputError(f"models[{k}].file: no such file {entry.file!r}", file=str(path))
         if file not in models:
-            models[file] = _load(file, library)
-        m = models[file]
+            models[file] = analyse(_load(file, library), rules=rules, scale=scale)
+        an = models[file]
+        analyses.append(an)
+        m = an.model
+        lpi = an.ldu_per_inch
         colours = colours or m.colours
         name = entry.name or Path(entry.file).stem
         pos = [parse_length(v, lpi) for v in entry.position]
@@ -145,7 +165,7 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True) -> Bat
             elements.append(dataclasses.replace(e, index=base + e.index, transform=t, bbox_min=corners.min(axis=0),
                                                 bbox_max=corners.max(axis=0)))
         placements.append(Placement(name, file, base, n_el, xf, entry.side))
-        found = find_units(m, creations=creations and not entry.target)
+        found = find_units(an, creations=creations and not entry.target)
         minifigs = [u for u in found if u.is_minifig]
         for u in found:
             orig = u.name
@@ -179,7 +199,7 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True) -> Bat
             if not any(u.name.lower() == who.lower() for u in units):
                 raise InputError(f"attacks[{i}].{key}: no unit named {who!r}", file=str(path))
     return Battlefield(scene.name or path.stem, path, elements, mesh, colours, units, placements, scene.attacks,
-                       diags, lpi)
+                       diags, lpi, analyses, scale)
 
 
 def _explicit(name: str, model: Model) -> bool:

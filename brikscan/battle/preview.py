@@ -7,15 +7,23 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import UsageError
-from ..geometry.model import Model
+from ..analysis.stats import Analysis, analyse
 from ..rules.formulas import expected_rolls, parse_dice
-from ..rules.tables import load_rules
 from .component_damage import component_hit
 from .dice import DiceSpec, parse_explosion_dice, parse_rolls, roll_dice
 from .explosion import (Blast, DamageResult, blast_cover, check_point_in_model, element_centre, explode,
                         make_blast, parse_armor_rolls, ring_geometry)
 from .montecarlo import MonteCarlo, monte_carlo
-from .scene import LDU_PER_RULES_INCH, DamageScene, build_scene
+from .scene import DamageScene, build_scene
+
+
+def analysis_of(target, *, rules: str = "2010", scale: str = "inch", sl: float | None = None) -> Analysis:
+    """The one analysis a battle command works on: ``target`` itself, or the analysis of a loaded model."""
+    if isinstance(target, Analysis):
+        if sl is not None or str(rules) != target.rules or scale != target.scale:
+            raise UsageError("pass --sl, --rules and --scale to the analysis, not to a battle function")
+        return target
+    return analyse(target, rules=rules, scale=scale, sl=sl)
 
 
 def parse_point(text: str, what: str = "--at") -> np.ndarray:
@@ -29,17 +37,20 @@ def parse_point(text: str, what: str = "--at") -> np.ndarray:
     return np.array(vals, dtype=np.float64)
 
 
-def run_blast(model: Model, *, at: list[str] | None = None, at_element: list[int] | None = None,
+def run_blast(target, *, at: list[str] | None = None, at_element: list[int] | None = None,
               dice: str = "3d10", rolls: str | None = None, armor_rolls: str | None = None, seed: int | None = None,
               expected: bool = False, bonus_dice: bool = True, sl: float | None = None, size_damage: int = 0,
-              ldu_per_inch: float = LDU_PER_RULES_INCH, rules: str = "2010", trials: int = 0,
+              scale: str = "inch", rules: str = "2010", trials: int = 0,
               scene: DamageScene | None = None,
               cover: bool = True) -> tuple[DamageScene, DamageResult, MonteCarlo | None]:
     """One or more explosions (``at`` points and/or ``at_element`` elements), re-split, optional Monte Carlo.
 
+    ``target``: an ``Analysis`` or a loaded model (analysed with ``rules``, ``scale`` and ``sl``).
     ``dice``/``rolls`` may list one entry per explosion separated by ``;`` (one entry applies to all).
     """
-    r = load_rules(rules)
+    if scene is None:
+        scene = build_scene(analysis_of(target, rules=rules, scale=scale, sl=sl), size_damage=size_damage)
+    r = scene.rules
     n_blasts = len(at or []) + len(at_element or [])
     if n_blasts == 0:
         raise UsageError("give the explosion's centre: --at X,Y,Z or --at-element N")
@@ -58,8 +69,6 @@ def run_blast(model: Model, *, at: list[str] | None = None, at_element: list[int
         roll_list = parts
     fixed = [parse_rolls(t, s, r) if t is not None else None for t, s in zip(roll_list, specs)]
     armor = parse_armor_rolls(armor_rolls)
-    if scene is None:
-        scene = build_scene(model, r, ldu_per_inch=ldu_per_inch, sl=sl, size_damage=size_damage)
     rng = np.random.default_rng(seed)
     centres = [parse_point(p) for p in (at or [])] + [element_centre(scene, int(i)) for i in (at_element or [])]
     blasts: list[Blast] = []
@@ -115,11 +124,11 @@ def blast_json(scene: DamageScene, result: DamageResult, mc: MonteCarlo | None =
     return out
 
 
-def run_hit(model: Model, *, element: int | None = None, origin: str | None = None, toward: str | None = None,
+def run_hit(target, *, element: int | None = None, origin: str | None = None, toward: str | None = None,
             damage: float | None = None, dice: str | None = None, rolls: str | None = None,
             armor_rolls: str | None = None, seed: int | None = None, expected: bool = False,
             bonus_dice: bool = True, overkill: bool = True, chunk: bool = False, reach_in: float | None = None,
-            sl: float | None = None, size_damage: int = 0, ldu_per_inch: float = LDU_PER_RULES_INCH,
+            sl: float | None = None, size_damage: int = 0, scale: str = "inch",
             rules: str = "2010", scene: DamageScene | None = None, trials: int = 0,
             weapon_size: float | None = None) -> tuple[DamageScene, DamageResult, dict]:
     """One Component Damage attack [000 §7.2]; returns the scene, result and the damage roll used.
@@ -131,9 +140,11 @@ def run_hit(model: Model, *, element: int | None = None, origin: str | None = No
         raise UsageError("--weapon-size must be above 0 inches")
     if trials and (trials < 1 or trials > 1_000_000):
         raise UsageError(f"--trials must be between 1 and 1000000, got {trials}")
-    r = load_rules(rules)
     if (damage is None) == (dice is None):
         raise UsageError("give the damage: --damage N (a rolled total) or --dice NdX")
+    if scene is None:
+        scene = build_scene(analysis_of(target, rules=rules, scale=scale, sl=sl), size_damage=size_damage)
+    r = scene.rules
     roll_info: dict = {}
     dice_nd: tuple[int, int] | None = None  # (count, sides) of --dice
     if damage is not None:
@@ -162,8 +173,6 @@ def run_hit(model: Model, *, element: int | None = None, origin: str | None = No
     tw = parse_point(toward, "--toward") if toward is not None else None
     if element is None and (o is None or tw is None):
         raise UsageError("give the target: --element N, or --from X,Y,Z and --toward X,Y,Z")
-    if scene is None:
-        scene = build_scene(model, r, ldu_per_inch=ldu_per_inch, sl=sl, size_damage=size_damage)
     result = component_hit(scene, total, element=element, origin=o, toward=tw, armor_rolls=armor,
                            rng=np.random.default_rng(None if seed is None else seed + 1), expected=expected,
                            bonus_dice=bonus_dice, overkill=overkill, chunk=chunk, reach_in=reach_in,

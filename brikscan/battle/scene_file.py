@@ -33,12 +33,13 @@ from typing import Literal, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import InputError
+from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_STUD, LDU_PER_TAPE_INCH, SCALES
 
 _LENGTH = re.compile(r'^\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*(in|inch|inches|"|studs?|st|bricks?|plates?|ldu)?\s*$', re.I)
-_UNIT_LDU = {"stud": 20.0, "st": 20.0, "brick": 24.0, "plate": 8.0, "ldu": 1.0}
+_UNIT_LDU = {"stud": LDU_PER_STUD, "st": LDU_PER_STUD, "brick": LDU_PER_BRICK, "plate": LDU_PER_PLATE, "ldu": 1.0}
 
 
-def parse_length(value: Union[int, float, str], ldu_per_inch: float = 60.0) -> float:
+def parse_length(value: Union[int, float, str], ldu_per_inch: float = LDU_PER_TAPE_INCH) -> float:
     """A length in LDU from a number (LDU) or a string with a unit: "12in", '12"', "6studs", "3bricks"."""
     if isinstance(value, bool):
         raise ValueError(f"bad length {value!r}")
@@ -97,7 +98,8 @@ class AttackEntry(_Strict):
 class SceneFile(_Strict):
     name: Optional[str] = None
     description: Optional[str] = None
-    ldu_per_inch: Optional[float] = None
+    scale: Literal[SCALES] = "inch"  # the inch of "12in" and of every result, as --scale [000 §1.2]
+    rules: Literal["2010", "2001"] = "2010"
     models: list[ModelEntry] = Field(min_length=1)
     units: list[UnitEntry] = Field(default_factory=list)
     attacks: list[AttackEntry] = Field(default_factory=list)

@@ -268,7 +268,7 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
         raise ValueError(f"unknown origin {origin!r} (choose one of: {', '.join(ORIGINS)})")
     t0 = time.perf_counter()
     rules = rules or load_sight_rules()
-    lpi = getattr(battlefield, "ldu_per_inch", None) or rules.ldu_per_inch
+    lpi = battlefield.ldu_per_inch
     targets = list(units) if targets is None else list(targets)
     eng = get_engine(battlefield, engine)
     t_engine = time.perf_counter()

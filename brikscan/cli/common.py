@@ -12,6 +12,21 @@ LibraryOpt = typer.Option(None, "--library", "-L", help="LDraw library folder or
                                                        "the usual folders, else the bundled fallback meshes)")
 
 
+ScaleOpt = typer.Option("inch", "--scale", help="the inch: inch = 25.4 mm = 63.5 LDU (a tape measure); stud = "
+                                                 "3 studs = 60 LDU (the rules' brick stick) [000 §1.2]")
+RulesOpt = typer.Option("2010", "--rules", help="rules edition: 2010 (default) or 2001")
+
+
+def check_choices(rules: str | None = None, scale: str | None = None) -> None:
+    """Bad --rules / --scale values: one line, exit 2, before any file is read."""
+    from ..errors import UsageError
+
+    if rules is not None and rules not in ("2010", "2001"):
+        raise UsageError(f"--rules {rules!r}: choose 2010 or 2001")
+    if scale is not None and scale not in ("inch", "stud"):
+        raise UsageError(f"--scale {scale!r}: choose inch or stud")
+
+
 def load_model(path: Path, library: Optional[str], studs: bool = True):
     from ..geometry.model import load
     from .output import detail

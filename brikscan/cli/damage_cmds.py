@@ -9,11 +9,9 @@ import typer
 
 from ..progress import phase
 from . import app
-from .common import LibraryOpt, load_model, print_json, refuse_overwrite, warn_all
+from .common import LibraryOpt, RulesOpt, ScaleOpt, check_choices, load_model, print_json, refuse_overwrite, warn_all
 
-_INCH = typer.Option(60.0, "--inch", help="LDU per inch (60 = the rules' 3-stud inch; 63.5 = a real inch)")
-_RULES = typer.Option("2010", "--rules", help="rule edition: 2010 or 2001")
-_SL = typer.Option(None, "--sl", help="Structure Level for every creation (default: from the analysis, else 1)")
+_SL = typer.Option(None, "--sl", help="Structure Level for every creation (0, 1/2, 1-5; default: the stat card's)")
 _SD = typer.Option(0, "--size-damage", help="Size Damage every creation already has (inherited by its sections)")
 _ARMOR = typer.Option(None, "--armor-rolls", help="fix the Armor rolls: one for all, or one per Armor class "
                                                   "(blast) / per component along the line (hit), e.g. 15 or 4,4,4")
@@ -105,7 +103,7 @@ def blast(model: Path,
           html: Optional[Path] = _HTML, show: bool = _SHOW,
           cover: bool = typer.Option(True, "--cover/--no-cover", help="elements fully behind cover that holds are "
                                                                       "unaffected [000 §3.2] (default on)"),
-          sl: Optional[float] = _SL, size_damage: int = _SD, inch: float = _INCH, rules: str = _RULES,
+          sl: Optional[str] = _SL, size_damage: int = _SD, scale: str = ScaleOpt, rules: str = RulesOpt,
           library: Optional[str] = LibraryOpt) -> None:
     """Explode N d10 at a point or element: rings, Armor rolls, destroyed bricks, KnockBack, the re-split."""
     from ..battle.preview import blast_json, run_blast
@@ -113,11 +111,15 @@ def blast(model: Path,
 
     if heatmap is not None and not trials:
         raise UsageError("--heatmap needs --trials N")
+    from .stats_cmds import parse_sl
+
+    check_choices(rules, scale)
+    level = parse_sl(sl)
     m = load_model(model, library)
     with phase("blast"):
         scene, result, mc = run_blast(m, at=at, at_element=at_element, dice=dice, rolls=rolls,
-                                      armor_rolls=armor_rolls, seed=seed, expected=expected, bonus_dice=bonus, sl=sl,
-                                      size_damage=size_damage, ldu_per_inch=inch, rules=rules, trials=trials,
+                                      armor_rolls=armor_rolls, seed=seed, expected=expected, bonus_dice=bonus,
+                                      sl=level, size_damage=size_damage, scale=scale, rules=rules, trials=trials,
                                       cover=cover)
     done = _outputs(m, result, png, gif, save, debris, f"blast {dice}", html, heatmap, mc)
     data = blast_json(scene, result, mc)
@@ -170,17 +172,21 @@ def hit(model: Path,
         trials: int = typer.Option(0, "--trials", help="Monte Carlo trials over the damage and Armor rolls"),
         weapon_size: Optional[float] = typer.Option(None, "--weapon-size", help="Weapon Size in inches: KnockBack "
                                                     "of 1\" per inch it exceeds the target's ES [000 §8.1]"),
-        sl: Optional[float] = _SL, size_damage: int = _SD, inch: float = _INCH, rules: str = _RULES,
+        sl: Optional[str] = _SL, size_damage: int = _SD, scale: str = ScaleOpt, rules: str = RulesOpt,
         library: Optional[str] = LibraryOpt) -> None:
     """Component Damage: knock an element (or a 1" chunk) off, with Overkill along the line of attack."""
     from ..battle.preview import hit_json, run_hit
 
+    from .stats_cmds import parse_sl
+
+    check_choices(rules, scale)
+    level = parse_sl(sl)
     m = load_model(model, library)
     with phase("hit"):
         scene, result, info = run_hit(m, element=element, origin=origin, toward=toward, damage=damage, dice=dice,
                                       rolls=rolls, armor_rolls=armor_rolls, seed=seed, expected=expected,
-                                      bonus_dice=bonus, overkill=overkill, chunk=chunk, reach_in=reach, sl=sl,
-                                      size_damage=size_damage, ldu_per_inch=inch, rules=rules, trials=trials,
+                                      bonus_dice=bonus, overkill=overkill, chunk=chunk, reach_in=reach, sl=level,
+                                      size_damage=size_damage, scale=scale, rules=rules, trials=trials,
                                       weapon_size=weapon_size)
     done = _outputs(m, result, png, gif, save, False, "component hit", html)
     data = hit_json(scene, result, info)

@@ -8,7 +8,7 @@ import typer
 
 from ..progress import phase
 from . import app
-from .common import LibraryOpt, print_json, refuse_overwrite
+from .common import LibraryOpt, RulesOpt, ScaleOpt, check_choices, print_json, refuse_overwrite
 
 
 @app.command("los")
@@ -30,6 +30,9 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
                                                             "viewer without one)"),
         engine: Optional[str] = typer.Option(None, "--engine", help="ray engine: embree or open3d (default: the "
                                                                     "faster one installed)"),
+        scale: Optional[str] = typer.Option(None, "--scale", help="the inch: inch (63.5 LDU, default) or stud "
+                                                                  "(3 studs = 60 LDU); default: the scene file's"),
+        rules: Optional[str] = typer.Option(None, "--rules", help="rules edition: 2010 (default) or 2001"),
         library: Optional[str] = LibraryOpt) -> None:
     """Who can see whom: visible minifig sections and modifier, range, height advantage, blocking elements."""
     from ..battle.battlefield import load_battlefield
@@ -42,9 +45,10 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
     origin = origin.strip().lower()
     if origin not in ("eyes", "barrel"):
         raise UsageError(f"--origin: unknown origin {origin!r} (choose eyes or barrel)")
+    check_choices(rules, scale)
     refuse_overwrite(battlefield, png, html)
     with phase("loading battlefield"):
-        bf = load_battlefield(battlefield, library)
+        bf = load_battlefield(battlefield, library, scale=scale, rules=rules)
     require_minifigs(bf.units, str(battlefield))
     viewers = select(bf.units, from_, "--from") if from_ else [u for u in bf.units if u.is_minifig]
     targets = select(bf.units, to, "--to")

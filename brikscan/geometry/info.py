@@ -1,7 +1,8 @@
 """What ``brikscan info`` reports about a loaded model, as plain data (the ``info --json`` contract)."""
 from __future__ import annotations
 
-from .model import LDU_PER_INCH, LDU_PER_STUD, Model
+from .model import Model
+from .units import LDU_PER_STUD, LDU_PER_TAPE_INCH as LDU_PER_INCH
 
 
 def _box(lo, hi, scale: float = 1.0) -> dict:

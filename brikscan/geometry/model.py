@@ -23,8 +23,6 @@ from ..progress import ProgressCallback, phase, steps
 from .cache import PartCache
 from .flatten import FlatGeometry, Flattener
 
-LDU_PER_INCH = 63.5  # 25.4 mm / 0.4 mm
-LDU_PER_STUD = 20.0
 
 
 @dataclass
@@ -36,6 +34,7 @@ class PartInfo:
     org_type: str = ""
     triangles: int = 0
     source: str = ""  # "library", "mpd", "folder", "fallback", "missing"
+    alias_of: str = ""  # "~Moved to", "=" alias and physical-colour parts: the part they stand for
 
 
 @dataclass
@@ -205,6 +204,7 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
         diags.append(Diagnostic(src.rsplit(":", 1)[0], int(src.rsplit(":", 1)[1]), f"missing subfile {sub!r}"))
     t_parts = time.perf_counter()
 
+    _resolve_aliases(parts, resolver)
     with phase("placing parts", progress):
         inline = [(flat.file_own(resolver.embedded.get(ig.file) or resolver.get(ig.file)), ig) for ig in walk.inline]
         mesh, bmin, bmax = _assemble(walk.elements, geoms, inline)
@@ -236,6 +236,35 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
                  source, main, walk.submodels,
                  {"parse": t_parse - t0, "parts": t_parts - t_parse, "assemble": t_end - t_parts,
                   "total": t_end - t0, "cache_hits": pcache.hits, "cache_misses": pcache.misses})
+
+
+_ALIAS_TYPES = ("part alias", "part physical_colour", "shortcut alias", "shortcut physical_colour")
+
+
+def _resolve_aliases(parts: dict[str, PartInfo], resolver: Resolver) -> None:
+    """Give alias parts the description and category of the part they point to, so they are judged as it.
+
+    A "~Moved to 3660a" file, an "=" alias or a physical-colour variant holds one type-1 line to the real part.
+    """
+    for name, info in parts.items():
+        desc = info.description.strip()
+        if not (desc.lower().startswith("~moved to") or desc.startswith("=") or
+                info.org_type.strip().lower() in _ALIAS_TYPES):
+            continue
+        seen = {name}
+        f = resolver.get(name, library_only=info.source == "library")
+        while f is not None and len(f.refs) == 1 and f.refs[0].name not in seen:
+            target = f.refs[0].name
+            seen.add(target)
+            f = resolver.get(target, library_only=info.source == "library")
+            if f is None:
+                break
+            d = f.header.description.strip()
+            if not (d.lower().startswith("~moved to") or d.startswith("=")):
+                info.alias_of = target
+                info.description = d
+                info.category = f.header.category or (d.split(" ")[0] if d else "")
+                break
 
 
 def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartCache, lib: Library | None,

@@ -19,10 +19,6 @@ class _Meta(BaseModel):
     source: str
 
 
-class _Length(_Cited):
-    ldu_per_inch: float
-
-
 class _Minifig(_Cited):
     sections: list[str]
     modifier_by_sections: dict[str, int]
@@ -55,15 +51,10 @@ class SightRules(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     meta: _Meta
-    length: _Length
     minifig: _Minifig
     blind: _Blind
     target_size: _TargetSize
     height_advantage: _Height
-
-    @property
-    def ldu_per_inch(self) -> float:
-        return self.length.ldu_per_inch
 
     def minifig_modifier(self, n_visible: int) -> int:
         """0 / -1 / -2 for 3 / 2 / 1 visible sections; none visible is firing blind. [000 §5.1 Target Size]"""

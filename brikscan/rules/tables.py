@@ -204,6 +204,12 @@ class PropulsionRules(Section):
     kinds: dict[str, PropulsionKind] = Field(default_factory=dict)
 
 
+class ThrusterRules(Section):
+    cost_per_size: float = 0
+    thrust_per_size: float = 0
+    power_per_size: float = 0
+
+
 class WeaponSizeRules(Cited):
     """How a measured weapon becomes a Weapon Size: rounded like Structures, never below ``minimum``."""
 
@@ -267,6 +273,7 @@ class Rules(BaseModel):
     explosion: ExplosionRules
     weapons: WeaponRules
     propulsion: PropulsionRules
+    thruster: ThrusterRules | None = None
     weapon_size: WeaponSizeRules
     sl_suggestion: SlSuggestionRules
 

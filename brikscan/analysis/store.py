@@ -1,0 +1,153 @@
+"""The analysis of a model, kept on disk beside the part cache, so the next command on the same model reads it.
+
+An entry is keyed by everything the analysis depends on: brikscan's and BrickNet's versions, the rules edition
+and options, the geometry source (library or fallback), every file's meta lines (annotations) and every
+element's part, colour, placement, box and source line. Editing the model (even adding a comment, which moves
+line numbers) gives a new key. An entry is a checksum followed by a pickle; one that does not verify or does not
+load is dropped with a warning and rebuilt.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+FORMAT = b"BKA1"
+MAX_AGE_S = 30 * 24 * 3600  # entries unused for a month are removed when a new one is written
+
+
+@dataclass(frozen=True)
+class AnalysisOptions:
+    """Everything besides the model that changes an analysis."""
+
+    rules: str = "2010"
+    scale: str = "inch"
+    round_mode: str = "nearest"
+    sl: float | None = None
+    overrides: tuple[str, ...] = ()
+    space: bool | None = None  # spacecraft/antigravity for every flyer (None: per creation annotation)
+    move: str = "default"  # default Move [000 §9.1] or the [004] formula
+
+    def key_text(self) -> str:
+        return repr((self.rules, self.scale, self.round_mode, self.sl, self.overrides, self.space, self.move))
+
+
+def _versions() -> str:
+    from importlib import metadata
+
+    out = []
+    for dist in ("brikscan", "bricknet"):
+        try:
+            out.append(f"{dist}={metadata.version(dist)}")
+        except Exception:
+            out.append(f"{dist}=?")
+    return ";".join(out)
+
+
+def _code_stamp() -> str:
+    """The analysis code itself (size and mtime of its modules and rule tables): an edited rule is a new key."""
+    here = Path(__file__).parent
+    files = sorted(list(here.glob("*.py")) + list((here.parent / "rules").glob("*.toml")) +
+                   list((here.parent / "rules").glob("*.py")))
+    return ";".join(f"{f.name}:{f.stat().st_size}:{int(f.stat().st_mtime)}" for f in files)
+
+
+def model_key(model, options: AnalysisOptions) -> str:
+    """A hex digest over the model content, its geometry source, the options and the code."""
+    h = hashlib.sha256()
+    h.update(f"{_versions()}|{_code_stamp()}|{options.key_text()}|{model.geometry_source}".encode())
+    for name, f in sorted(model.files.items()):
+        h.update(f"\x00{name}\x00{f.header.name}\x00{f.header.description}".encode("utf-8", "replace"))
+        for line, text in f.metas:
+            h.update(f"{line}:{text}\n".encode("utf-8", "replace"))
+    els = model.elements
+    h.update("\x00".join(f"{e.part}|{e.colour}|{e.source}|{e.description}|{int(e.missing)}"
+                         for e in els).encode("utf-8", "replace"))
+    if els:
+        h.update(np.ascontiguousarray(np.stack([e.transform for e in els]), dtype=np.float64).tobytes())
+        h.update(np.ascontiguousarray(np.stack([e.bbox_min for e in els] + [e.bbox_max for e in els]),
+                                      dtype=np.float64).tobytes())
+    h.update(np.diff(model.mesh.element_offsets).astype(np.int64).tobytes())
+    return h.hexdigest()
+
+
+@dataclass
+class AnalysisStore:
+    """Reads and writes analysis entries under ``root`` (the cache folder's ``analysis/``)."""
+
+    root: Path
+    enabled: bool = True
+    warnings: list[str] = field(default_factory=list)
+
+    @classmethod
+    def default(cls, enabled: bool = True) -> "AnalysisStore":
+        from ..geometry.cache import default_cache_dir
+
+        return cls(default_cache_dir() / "analysis", enabled)
+
+    def _path(self, key: str) -> Path:
+        return self.root / f"{key[:40]}.pkl"
+
+    def load(self, key: str):
+        """The stored analysis (without its model) or None."""
+        if not self.enabled:
+            return None
+        p = self._path(key)
+        try:
+            data = p.read_bytes()
+        except OSError:
+            return None
+        ok = data[:4] == FORMAT and len(data) > 36 and hashlib.sha256(data[36:]).digest() == data[4:36]
+        if ok:
+            try:
+                obj = pickle.loads(data[36:])
+                if getattr(obj, "key", None) == key:
+                    return obj
+            except Exception:
+                pass
+        self.warnings.append(f"analysis cache entry {p.name} was damaged: rebuilt")
+        try:
+            p.unlink()
+        except OSError:
+            pass
+        return None
+
+    def store(self, key: str, analysis) -> None:
+        """Write the analysis without its model (atomically); a cache that cannot be written is skipped."""
+        if not self.enabled:
+            return
+        from ..geometry.cache import write_atomic
+
+        model = analysis.model
+        try:
+            analysis.model = None
+            payload = pickle.dumps(analysis, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # an unpicklable analysis is a bug, but a cache miss is no reason to stop
+            self.warnings.append(f"analysis not cached ({type(exc).__name__})")
+            return
+        finally:
+            analysis.model = model
+        try:
+            write_atomic(self._path(key), FORMAT + hashlib.sha256(payload).digest() + payload)
+            self._prune()
+        except OSError:
+            pass
+
+    def _prune(self) -> None:
+        now = time.time()
+        try:
+            for p in self.root.glob("*.pkl"):
+                if now - p.stat().st_atime > MAX_AGE_S:
+                    p.unlink()
+        except OSError:
+            pass
+
+
+def cache_disabled() -> bool:
+    """``BRIKSCAN_NO_ANALYSIS_CACHE=1`` turns the analysis cache off (benchmarks of the cold analysis)."""
+    return os.environ.get("BRIKSCAN_NO_ANALYSIS_CACHE", "") not in ("", "0")
