@@ -77,15 +77,23 @@ class Bench:
                    {"PYTHONPATH": str(ROOT)})
 
     def edited(self, model: Path, folder: str = "edited") -> Path:
-        """The model written again with a fresh comment line (same name, own folder): a model just edited."""
+        """The model written again with a fresh comment line (same name, own folder): a model just edited.
+
+        The comment goes before the main model's first placed part, so it is in the main file (which every
+        analysis key covers) and moves the line numbers of everything after it, as an edit does."""
         d = self.tmp / folder
         d.mkdir(parents=True, exist_ok=True)
         out = d / model.name
-        data = model.read_bytes()
-        if not data.endswith(b"\n"):
-            data += b"\n"
-        out.write_bytes(data + f"0 // edited {uuid.uuid4().hex}\n".encode())
+        out.write_bytes(with_comment(model.read_bytes(), f"0 // edited {uuid.uuid4().hex}"))
         return out
+
+
+def with_comment(data: bytes, comment: str) -> bytes:
+    """``data`` with the line ``comment`` before its first type-1 line (at the end when there is none)."""
+    lines = data.split(b"\n")
+    nl = b"\r" if lines and lines[0].endswith(b"\r") else b""
+    at = next((k for k, ln in enumerate(lines) if ln.lstrip().startswith(b"1 ")), len(lines))
+    return b"\n".join(lines[:at] + [comment.encode() + nl] + lines[at:])
 
 
 def _med(runs: list[dict], key: str = "s") -> float:
@@ -178,7 +186,8 @@ def army_mpd(set_path: Path, copies: int, folder: Path, spacing: float) -> Path:
         x, z = (k % side) * spacing, (k // side) * spacing
         lines.append(f"1 16 {x:g} 0 {z:g} 1 0 0 0 1 0 0 0 1 {first}")
     out = folder / f"army-{copies}.mpd"
-    out.write_text("\n".join(lines) + "\n0 NOFILE\n" + text + f"\n0 // edited {uuid.uuid4().hex}\n")
+    lines.insert(4, f"0 // edited {uuid.uuid4().hex}")
+    out.write_text("\n".join(lines) + "\n0 NOFILE\n" + text)
     return out
 
 
