@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from conftest import EXAMPLES, MODELS_DIR, ROOT, needs_shared
@@ -28,13 +29,13 @@ def _el(desc, cat="", part="x.dat"):
     ("Minifig Cannon Shooting (Complete)", "Minifig", "weapon", "cannon"),
     ("Minifig Shield Round Type 2", "Minifig Accessory", "weapon", "shield"),
     ("Boat Bow 16 x 12 x  5.333 with Brown Bottom", "Boat", "structural", ""),  # a bow of a ship is no bow
-    ("Boat Mast  2 x  2 x 16 Top without Bottom Nubs", "Boat", "propulsion", "water"),
+    ("Boat Mast  2 x  2 x 16 Top without Bottom Nubs", "Boat", "propulsion", "thrust"),  # sails: [000 §9.3]
     ("Hinge Plate  1 x  2 with 3 Fingers On Side", "Hinge", "weak point", ""),
     ("Brick  2 x  4", "", "structural", ""),
     ("Technic Steering Wheel Small", "Technic", "device", ""),
-    ("Antenna  4H with Rounded Top", "", "device", ""),
+    ("Antenna  4H with Rounded Top", "", "decoration", ""),  # antennas are decoration (issue 8)
     ("Flag  2 x  2", "", "decoration", ""),
-    ("Wing  4 x  8 Left", "", "propulsion", "flying"),
+    ("Wing  4 x  8 Left", "", "propulsion", "forward_flight"),  # where it works as a wing [000 §9.1]
     ("Minifig Torso", "Minifig", "crew", ""),
 ])
 def test_part_words(desc, cat, role, typ):
@@ -204,8 +205,15 @@ def test_car_wheels_are_propulsion(loaded, analysed):
     assert car.kind == "vehicle"
     m = a.model
     tyres = [i for i in car.elements if m.elements[i].description.startswith(("Tyre", "Wheel"))]
-    assert len(tyres) >= 8
-    assert all(car.roles[i].role == "propulsion" for i in tyres)
+    ground = max(m.elements[i].bbox_max[1] for i in car.elements)  # -Y is up
+    tyre_boxes = [(m.elements[i].bbox_min, m.elements[i].bbox_max) for i in tyres
+                  if m.elements[i].bbox_max[1] >= ground - 8]
+    rolling = [i for i in tyres if any(np.all(m.elements[i].bbox_min >= lo - 1) and
+                                       np.all(m.elements[i].bbox_max <= hi + 1) for lo, hi in tyre_boxes)]
+    spare = sorted(set(tyres) - set(rolling))  # the spare wheel under the bonnet does not drive the car
+    assert len(rolling) >= 8 and len(spare) <= 2
+    assert all(car.roles[i].role == "propulsion" for i in rolling)
+    assert all(car.roles[i].role != "propulsion" for i in spare)
     # hubcaps made of minifig shields are not weapons
     assert not next(c for c in a.cards if c.creation is car).weapons
 
@@ -271,7 +279,7 @@ def test_tank_turret_on_the_turntable_is_structure(loaded, analysed):
     cannon = [i for i in tank.elements if "cannon.ldr" in m.elements[i].submodel_path]
     assert cannon and all(tank.roles[i].role == "weapon" for i in cannon)  # its weapon stays a weapon
     antenna = [i for i in turret if m.elements[i].part == "3957a.dat"]
-    assert [tank.roles[i].role for i in antenna] == ["device"]  # small things keep their role
+    assert [tank.roles[i].role for i in antenna] == ["decoration"]  # small things keep their role
     turntable = [i for i in tank.elements if m.elements[i].part == "3403c01.dat"]
     assert [tank.roles[i].role for i in turntable] == ["weak point"]  # the joint is the weak point
 
