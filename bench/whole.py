@@ -6,7 +6,7 @@ against a peer timed in the same run (alternating runs, medians, ratios), with e
   (``$BRIKSCAN_CACHE``, a folder of its own that the benchmark warms first) stays warm.
 * Peers: ``brikscan info`` of the same model for the small tank; ldraw2mesh reading the model and flattening it to
   one triangle array (a fresh Python process too) for the large models.
-* Wall time and peak RSS of each child come from ``os.wait4``.
+* Wall time of each child from ``os.wait4``, its peak RSS from ``/usr/bin/time -f %M``.
 
     python bench/whole.py [--quick]        (bench/run.py runs it as its first section)
 """
@@ -39,12 +39,21 @@ ldraw2mesh_load(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]))
 """
 
 
+TIME = "/usr/bin/time"
+
+
 def run(cmd: list[str], env: dict | None = None, check: bool = True, cwd: Path = ROOT) -> dict:
     """Run one fresh process in ``cwd`` (``-m brikscan`` imports the tree there); its wall time (s), peak RSS
-    (MB) and exit code, output discarded."""
-    with tempfile.TemporaryFile() as err:
+    (MB) and exit code, output discarded.
+
+    The peak comes from ``/usr/bin/time -f %M`` when it is there: a child forked from this (large) benchmark
+    process starts with the parent's resident set counted in its own ``ru_maxrss``, a child of ``time`` does not.
+    """
+    use_time = os.access(TIME, os.X_OK)
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile(suffix=".rss") as rss:
+        full = [TIME, "-f", "%M", "-o", rss.name, *cmd] if use_time else cmd
         t0 = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL,
+        p = subprocess.Popen(full, stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL,
                              env={**os.environ, **(env or {})}, cwd=cwd)
         _, status, usage = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0
@@ -53,7 +62,11 @@ def run(cmd: list[str], env: dict | None = None, check: bool = True, cwd: Path =
             err.seek(0)
             tail = err.read().decode(errors="replace").strip().splitlines()[-3:]
             raise RuntimeError(f"{' '.join(cmd[:6])} … exited {p.returncode}: {' | '.join(tail)}")
-    return {"s": wall, "mb": usage.ru_maxrss / 1024, "rc": p.returncode}
+        kb = usage.ru_maxrss
+        if use_time:
+            lines = [ln for ln in Path(rss.name).read_text().split() if ln.strip().isdigit()]
+            kb = int(lines[-1]) if lines else kb
+    return {"s": wall, "mb": kb / 1024, "rc": p.returncode}
 
 
 class Bench:
@@ -100,19 +113,28 @@ def _med(runs: list[dict], key: str = "s") -> float:
     return statistics.median(r[key] for r in runs)
 
 
-def _centre_element(model_path: Path, library: Path) -> tuple[int, int, object, object]:
-    """(index of the element nearest the model's centre, element count, bbox min, max): the blast target."""
-    import numpy as np
+CENTRE_CHILD = r"""
+import json, sys
+import numpy as np
+import brikscan
+m = brikscan.load(sys.argv[1], sys.argv[2])
+lo, hi = m.bbox_ldu
+c = np.array([(e.bbox_min + e.bbox_max) / 2 for e in m.elements])
+d = np.linalg.norm(c - (lo + hi) / 2, axis=1)
+d[np.array([e.missing for e in m.elements])] = np.inf
+print(json.dumps([int(np.argmin(d)), len(m.elements), lo.tolist(), hi.tolist()]))
+"""
 
-    import brikscan
 
-    m = brikscan.load(model_path, library)
-    lo, hi = m.bbox_ldu
-    c = np.array([(e.bbox_min + e.bbox_max) / 2 for e in m.elements])
-    ok = np.array([not e.missing for e in m.elements])
-    d = np.linalg.norm(c - (lo + hi) / 2, axis=1)
-    d[~ok] = np.inf
-    return int(np.argmin(d)), len(m.elements), lo, hi
+def _centre_element(model_path: Path, library: Path) -> tuple[int, int, list, list]:
+    """(index of the element nearest the model's centre, element count, bbox min, max): the blast target.
+
+    Worked out in a child process: models loaded here would make this process large, and every child forked
+    from it would start with that resident set."""
+    out = subprocess.run([sys.executable, "-c", CENTRE_CHILD, str(model_path), str(library)], capture_output=True,
+                         text=True, check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    el, n, lo, hi = json.loads(out.stdout.strip().splitlines()[-1])
+    return el, n, lo, hi
 
 
 def los_scene(model: Path, lo, hi, units: int = 30) -> tuple[Path, str]:
@@ -120,7 +142,9 @@ def los_scene(model: Path, lo, hi, units: int = 30) -> tuple[Path, str]:
     from bench.bench_los import scene_text
 
     scene = model.parent / "los_scene.toml"
-    scene.write_text(scene_text(model.resolve(), lo, hi, units))
+    import numpy as np
+
+    scene.write_text(scene_text(model.resolve(), np.asarray(lo, float), np.asarray(hi, float), units))
     return scene, ",".join(f"u{k + 1:02d}" for k in range(units))
 
 
@@ -193,11 +217,8 @@ def army_mpd(set_path: Path, copies: int, folder: Path, spacing: float) -> Path:
 
 def bench_army(b: Bench, copies_list: list[int]) -> dict:
     """stats and info of 1…16 copies of a large set in one MPD: time and memory growth with elements."""
-    import brikscan
-
     set_path = SHARED / "models" / ARMY_SET
-    m = brikscan.load(set_path, b.library)
-    lo, hi = m.bbox_ldu
+    _, n_set, lo, hi = _centre_element(set_path, b.library)
     spacing = float(max(hi[0] - lo[0], hi[2] - lo[2])) + 400.0
     rows = []
     for c in copies_list:
@@ -206,7 +227,7 @@ def bench_army(b: Bench, copies_list: list[int]) -> dict:
         b.brikscan("info", army_mpd(set_path, c, folder, spacing), "--library", b.library)  # parts warm
         info = b.brikscan("info", army_mpd(set_path, c, folder, spacing), "--library", b.library)
         stats = b.brikscan("stats", army_mpd(set_path, c, folder, spacing), "--library", b.library)
-        rows.append({"copies": c, "elements": c * len(m.elements), "info_s": info["s"], "info_mb": info["mb"],
+        rows.append({"copies": c, "elements": c * n_set, "info_s": info["s"], "info_mb": info["mb"],
                      "stats_s": stats["s"], "stats_mb": stats["mb"]})
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     return {"set": ARMY_SET, "rows": rows, "linear": growth(rows)}
