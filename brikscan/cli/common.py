@@ -45,8 +45,14 @@ def make_limits(max_elements: int = 200_000, max_triangles: int = 20_000_000, ma
 def load_model(path: Path, library: Optional[str], studs: bool = True, limits=None):
     from ..geometry.model import load
     from ..ldraw.limits import DEFAULT_LIMITS
+    from .output import detail
 
-    return load(path, library, studs=studs, limits=limits or DEFAULT_LIMITS)
+    m = load(path, library, studs=studs, limits=limits or DEFAULT_LIMITS)
+    t = m.timings
+    detail(f"loaded {path}: {len(m.elements)} elements, {m.mesh.n_triangles} triangles from {m.geometry_source}; "
+           f"parse {t['parse']:.2f} s, parts {t['parts']:.2f} s (cache {t['cache_hits']} hits, "
+           f"{t['cache_misses']} misses), assemble {t['assemble']:.2f} s")
+    return m
 
 
 def refuse_overwrite(source: Path, *outputs: Optional[Path]) -> None:
@@ -93,8 +99,12 @@ def print_json(data, model=None) -> None:
     sys.stdout.write(json.dumps(sanitise(data), indent=2, allow_nan=False) + "\n")
 
 
-def warn_all(model) -> None:
-    for d in model.diagnostics[:20]:
-        print(f"brikscan: warning: {d}", file=sys.stderr)
-    if len(model.diagnostics) > 20:
-        print(f"brikscan: warning: … {len(model.diagnostics) - 20} more", file=sys.stderr)
+def warn_all(model, diagnostics=None) -> None:
+    """The first 20 warnings of a load (or of ``diagnostics``); none with --quiet."""
+    from .output import warn
+
+    diags = model.diagnostics if diagnostics is None else diagnostics
+    for d in diags[:20]:
+        warn(str(d))
+    if len(diags) > 20:
+        warn(f"… {len(diags) - 20} more")

@@ -11,7 +11,8 @@ from . import app
 from .common import (LibraryOpt, MaxCoordOpt, MaxDepthOpt, MaxElementsOpt, MaxScaleOpt, MaxTrianglesOpt, load_model,
                      make_limits, print_json, refuse_overwrite, warn_all)
 
-library_app = typer.Typer(help="The LDraw parts library.", no_args_is_help=True)
+library_app = typer.Typer(help="The LDraw parts library.", no_args_is_help=True,
+                          context_settings={"help_option_names": ["-h", "--help"]})
 app.add_typer(library_app, name="library")
 
 

