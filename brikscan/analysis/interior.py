@@ -38,7 +38,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import ndimage
 
 PITCH_LDU = 10.0  # voxel edge: half a stud
 MAX_VOXELS = 3_000_000  # the pitch grows for huge creations so that the grid stays below this
@@ -179,6 +178,8 @@ def sample_triangles(tris: np.ndarray, owner: np.ndarray, spacing: float) -> tup
 def _outside_from_sides_and_bottom(free: np.ndarray) -> np.ndarray:
     """Free voxels reachable from the grid's sides or bottom by paths that never go down (grid axes y, x, z;
     a larger y index is lower: LDraw -Y is up)."""
+    from scipy import ndimage  # imported on use: most commands never need it
+
     ny, nx, nz = free.shape
     out = np.zeros_like(free)
     border = np.zeros((nx, nz), dtype=bool)
@@ -226,6 +227,8 @@ def enclosure(model, element_indices, *, store: dict | None = None, pitch_ldu: f
 
 
 def _compute(model, idx, pitch, max_voxels, min_ldu3, seal_ldu, store, floor: bool = False) -> Enclosure:
+    from scipy import ndimage  # imported on use: most commands never need it
+
     if len(idx) < MIN_ELEMENTS:
         return _EMPTY
     off = np.asarray(model.mesh.element_offsets)

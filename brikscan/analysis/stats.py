@@ -755,19 +755,25 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
             hit.model = model
             hit.cached = True
             return hit
+    from ..progress import current, phase, steps
+
+    cb = current(progress)
     cache = cache if cache is not None else AnalysisCache()
     t0 = time.perf_counter()
-    g = graph if graph is not None else build_graph(model)
+    with phase("connectivity", cb):
+        g = graph if graph is not None else build_graph(model)
     t1 = time.perf_counter()
     ann = parse_annotations(model)
     diags = list(ann.diagnostics)
     ldu = scale_ldu_per_inch(scale, r)
-    creations = find_creations(model, g, ann, overrides, hull_cache=cache.hulls, ldu_per_inch=ldu,
-                               interior_cache=cache.interiors, rules=r, diagnostics=diags)
+    with phase("creations and roles", cb):
+        creations = find_creations(model, g, ann, overrides, hull_cache=cache.hulls, ldu_per_inch=ldu,
+                                   interior_cache=cache.interiors, rules=r, diagnostics=diags)
     t2 = time.perf_counter()
     crew, mounted = _crew(model, creations, ann, r, diags)
     cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache, space=space, move=move, crew=crew.get(k),
-                       mounted_on=mounted.get(k, "")) for k, c in enumerate(creations)]
+                       mounted_on=mounted.get(k, ""))
+             for k, c in steps(list(enumerate(creations)), "stat cards", progress=cb)]
     t3 = time.perf_counter()
     a = Analysis(model, g, creations, cards, str(rules), scale, ldu, round_mode, diags,
                  {"graph": t1 - t0, "roles": t2 - t1, "stats": t3 - t2, "total": t3 - t0}, key, False,
