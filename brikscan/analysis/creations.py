@@ -538,7 +538,10 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     classes = {e.index: classify_part(e, model.parts.get(e.part).org_type if e.part in model.parts else "")
                for e in model.elements}
     notes = _element_notes(model, ann, overrides)
-    annotated_non_crew = {i for i, n in notes.items() if n.role and n.role != "crew"}
+    # an explicitly annotated minifig part is a part of the model; a submodel or group name ("cannon.ldr" with
+    # its gunner inside) does not turn a minifig into bricks
+    annotated_non_crew = {i for i, n in notes.items() if n.role and n.role != "crew" and
+                          n.origin in ("ROLE", "BEGIN", "cli")}
     for i in annotated_non_crew:  # an annotated minifig part is a part of the model, not a minifig
         if classes[i].minifig_body:
             classes[i] = PartClass(None, classes[i].reason)
@@ -550,6 +553,25 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         creations.append(c)
         in_fig.update(c.elements)
     rest = [e.index for e in model.elements if e.index not in in_fig and not e.missing]
+    # animals (a horse, a parrot on a shoulder, a monkey in the rigging) are Creatures of their own [000 ch.H],
+    # [000 §10.3 Vermin], with what is fitted to them and nothing else (a saddle, a bridle)
+    explicit = {i for i, n in notes.items() if n.role and n.origin in ("ROLE", "BEGIN", "cli")}
+    beasts = [i for i in rest if classes[i].animal and i not in explicit]
+    in_beast: set[int] = set()
+    for comp in nx.connected_components(graph.subgraph(beasts)):
+        body = sorted(comp)
+        gear = sorted({j for i in body for j in graph.neighbors(i)
+                       if j in rest and j not in comp and j not in in_beast and j not in explicit and
+                       (classes[j].accessory or classes[j].role in ("device", "decoration")) and
+                       set(graph.neighbors(j)) <= comp})
+        roles = {i: RoleDecision("structural", f"{classes[i].reason} [000 §10.1]", "part") for i in body}
+        roles.update({j: RoleDecision(classes[j].role or "decoration", f"fitted to the animal; {classes[j].reason}",
+                                      "part", {"type": classes[j].type} if classes[j].type else {})
+                      for j in gear})
+        creations.append(Creation("", "creature", body + gear, body, roles,
+                                  kind_reason="an animal is a Creature of its own [000 §10.1]"))
+        in_beast.update(body + gear)
+    rest = [i for i in rest if i not in in_beast]
     # CREATION annotations gather their submodel's elements
     groups: list[tuple[list[int], str]] = []
     claimed: set[int] = set()
