@@ -664,8 +664,11 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             fit = F.weapons_fit([w.size for w in weapons] + [p.power_in for p in props if p.power_in], size,
                                 flying, rules)
         if fit is False:
-            warnings.append(f"weapons total {sum(w.size for w in weapons):g}\" exceed Power {power:g}\": "
-                            "not all can fire in one turn [000 §8.1 Power Limits]")
+            thrust = sum(p.power_in for p in props if p.power_in)
+            used = sum(w.size for w in weapons) + thrust
+            what = f"weapons and Thrusters ({thrust:g}\" of Thrusters [000 §9.3])" if thrust else "weapons"
+            warnings.append(f"{what} total {used:g}\" exceed Power {power:g}\": not all can be used in one turn "
+                            "[000 §8.1 Power Limits]")
     except BrikscanError as exc:
         power, fit = None, None
         warnings.append(exc.message)
