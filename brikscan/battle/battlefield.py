@@ -173,6 +173,7 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True, scale:
                                     sections={s: [i + base for i in v] for s, v in u.sections.items()},
                                     eye_ldu=rot @ u.eye_ldu + off, position_ldu=rot @ u.position_ldu + off,
                                     muzzle_ldu=None if u.muzzle_ldu is None else rot @ u.muzzle_ldu + off,
+                                    hands=[i + base for i in u.hands],
                                     side=u.side or entry.side, found_as=f"{name}/{orig}")
             if u.is_minifig and not _explicit(u.name, m):
                 if len(minifigs) == 1 and not entry.target:

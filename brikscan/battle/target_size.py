@@ -8,6 +8,7 @@ so a creation seen whole gets its stat card's Size. With no Structure in view th
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,6 +96,42 @@ def structural_size_in(battlefield, ids: np.ndarray) -> float:
     return best
 
 
+def _visible_size(battlefield, rules, ids: np.ndarray, bound_in: float) -> float:
+    """The visible Structure's Size, measured only when the answer can change the bonus: the whole Structure of a
+    creation in view is its stat card's Size; below one step nothing is gained; the box diagonal bounds it."""
+    step = rules.target_size.step_in
+    if bound_in < step:
+        return bound_in
+    info = element_info(battlefield)
+    whole = _whole_structure(battlefield)
+    key = ids.tobytes()
+    if key in whole:
+        return whole[key]
+    lo_bound = bound_in / math.sqrt(3.0)  # the longest box edge is at least the diagonal / sqrt(3)
+    if math.floor(round(lo_bound) / step) == math.floor(round(bound_in) / step) and lo_bound >= 0.5:
+        return float(round(bound_in))  # same bonus either way: no need to measure
+    return structural_size_in(battlefield, ids)
+
+
+def _whole_structure(battlefield) -> dict:
+    """Structural element sets of whole creations -> their stat card's Size (the measure is done already)."""
+    cache = getattr(battlefield, "cache", None)
+    if cache is not None and "whole_structure" in cache:
+        return cache["whole_structure"]
+    out = {}
+    for pl, an in zip(battlefield.placements, battlefield.analyses):
+        for c, card in zip(an.creations, an.cards):
+            if c.kind in NOT_TARGET_SIZE_KINDS:
+                continue
+            ids = np.array(sorted(pl.first_element + i for i in c.elements
+                                  if c.roles.get(i) is not None and c.roles[i].role == "structural"), np.int64)
+            if len(ids):
+                out[ids.tobytes()] = float(card.size)
+    if cache is not None:
+        cache["whole_structure"] = out
+    return out
+
+
 def creation_target_size(battlefield, rules, points: np.ndarray, elements: np.ndarray,
                          view_dir: np.ndarray) -> TargetSize:
     """The Target Size modifier of a creation from its visible sample points and the elements they lie on.
@@ -121,7 +158,7 @@ def creation_target_size(battlefield, rules, points: np.ndarray, elements: np.nd
     lo = np.min([els[i].bbox_min for i in ids], axis=0)
     hi = np.max([els[i].bbox_max for i in ids], axis=0)
     bound = float(np.linalg.norm(hi - lo)) / lpi  # the measured Size is never longer than the box diagonal
-    size_in = structural_size_in(battlefield, ids) if bound >= rules.target_size.step_in else bound
+    size_in = _visible_size(battlefield, rules, ids, bound)
     mod = rules.size_modifier(size_in, area_studs2, True)
     how = (f'{size_in:.2f}" of Structure in view' if size_in >= rules.target_size.step_in
            else f'{area_studs2:.1f} studs² of Structure in view')
