@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import NotFoundError
 from ..rules.sight_tables import SightRules, load_sight_rules
 from .sight import _box_exit, _head_box, cast_segments, get_engine, target_samples_with_elements
+from .support import supported_by
 from .target_size import SCENERY_KINDS, creation_target_size, is_scenery
 from .units import SECTIONS, Unit, creation_unit, elements_box, weapon_anchor, weapon_barrel
 
@@ -587,53 +588,6 @@ def select_weapons(weapons: list[Weapon], name: str | None) -> list[Weapon]:
         names = sorted({w.name for w in weapons})
         raise NotFoundError(f"no weapon named {missing[0] if missing else name!r} (weapons: {', '.join(names)})")
     return out
-
-
-def standing_on(battlefield, unit: Unit, tol_ldu: float = 4.0) -> set[int]:
-    """Elements directly under the unit's feet (what it stands on): never paired with it."""
-    els = battlefield.elements
-    if not unit.elements:
-        return set()
-    ids = unit.sections.get("legs") if unit.is_minifig and unit.sections.get("legs") else unit.elements
-    lo_u = np.array([els[i].bbox_min for i in ids], dtype=float)
-    hi_u = np.array([els[i].bbox_max for i in ids], dtype=float)
-    cache = getattr(battlefield, "cache", None)
-    if cache is not None and "bbox_arrays" in cache:
-        lo, hi = cache["bbox_arrays"]
-    else:
-        lo = np.array([e.bbox_min for e in els], dtype=float)
-        hi = np.array([e.bbox_max for e in els], dtype=float)
-        if cache is not None:
-            cache["bbox_arrays"] = (lo, hi)
-    bottom = hi_u[:, 1].max()
-    feet = hi_u[:, 1] >= bottom - tol_ldu  # the unit's lowest elements
-    flo, fhi = lo_u[feet], hi_u[feet]
-    near = np.abs(lo[:, 1] - bottom) <= tol_ldu
-    cand = np.nonzero(near)[0]
-    if not len(cand):
-        return set()
-    ov = ((lo[cand, None, 0] < fhi[None, :, 0]) & (hi[cand, None, 0] > flo[None, :, 0]) &
-          (lo[cand, None, 2] < fhi[None, :, 2]) & (hi[cand, None, 2] > flo[None, :, 2])).any(axis=1)
-    mine = set(unit.elements)
-    return {int(i) for i in cand[ov] if int(i) not in mine}
-
-
-def supported_by(battlefield, unit: Unit) -> set[str]:
-    """Names of the units (creations, the ground) the unit stands on."""
-    under = standing_on(battlefield, unit)
-    if not under:
-        return set()
-    cache = getattr(battlefield, "cache", None)
-    owner = cache.get("unit_owner") if cache is not None else None
-    if owner is None:
-        owner = np.full(len(battlefield.elements), -1, np.int64)
-        for k, t in enumerate(battlefield.units):
-            if t.elements:
-                owner[np.asarray(t.elements, np.int64)] = k
-        if cache is not None:
-            cache["unit_owner"] = owner
-    ks = {int(k) for k in owner[np.fromiter(under, np.int64)] if k >= 0}
-    return {battlefield.units[k].name for k in ks if battlefield.units[k] is not unit}
 
 
 def _target_centre(battlefield, t: Unit) -> np.ndarray:

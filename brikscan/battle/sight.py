@@ -17,6 +17,7 @@ import numpy as np
 
 from .raycast import RayEngine
 from ..rules.sight_tables import SightRules, load_sight_rules
+from .support import supported_by
 from .target_size import creation_target_size
 from .units import SECTIONS, Unit, barrel_end, element_triangles
 
@@ -277,12 +278,13 @@ def _extent(points: np.ndarray, view_dir: np.ndarray) -> tuple[float, float]:
 
 def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = None, samples: int = 200,
                   seed: int = 0, *, rules: SightRules | None = None, engine: str | None = None,
-                  origin: str = "eyes") -> LosResult:
+                  origin: str = "eyes", pair_support: bool = False) -> LosResult:
     """Every viewer in ``units`` against every target (default: the same units); one batch of rays.
 
     ``origin``: rays start at the viewers' eyes, or at the barrel end of their ranged weapon ("barrel"; a viewer
     without one falls back to its eyes and its pairs get a note). The viewer's own body, held weapon included,
-    never blocks its rays."""
+    never blocks its rays. A viewer is not paired with the ground or creation it stands on (``pair_support``:
+    pair it anyway)."""
     if origin not in ORIGINS:
         raise ValueError(f"unknown origin {origin!r} (choose one of: {', '.join(ORIGINS)})")
     t0 = time.perf_counter()
@@ -322,6 +324,11 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
     starts_at = [sight_origin(battlefield, v, origin) for v in units]  # (point, kind, note) per viewer
     for i, v in enumerate(units):
         keep = t_actor[all_tid] != actor_id[id(v)]
+        if not pair_support:  # not the wall under his feet [issue 13]
+            under = supported_by(battlefield, v) if hasattr(battlefield, "units") else set()
+            for j, t in enumerate(targets):
+                if t.name in under:
+                    keep &= all_tid != j
         n = int(keep.sum())
         o_pt, o_kind, _ = starts_at[i]
         origins.append(np.broadcast_to(o_pt, (n, 3)))
