@@ -703,9 +703,11 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
         pivot = weapon_anchor(battlefield.elements, w.attacker, w.elements) if w.attacker.is_minifig else None
         wpts = battlefield.mesh.triangles[battlefield.mesh.face_runs(w.elements)].reshape(-1, 3).astype(float)
         tp = pts[vis] if any_vis else pts
+        tel = elem[vis] if any_vis else elem
         if pivot is not None and len(wpts):
             reach_ldu = float(np.linalg.norm(wpts - pivot, axis=1).max())
-            dist_ldu = float(np.linalg.norm(tp - pivot, axis=1).min())
+            dist_ldu = min(float(np.linalg.norm(tp - pivot, axis=1).min()),
+                           surface_distance(battlefield, pivot, tel[tel >= 0]))
         else:  # a creation's fixed striking surface must touch the target
             step = max(1, len(wpts) // 400)
             reach_ldu = 0.0
@@ -717,7 +719,9 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
         height = 0.0
     else:
         d = L[vis] if any_vis else L
-        distance_in = float(d.min() / lpi) if len(d) else 0.0
+        tel = elem[vis] if any_vis else elem
+        near = surface_distance(battlefield, np.asarray(origin, float), tel[tel >= 0])
+        distance_in = float(min(float(d.min()) if len(d) else np.inf, near) / lpi) if len(d) else 0.0
         altitude = (float(t.position_ldu[1]) - w.mount_y) / lpi  # -Y is up: attacker higher -> positive
         height = rules.height_advantage_in(altitude)  # +1" per 1", at most +5" [000 §5.1 Other Modifiers]
         range_in = None if w.range_in is None else float(w.range_in) + height
@@ -776,6 +780,32 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
                         mods, w.use, skill, need if possible else None, need_in if possible else None, float(ph),
                         None if pk is None else float(pk), w.damage, armor or "", bool(possible), w.melee,
                         np.asarray(origin, float), np.asarray(aim_dir, float), notes, sl)
+
+
+def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int = 4) -> float:
+    """Exact distance (LDU) from a point to the surface of some elements: the few nearest by bounding box,
+    then point-to-triangle (Range is measured to the target itself, not to sample points) [000 §5.1]."""
+    ids = np.unique(np.asarray(list(element_ids), dtype=np.int64))
+    if not len(ids):
+        return float("inf")
+    els = battlefield.elements
+    lo = np.array([els[i].bbox_min for i in ids], float)
+    hi = np.array([els[i].bbox_max for i in ids], float)
+    gap = np.linalg.norm(np.maximum(0.0, np.maximum(lo - point, point - hi)), axis=1)
+    order = np.argsort(gap)
+    best = float("inf")
+    from trimesh.triangles import closest_point
+
+    for k in order[:nearest]:
+        if gap[k] >= best:
+            break
+        tris = battlefield.mesh.triangles[battlefield.mesh.face_runs([int(ids[k])])].astype(np.float64)
+        if not len(tris):
+            best = min(best, float(gap[k]))
+            continue
+        cp = closest_point(tris, np.broadcast_to(point, (len(tris), 3)))
+        best = min(best, float(np.linalg.norm(cp - point, axis=1).min()))
+    return best
 
 
 def _armor_of(battlefield, t: Unit) -> str | None:

@@ -173,6 +173,7 @@ def weapon_barrel(elements, mesh, unit: Unit, ids: list[int]) -> tuple[np.ndarra
 
 
 _AXIS_CACHE: dict = {}
+SNAP_COS = 0.8  # within ~37° of one of the first part's own axes: that axis is the barrel's
 
 
 def _weapon_axis(elements, mesh, ids: list[int]):
@@ -197,6 +198,10 @@ def _weapon_axis(elements, mesh, ids: list[int]):
                 _AXIS_CACHE.clear()
             _AXIS_CACHE[key] = _long_axis(local)
         c, a, length = _AXIS_CACHE[key]
+        # parts are modelled along their own axes: a gun's grip or sight must not tilt its barrel axis
+        k = int(np.argmax(np.abs(a)))
+        if abs(float(a[k])) >= SNAP_COS:
+            a = np.eye(3)[k] * np.sign(a[k])
         centre = t0[:3, :3] @ c + t0[:3, 3]
         axis = t0[:3, :3] @ a
         n = float(np.linalg.norm(axis))
