@@ -9,3 +9,17 @@ def load(path, library=None, **kwargs):
     from .geometry.model import load as _load
 
     return _load(path, library, **kwargs)
+
+
+def attacks(battlefield, library=None, *, attackers=None, targets=None, weapon=None, scale=None, rules=None,
+            scenery: bool = False, samples: int = 200, json: bool = True):
+    """Attack options on a battlefield (an LDraw model or a scene .toml): what ``brikscan attacks --json`` prints
+    (``json=False``: the ``AttackResult`` itself). ``attackers`` / ``targets``: unit names, comma-separated."""
+    from .battle.attacks import attack_options, attacks_json
+    from .battle.battlefield import load_battlefield
+    from .cli.attacks_cmds import pick_units
+
+    bf = load_battlefield(battlefield, library, scale=scale, rules=rules)
+    frm, to = pick_units(bf, attackers, targets)
+    result = attack_options(bf, frm, to, weapon, samples=samples, scenery=scenery)
+    return attacks_json(bf, result) if json else result

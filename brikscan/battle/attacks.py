@@ -171,45 +171,40 @@ def _r(v, nd: int = 2):
 # ------------------------------------------------------------------------------------------ dice
 
 @lru_cache(maxsize=4096)
-def _die_pmf(sides: int, penalty: int, bonus_sides: int, depth: int = 3, bonus_same: tuple = (4,)) -> np.ndarray:
-    """Distribution of one die's result after the Out of Range penalty, with its Bonus Dice chain.
+def _die_dist(sides: int, penalty: int, bonus_sides: int, depth: int = 3, bonus_same: tuple = (4,)
+              ) -> tuple[tuple[int, float], ...]:
+    """Distribution of one die's contribution after the Out of Range penalty, with its Bonus Dice chain.
 
-    The top face earns a Bonus die (a d6, a d4 for a d4), which chains; every die loses the penalty, never below
-    0; Criticals are read on the natural face [000 §1.2 Critical Rolls] [000 §5.1 Other Modifiers]."""
-    top = sides
-    pmf = np.zeros(1)
+    The top face earns a Bonus die (a d6; a d4 for a d4), which chains; every die, bonus dice too, loses the
+    penalty; Criticals are read on the natural face [000 §1.2 Critical Rolls] [000 §5.1 Other Modifiers]. Values
+    may go negative: only the roll's total is held at 0 (2 + 1 - 3 = 0 in [000 §4.2 Action])."""
+    out: dict[int, float] = {}
     for v in range(1, sides + 1):
-        val = max(0, v - penalty)
-        if v == top and depth > 0:
-            nxt = _die_pmf(sides if sides in bonus_same else bonus_sides, penalty, bonus_sides, depth - 1,
-                           bonus_same)
-            chain = np.zeros(val + len(nxt))
-            chain[val:] = nxt
-            pmf = _add(pmf, chain / sides)
+        val = v - penalty
+        if v == sides and depth > 0:
+            nxt = _die_dist(sides if sides in bonus_same else bonus_sides, penalty, bonus_sides, depth - 1,
+                            bonus_same)
+            for x, p in nxt:
+                out[val + x] = out.get(val + x, 0.0) + p / sides
         else:
-            one = np.zeros(val + 1)
-            one[val] = 1.0 / sides
-            pmf = _add(pmf, one)
-    return pmf
+            out[val] = out.get(val, 0.0) + 1.0 / sides
+    return tuple(sorted(out.items()))
 
 
-def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    out = np.zeros(max(len(a), len(b)))
-    out[:len(a)] += a
-    out[:len(b)] += b
-    return out
-
-
-def _sum_pmf(n: int, sides: int, add: int, penalty: int, bonus_sides: int) -> np.ndarray:
-    """Distribution of NdS+add (each die reduced by ``penalty``), never below 0."""
-    pmf = np.array([1.0])
-    one = _die_pmf(sides, penalty, bonus_sides) if n else None
+def _sum_dist(n: int, sides: int, add: int, penalty: int, bonus_sides: int) -> dict[int, float]:
+    """Distribution of NdS + add, every die reduced by ``penalty``; the total never below 0 [000 §1.2]."""
+    dist = {add: 1.0}
+    one = _die_dist(sides, penalty, bonus_sides) if n else ()
     for _ in range(n):
-        pmf = np.convolve(pmf, one)
-    if add >= 0:
-        return np.concatenate([np.zeros(add), pmf])
-    low = pmf[:(-add) + 1].sum()
-    return np.concatenate([[low], pmf[(-add) + 1:]])
+        nxt: dict[int, float] = {}
+        for a, pa in dist.items():
+            for b, pb in one:
+                nxt[a + b] = nxt.get(a + b, 0.0) + pa * pb
+        dist = nxt
+    out: dict[int, float] = {}
+    for v, p in dist.items():
+        out[max(0, v)] = out.get(max(0, v), 0.0) + p
+    return out
 
 
 def p_hit(use: float, skill_mod: int, penalty: int, skill_die: int, rules: SightRules,
@@ -225,14 +220,13 @@ def p_hit(use: float, skill_mod: int, penalty: int, skill_die: int, rules: Sight
     for v in range(1, skill_die + 1):
         if v <= ar.critical_failure:
             continue
-        val = max(ar.minimum_result, v - penalty)
+        val = v - penalty
         bonus = v >= ar.overskill_min if skill_die >= ar.overskill_min else v == skill_die
-        if val >= need - 1e-9:
+        if max(ar.minimum_result, val) >= need - 1e-9:
             total += 1.0 / skill_die
         elif bonus:
-            extra = _die_pmf(ar.benny_die if skill_die >= ar.overskill_min else skill_die, penalty, bonus_sides)
-            k = max(0, int(math.ceil(need - val - 1e-9)))
-            total += float(extra[k:].sum()) / skill_die
+            extra = _die_dist(ar.benny_die if skill_die >= ar.overskill_min else skill_die, penalty, bonus_sides)
+            total += sum(p for x, p in extra if max(ar.minimum_result, val + x) >= need - 1e-9) / skill_die
     return min(1.0, total)
 
 
@@ -280,14 +274,10 @@ def p_beats_armor(damage: tuple[int, int, int, bool], armor: str, penalty: int, 
     takes 1 per inch off every damage die except an Explosion's [000 §5.1 Other Modifiers]."""
     n, sides, add, explosive = damage
     pen = 0 if explosive and rules.out_of_range.explosive_damage_ignores else penalty
-    dmg = _sum_pmf(n, sides, add + extra, pen, bonus_sides)
+    dmg = _sum_dist(n, sides, add + extra, pen, bonus_sides)
     an, asides, aadd = parse_armor(armor)
-    arm = _sum_pmf(an, asides, aadd, 0, bonus_sides) if an else np.eye(1, aadd + 1, aadd).ravel()
-    above = np.concatenate([np.cumsum(dmg[::-1])[::-1], [0.0]])  # above[k] = P(D >= k)
-    p = 0.0
-    for a, pa in enumerate(arm):
-        if pa:
-            p += pa * (above[a + 1] if a + 1 < len(above) else 0.0)
+    arm = _sum_dist(an, asides, aadd, 0, bonus_sides) if an else {aadd: 1.0}
+    p = sum(pa * sum(pd for d, pd in dmg.items() if d > a) for a, pa in arm.items())
     return float(min(1.0, p))
 
 
