@@ -15,9 +15,8 @@ def attacks(battlefield, library=None, *, attackers=None, targets=None, weapon=N
             scenery: bool = False, samples: int = 200, json: bool = True):
     """Attack options on a battlefield (an LDraw model or a scene .toml): what ``brikscan attacks --json`` prints
     (``json=False``: the ``AttackResult`` itself). ``attackers`` / ``targets``: unit names, comma-separated."""
-    from .battle.attacks import attack_options, attacks_json
+    from .battle.attacks import attack_options, attacks_json, pick_units
     from .battle.battlefield import load_battlefield
-    from .cli.attacks_cmds import pick_units
 
     bf = load_battlefield(battlefield, library, scale=scale, rules=rules)
     frm, to = pick_units(bf, attackers, targets)

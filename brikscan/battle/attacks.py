@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import NotFoundError
 from ..rules.sight_tables import SightRules, load_sight_rules
-from .sight import _box_exit, _head_box, cast_segments, get_engine, target_samples_with_elements
+from .sight import _box_exit, _head_box, get_engine, target_samples_with_elements
 from .support import supported_by
 from .target_size import SCENERY_KINDS, creation_target_size, is_scenery
 from .units import SECTIONS, Unit, creation_unit, elements_box, weapon_anchor, weapon_barrel
@@ -270,14 +270,23 @@ def parse_armor(armor: str) -> tuple[int, int, int]:
 
 def p_beats_armor(damage: tuple[int, int, int, bool], armor: str, penalty: int, rules: SightRules,
                   extra: int = 0, bonus_sides: int = 6) -> float:
+    pen = 0 if damage[3] and rules.out_of_range.explosive_damage_ignores else penalty
+    return _p_beats(tuple(damage), str(armor), int(pen), int(extra), int(bonus_sides))
+
+
+@lru_cache(maxsize=8192)
+def _p_beats(damage: tuple[int, int, int, bool], armor: str, pen: int, extra: int, bonus_sides: int) -> float:
     """Chance the Damage roll is strictly greater than the Armor roll [000 §5.1 Making Attacks]; Out of Range
     takes 1 per inch off every damage die except an Explosion's [000 §5.1 Other Modifiers]."""
-    n, sides, add, explosive = damage
-    pen = 0 if explosive and rules.out_of_range.explosive_damage_ignores else penalty
+    n, sides, add, _ = damage
     dmg = _sum_dist(n, sides, add + extra, pen, bonus_sides)
     an, asides, aadd = parse_armor(armor)
     arm = _sum_dist(an, asides, aadd, 0, bonus_sides) if an else {aadd: 1.0}
-    p = sum(pa * sum(pd for d, pd in dmg.items() if d > a) for a, pa in arm.items())
+    dv = np.array(list(dmg.keys()), float)
+    dp = np.array(list(dmg.values()), float)
+    av = np.array(list(arm.keys()), float)
+    ap = np.array(list(arm.values()), float)
+    p = float(ap @ ((dv[None, :] > av[:, None]) @ dp))  # the Damage strictly above the Armor [000 §5.1]
     return float(min(1.0, p))
 
 
@@ -580,6 +589,32 @@ def select_weapons(weapons: list[Weapon], name: str | None) -> list[Weapon]:
     return out
 
 
+def pick_units(bf, from_: str | None, to: str | None):
+    """--from / --to by name; an unknown name is one line listing the ones that exist (exit 5)."""
+    armed = []
+    for w in find_weapons(bf):
+        if w.attacker not in armed:
+            armed.append(w.attacker)
+    attackers = None
+    if from_:
+        attackers = _named(armed, from_, "attacker")
+    targets = _named(bf.units, to, "target") if to else None
+    if attackers is not None and not attackers:
+        raise NotFoundError("no attacker")
+    return attackers, targets
+
+
+def _named(units, names: str, what: str):
+    out = []
+    for n in (x.strip() for x in names.split(",") if x.strip()):
+        match = [u for u in units if u.name.lower() == n.lower()]
+        if not match:
+            choices = ", ".join(u.name for u in units[:20]) + (" …" if len(units) > 20 else "")
+            raise NotFoundError(f"no {what} named {n!r} ({what}s: {choices or 'none'})")
+        out.extend(m for m in match if m not in out)
+    return out
+
+
 def _target_centre(battlefield, t: Unit) -> np.ndarray:
     ids = (t.sections.get("torso") or t.elements) if t.is_minifig else t.elements
     lo, hi = elements_box(battlefield.elements, ids)
@@ -665,25 +700,63 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
     L = np.linalg.norm(D, axis=1)
     Dn = D / np.where(L > 0, L, 1.0)[:, None]
     t_setup = time.perf_counter()
+    stop = np.zeros(len(actors), bool)  # a creation target ends a ray where it is hit: that part is seen
+    for t in targets:
+        stop[aid[id(t)]] = not t.is_minifig
     if len(O):
-        bface, _, passes = cast_segments(eng, O, Dn, L, np.concatenate(RV), np.concatenate(RT), face_owner,
-                                         np.concatenate(ST))
+        bface, tface, passes = _cast(eng, O, Dn, L, np.concatenate(RV), np.concatenate(RT), face_owner,
+                                     np.concatenate(ST), stop)
     else:
-        bface, passes = np.zeros(0, np.int64), 0
+        bface, tface, passes = np.zeros(0, np.int64), np.zeros(0, np.int64), 0
     t_cast = time.perf_counter()
     blocked = bface >= 0
-    options = [_option(battlefield, rules, lpi, plan, samp[id(plan[1])], sl, blocked[sl], L[sl], skill_dice)
-               for plan, sl in zip(plans, slices)]
+    seen_el = np.where(tface >= 0, fe[np.clip(tface, 0, None)], -1)
+    options = [_option(battlefield, rules, lpi, plan, samp[id(plan[1])], sl, blocked[sl], L[sl], skill_dice,
+                       seen_el[sl]) for plan, sl in zip(plans, slices)]
     t_end = time.perf_counter()
     timings = {"setup_s": t_setup - t0, "cast_s": t_cast - t_setup, "options_s": t_end - t_cast,
                "total_s": t_end - t0, "rays": int(len(O)), "passes": passes}
     return AttackResult(options, weapons, warnings, O, P, blocked, eng.name, timings)
 
 
-def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice, blocked, L, skill_dice
-            ) -> AttackOption:
+def _cast(engine, origins, dirs, length, ray_viewer, ray_target, face_owner, start, stop_at_target):
+    """``sight.cast_segments``, except that a ray ends on the first face of a creation target it hits (that
+    part of the target is in view; no need to look through it). Returns (blocking face, target face hit, passes);
+    -1 where none."""
+    from .sight import END_MARGIN_LDU, MAX_PASSES, STEP_LDU
+
+    r = len(origins)
+    block_face = np.full(r, -1, dtype=np.int64)
+    target_face = np.full(r, -1, dtype=np.int64)
+    start = np.asarray(start, dtype=np.float64).copy()
+    active = np.nonzero(length - END_MARGIN_LDU > start)[0]
+    passes = 0
+    while len(active) and passes < MAX_PASSES:
+        passes += 1
+        o = origins[active] + dirs[active] * start[active, None]
+        tmax = length[active] - END_MARGIN_LDU - start[active]
+        hits = engine.first_hit(o, dirs[active], tmax)
+        hit = (hits.face >= 0) & (hits.t < tmax)
+        owner = np.where(hit, face_owner[np.clip(hits.face, 0, None)], -1)
+        own = hit & (owner >= 0) & (owner == ray_viewer[active])
+        on_target = hit & (owner >= 0) & (owner == ray_target[active])
+        reached = on_target & stop_at_target[ray_target[active]]
+        target_face[active[reached]] = hits.face[reached]
+        ignore = own | (on_target & ~reached)
+        blocked = hit & ~ignore & ~reached
+        block_face[active[blocked]] = hits.face[blocked]
+        ia = active[ignore]
+        start[ia] += hits.t[ignore] + STEP_LDU
+        active = ia[start[ia] < length[ia] - END_MARGIN_LDU]
+    return block_face, target_face, passes
+
+
+def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice, blocked, L, skill_dice,
+            seen_el=None) -> AttackOption:
     w, t, in_arc, off, origin, aim_dir, _ = plan
     pts, sec, elem = samples
+    if seen_el is not None and not t.is_minifig:
+        elem = np.where(seen_el >= 0, seen_el, elem)  # the part the ray actually met
     vis = ~blocked
     any_vis = bool(vis.any())
     notes: list[str] = []
@@ -696,8 +769,8 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
         tel = elem[vis] if any_vis else elem
         if pivot is not None and len(wpts):
             reach_ldu = float(np.linalg.norm(wpts - pivot, axis=1).max())
-            dist_ldu = min(float(np.linalg.norm(tp - pivot, axis=1).min()),
-                           surface_distance(battlefield, pivot, tel[tel >= 0]))
+            dmin = float(np.linalg.norm(tp - pivot, axis=1).min())
+            dist_ldu = min(dmin, surface_distance(battlefield, pivot, tel[tel >= 0], upper=dmin))
         else:  # a creation's fixed striking surface must touch the target
             step = max(1, len(wpts) // 400)
             reach_ldu = 0.0
@@ -710,8 +783,9 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
     else:
         d = L[vis] if any_vis else L
         tel = elem[vis] if any_vis else elem
-        near = surface_distance(battlefield, np.asarray(origin, float), tel[tel >= 0])
-        distance_in = float(min(float(d.min()) if len(d) else np.inf, near) / lpi) if len(d) else 0.0
+        dmin = float(d.min()) if len(d) else np.inf
+        near = surface_distance(battlefield, np.asarray(origin, float), tel[tel >= 0], upper=dmin)
+        distance_in = float(min(dmin, near) / lpi) if len(d) else 0.0
         altitude = (float(t.position_ldu[1]) - w.mount_y) / lpi  # -Y is up: attacker higher -> positive
         height = rules.height_advantage_in(altitude)  # +1" per 1", at most +5" [000 §5.1 Other Modifiers]
         range_in = None if w.range_in is None else float(w.range_in) + height
@@ -772,7 +846,8 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
                         np.asarray(origin, float), np.asarray(aim_dir, float), notes, sl)
 
 
-def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int = 4) -> float:
+def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int = 4,
+                     upper: float = float("inf")) -> float:
     """Exact distance (LDU) from a point to the surface of some elements: the few nearest by bounding box,
     then point-to-triangle (Range is measured to the target itself, not to sample points) [000 §5.1]."""
     ids = np.unique(np.asarray(list(element_ids), dtype=np.int64))
@@ -783,13 +858,13 @@ def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int =
     hi = np.array([els[i].bbox_max for i in ids], float)
     gap = np.linalg.norm(np.maximum(0.0, np.maximum(lo - point, point - hi)), axis=1)
     order = np.argsort(gap)
-    best = float("inf")
+    best = float(upper)  # a sample point already this close: only nearer elements can do better
     from trimesh.triangles import closest_point
 
     for k in order[:nearest]:
         if gap[k] >= best:
             break
-        tris = battlefield.mesh.triangles[battlefield.mesh.face_runs([int(ids[k])])].astype(np.float64)
+        tris = np.asarray(battlefield.mesh.element_triangles(int(ids[k])), dtype=np.float64)
         if not len(tris):
             best = min(best, float(gap[k]))
             continue
@@ -801,6 +876,10 @@ def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int =
 def _armor_of(battlefield, t: Unit) -> str | None:
     """The target's Armor: its stat card's (a minifig's fixed 4 [000 §9.5]); a scene placement: its largest
     creation's."""
+    cache = getattr(battlefield, "cache", None)
+    key = ("armor", t.name, len(t.elements))
+    if cache is not None and key in cache:
+        return cache[key]
     best = None
     tset = set(t.elements)
     for pl, an in zip(battlefield.placements, battlefield.analyses):
@@ -809,7 +888,10 @@ def _armor_of(battlefield, t: Unit) -> str | None:
             k = sum(1 for i in c.elements if base + i in tset)
             if k and (best is None or k > best[0]):
                 best = (k, card.armor)
-    return None if best is None else str(best[1])
+    out = None if best is None else str(best[1])
+    if cache is not None:
+        cache[key] = out
+    return out
 
 
 # ------------------------------------------------------------------------------------------ output

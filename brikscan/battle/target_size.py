@@ -15,6 +15,7 @@ import numpy as np
 
 from ..rules.formulas import round_size
 
+MEASURE_MAX_ELEMENTS = 64  # above this, the visible Structure is measured on a principal-axes box (fast)
 SCENERY_KINDS = ("scenery",)  # creation kinds that are the table, not a target (base plates, stands)
 NOT_TARGET_SIZE_KINDS = ("minifig",) + SCENERY_KINDS
 
@@ -88,7 +89,16 @@ def structural_size_in(battlefield, ids: np.ndarray) -> float:
             continue
         local = info.local[ids[info.placement[ids] == k]]
         an = battlefield.analyses[int(k)]
-        measured = float(an.measure(local.tolist()))
+        if len(local) > MEASURE_MAX_ELEMENTS:  # many elements: a principal-axes box round their box corners
+            els = an.model.elements
+            lo = np.array([els[int(i)].bbox_min for i in local], float)
+            hi = np.array([els[int(i)].bbox_max for i in local], float)
+            corners = np.stack([np.where(np.array(m, bool), hi, lo) for m in np.ndindex(2, 2, 2)], 1).reshape(-1, 3)
+            c = corners - corners.mean(axis=0)
+            _, _, vt = np.linalg.svd(c[:: max(1, len(c) // 4000)], full_matrices=False)
+            measured = float(np.ptp(c @ vt.T, axis=0).max()) / an.ldu_per_inch
+        else:
+            measured = float(an.measure(local.tolist()))
         # the stat card's Size: measured, then rounded the card's way [000 §7.1 Size]
         best = max(best, float(round_size(measured, an.round_mode, an.rules_table)))
     if cache is not None:

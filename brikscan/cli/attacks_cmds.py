@@ -39,7 +39,7 @@ def attacks(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.
         raise UsageError(f"--engine: unknown ray engine {engine!r} (choose embree or open3d)")
     check_choices(rules, scale)
     refuse_overwrite(battlefield, png, html)
-    from ..battle.attacks import attack_options, attacks_json
+    from ..battle.attacks import attack_options, attacks_json, pick_units
     from ..battle.battlefield import load_battlefield
 
     bf = load_battlefield(battlefield, library, scale=scale, rules=rules)
@@ -63,37 +63,6 @@ def attacks(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.
     for out in (png, html):
         if out:
             typer.echo(f"wrote {out}")
-
-
-def pick_units(bf, from_: str | None, to: str | None):
-    """--from / --to by name; an unknown name is one line listing the ones that exist (exit 5)."""
-    from ..battle.attacks import find_weapons
-    from ..errors import NotFoundError
-
-    armed = []
-    for w in find_weapons(bf):
-        if w.attacker not in armed:
-            armed.append(w.attacker)
-    attackers = None
-    if from_:
-        attackers = _named(armed, from_, "attacker")
-    targets = _named(bf.units, to, "target") if to else None
-    if attackers is not None and not attackers:
-        raise NotFoundError("no attacker")
-    return attackers, targets
-
-
-def _named(units, names: str, what: str):
-    from ..errors import NotFoundError
-
-    out = []
-    for n in (x.strip() for x in names.split(",") if x.strip()):
-        match = [u for u in units if u.name.lower() == n.lower()]
-        if not match:
-            choices = ", ".join(u.name for u in units[:20]) + (" …" if len(units) > 20 else "")
-            raise NotFoundError(f"no {what} named {n!r} ({what}s: {choices or 'none'})")
-        out.extend(m for m in match if m not in out)
-    return out
 
 
 def print_table(bf, result) -> None:
