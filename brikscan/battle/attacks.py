@@ -37,6 +37,7 @@ RANGED = ("gun", "cannon", "rocket", "flamethrower", "launcher", "blastgun", "ma
 MELEE = ("melee",)
 AIM_POINTS = 24  # target sample points used to find the best aim (all of them are used for sight)
 MAX_JOINTS = 3
+SAMPLE_SLACK_IN = 0.5  # how much farther than the target's surface its nearest sample point may be
 
 
 # ------------------------------------------------------------------------------------------ data
@@ -784,11 +785,17 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
         d = L[vis] if any_vis else L
         tel = elem[vis] if any_vis else elem
         dmin = float(d.min()) if len(d) else np.inf
-        near = surface_distance(battlefield, np.asarray(origin, float), tel[tel >= 0], upper=dmin)
-        distance_in = float(min(dmin, near) / lpi) if len(d) else 0.0
         altitude = (float(t.position_ldu[1]) - w.mount_y) / lpi  # -Y is up: attacker higher -> positive
         height = rules.height_advantage_in(altitude)  # +1" per 1", at most +5" [000 §5.1 Other Modifiers]
         range_in = None if w.range_in is None else float(w.range_in) + height
+        distance_in = float(dmin / lpi) if len(d) else 0.0
+        if range_in is not None and len(d):
+            # the nearest sample is at most a sliver farther than the target's surface: measure exactly only
+            # when that could change the inches Out of Range
+            lo_out = max(0.0, distance_in - SAMPLE_SLACK_IN - range_in)
+            if rules.range_penalty(lo_out) != rules.range_penalty(max(0.0, distance_in - range_in)):
+                near = surface_distance(battlefield, np.asarray(origin, float), tel[tel >= 0], upper=dmin)
+                distance_in = float(min(dmin, near) / lpi)
     out_in = max(0.0, distance_in - range_in) if range_in is not None else 0.0
     penalty = 0 if w.melee else rules.range_penalty(out_in)
     mods: list[Modifier] = []
