@@ -22,3 +22,10 @@ def attacks(battlefield, library=None, *, attackers=None, targets=None, weapon=N
     frm, to = pick_units(bf, attackers, targets)
     result = attack_options(bf, frm, to, weapon, samples=samples, scenery=scenery)
     return attacks_json(bf, result) if json else result
+
+
+def army(paths, library=None, **kwargs):
+    """The army of model and scene files: CP, Unit Inches, sides (see :func:`brikscan.battle.army.army`)."""
+    from .battle.army import army as _army
+
+    return _army(paths, library, **kwargs)

@@ -116,6 +116,9 @@ def _words(text: str) -> list[str]:
 
 def classify_part(element, org_type: str = "") -> PartClass:
     """The role a part suggests by its category and the first words of its description."""
+    if getattr(element, "hose", False):  # an LSynth hose: one flexible element [000 §7.1 Non-Structural]
+        return PartClass("decoration", f"'{element.description}': a flexible hose (LSynth), Non-Structural "
+                                       "[000 §7.1]", word="hose")
     cat, desc = describe(element)
     dwords = _words(desc.lstrip("~_=|"))
     cwords = _words(cat)

@@ -71,7 +71,7 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
         if bf.attacks:
             data["attacks"] = [attack_json(bf, result, a, samples=samples, seed=seed, engine=engine)
                                for a in bf.attacks]
-        print_json(data)
+        print_json(data, bf)
     else:
         _table(bf, result)
         for out in (png, html):
