@@ -236,9 +236,12 @@ def test_cli_json_contract(capsys, library_zip):
 
 @needs_shared
 def test_cli_table_reads_like_the_table(capsys, library_zip):
+    """The bow's stat card (a Long-Ranged Weapon by the Core Rules chapter 3: Use 3, Range 10") gives the
+    rulebook's shot straight from the model [000 §4.2 Action]."""
     rc, out, err = _run(["attacks", str(DATA / "thieven.mpd"), "--library", str(library_zip)], capsys)
     assert rc == 0
-    assert 'thieven → rope: bow, 14.98" of 6", 8.98" out of range, needs a natural 14, ' in out
+    assert 'thieven: bow (gun, held; Use 3, Range 10"' in out
+    assert 'thieven → rope: bow, 14.98" of 10", 4.98" out of range, needs a natural 10, 10 %' in out
 
 
 @needs_shared
