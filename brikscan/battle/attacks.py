@@ -771,7 +771,9 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
         if pivot is not None and len(wpts):
             reach_ldu = float(np.linalg.norm(wpts - pivot, axis=1).max())
             dmin = float(np.linalg.norm(tp - pivot, axis=1).min())
-            dist_ldu = min(dmin, surface_distance(battlefield, pivot, tel[tel >= 0], upper=dmin))
+            dist_ldu = dmin
+            if dmin - SAMPLE_SLACK_IN * lpi <= reach_ldu + 2 * lpi:  # near enough for the exact answer to count
+                dist_ldu = min(dmin, surface_distance(battlefield, pivot, tel[tel >= 0], upper=dmin))
         else:  # a creation's fixed striking surface must touch the target
             step = max(1, len(wpts) // 400)
             reach_ldu = 0.0

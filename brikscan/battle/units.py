@@ -191,8 +191,8 @@ def _weapon_axis(elements, mesh, ids: list[int]):
     if inv is None:
         centre, axis, length = _long_axis(pts)
     else:
-        key = tuple((elements[i].part, np.round(inv @ np.asarray(elements[i].transform, float), 2).tobytes())
-                    for i in ids)
+        key = tuple((elements[i].part, (np.round(inv @ np.asarray(elements[i].transform, float), 2) + 0.0)
+                     .tobytes()) for i in ids)  # + 0.0: -0.0 and 0.0 are one key
         if key not in _AXIS_CACHE:
             local = pts @ inv[:3, :3].T + inv[:3, 3]
             if len(_AXIS_CACHE) > 4096:
