@@ -665,8 +665,11 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
         for t in targets:
             if t is w.attacker or t.name in support[id(w.attacker)] or not samp[id(t)][0].size:
                 continue  # itself, or what it stands on
-            if t.is_minifig and w.attacker.name in support.setdefault(id(t), supported_by(battlefield, t)):
-                continue  # its own crew or riders
+            if t.is_minifig:
+                if id(t) not in support:
+                    support[id(t)] = supported_by(battlefield, t)
+                if w.attacker.name in support[id(t)]:
+                    continue  # its own crew or riders
             pts = samp[id(t)][0]
             sub = pts[np.linspace(0, len(pts) - 1, min(AIM_POINTS, len(pts))).astype(int)]
             if w.melee:
