@@ -151,7 +151,10 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True, scale:
         mesh = m.mesh
         n_el = len(m.elements)
         n_el_faces = int(mesh.element_offsets[-1]) if n_el else 0
-        tris = mesh.triangles.astype(np.float64) @ rot.T + off
+        if np.allclose(xf, np.eye(4)):  # placed as built: no 64-bit copy of a big model's triangles
+            tris = mesh.triangles
+        else:
+            tris = (mesh.triangles.astype(np.float64) @ rot.T + off).astype(np.float32)
         el_tris.append(tris[:n_el_faces].astype(np.float32))
         el_cols.append(mesh.face_colour[:n_el_faces])
         el_owner.append(mesh.face_element[:n_el_faces] + base)
@@ -173,6 +176,7 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True, scale:
                                     sections={s: [i + base for i in v] for s, v in u.sections.items()},
                                     eye_ldu=rot @ u.eye_ldu + off, position_ldu=rot @ u.position_ldu + off,
                                     muzzle_ldu=None if u.muzzle_ldu is None else rot @ u.muzzle_ldu + off,
+                                    hands=[i + base for i in u.hands],
                                     side=u.side or entry.side, found_as=f"{name}/{orig}")
             if u.is_minifig and not _explicit(u.name, m):
                 if len(minifigs) == 1 and not entry.target:

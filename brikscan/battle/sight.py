@@ -17,6 +17,8 @@ import numpy as np
 
 from .raycast import RayEngine
 from ..rules.sight_tables import SightRules, load_sight_rules
+from .support import supported_by
+from .target_size import creation_target_size
 from .units import SECTIONS, Unit, barrel_end, element_triangles
 
 END_MARGIN_LDU = 0.5  # a ray stops this short of its sample point (the point lies on a surface)
@@ -105,47 +107,71 @@ class LosResult:
         return m
 
 
-def sample_surface(tris: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
-    """``n`` points on a triangle soup, stratified by area: sample k falls in the k-th 1/n slice of the area."""
-    tris = np.asarray(tris, dtype=np.float64)
+def sample_surface(tris: np.ndarray, n: int, rng: np.random.Generator, return_index: bool = False):
+    """``n`` points on a triangle soup, stratified by area: sample k falls in the k-th 1/n slice of the area.
+
+    ``return_index``: also the triangle each point lies on (to tell which element a sample belongs to)."""
     if n <= 0 or len(tris) == 0:
-        return np.zeros((0, 3))
-    area = 0.5 * np.linalg.norm(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]), axis=1)
+        return (np.zeros((0, 3)), np.zeros(0, np.int64)) if return_index else np.zeros((0, 3))
+    t32 = np.asarray(tris, dtype=np.float32)
+    a, b = t32[:, 1] - t32[:, 0], t32[:, 2] - t32[:, 0]
+    cx = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]  # the cross product by hand: np.cross is slow on millions
+    cy = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
+    cz = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    area = 0.5 * np.sqrt(cx * cx + cy * cy + cz * cz, dtype=np.float64)
+    del a, b, cx, cy, cz
     total = area.sum()
     if total <= 0:
-        return tris[np.arange(n) % len(tris)].mean(axis=1)
+        idx = np.arange(n) % len(tris)
+        return (tris[idx].mean(axis=1), idx) if return_index else tris[idx].mean(axis=1)
     cdf = np.cumsum(area) / total
     u = (np.arange(n) + rng.random(n)) / n
     idx = np.minimum(np.searchsorted(cdf, u, side="right"), len(tris) - 1)
     r1 = np.sqrt(rng.random(n))
     r2 = rng.random(n)
-    a, b, c = tris[idx, 0], tris[idx, 1], tris[idx, 2]
-    return (1 - r1)[:, None] * a + (r1 * (1 - r2))[:, None] * b + (r1 * r2)[:, None] * c
+    picked = np.asarray(tris[idx], dtype=np.float64)
+    a, b, c = picked[:, 0], picked[:, 1], picked[:, 2]
+    pts = (1 - r1)[:, None] * a + (r1 * (1 - r2))[:, None] * b + (r1 * r2)[:, None] * c
+    return (pts, idx) if return_index else pts
 
 
 def target_samples(battlefield, target: Unit, samples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Sample points of a target and the section index of each: minifigs split them evenly over head/torso/legs."""
+    pts, sec, _ = target_samples_with_elements(battlefield, target, samples, seed)
+    return pts, sec
+
+
+def target_samples_with_elements(battlefield, target: Unit, samples: int, seed: int):
+    """``target_samples`` plus the element each point lies on (Target Size counts only the Structural part)."""
     key = ("samples", target.name, tuple(target.elements[:3]), len(target.elements), samples, seed)
     cache = getattr(battlefield, "cache", None)
     if cache is not None and key in cache:
         return cache[key]
     rng = np.random.default_rng([seed, len(target.elements), target.elements[0] if target.elements else 0])
     mesh = battlefield.mesh
-    pts, sec = [], []
+    pts, sec, els = [], [], []
+
+    def owners(ids, tri_idx):
+        faces = mesh.face_runs(list(ids))
+        return np.asarray(mesh.face_element)[faces[tri_idx]] if len(tri_idx) else np.zeros(0, np.int64)
+
     if target.is_minifig:
         present = [s for s in SECTIONS if target.sections.get(s)]
         per = int(np.ceil(samples / max(1, len(present))))
         for s in present:
             tris = element_triangles(mesh, target.sections[s])
-            p = sample_surface(tris, per, rng)
+            p, ti = sample_surface(tris, per, rng, return_index=True)
             pts.append(p)
             sec.append(np.full(len(p), SECTIONS.index(s), dtype=np.int8))
+            els.append(owners(target.sections[s], ti))
     else:
         tris = element_triangles(mesh, target.elements)
-        p = sample_surface(tris, samples, rng)
+        p, ti = sample_surface(tris, samples, rng, return_index=True)
         pts.append(p)
         sec.append(np.full(len(p), 3, dtype=np.int8))
-    out = (np.concatenate(pts) if pts else np.zeros((0, 3)), np.concatenate(sec) if sec else np.zeros(0, np.int8))
+        els.append(owners(target.elements, ti))
+    out = (np.concatenate(pts) if pts else np.zeros((0, 3)), np.concatenate(sec) if sec else np.zeros(0, np.int8),
+           np.concatenate(els).astype(np.int64) if els else np.zeros(0, np.int64))
     if cache is not None:
         cache[key] = out
     return out
@@ -258,12 +284,13 @@ def _extent(points: np.ndarray, view_dir: np.ndarray) -> tuple[float, float]:
 
 def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = None, samples: int = 200,
                   seed: int = 0, *, rules: SightRules | None = None, engine: str | None = None,
-                  origin: str = "eyes") -> LosResult:
+                  origin: str = "eyes", pair_support: bool = False) -> LosResult:
     """Every viewer in ``units`` against every target (default: the same units); one batch of rays.
 
     ``origin``: rays start at the viewers' eyes, or at the barrel end of their ranged weapon ("barrel"; a viewer
     without one falls back to its eyes and its pairs get a note). The viewer's own body, held weapon included,
-    never blocks its rays."""
+    never blocks its rays. A viewer is not paired with the ground or creation it stands on (``pair_support``:
+    pair it anyway)."""
     if origin not in ORIGINS:
         raise ValueError(f"unknown origin {origin!r} (choose one of: {', '.join(ORIGINS)})")
     t0 = time.perf_counter()
@@ -286,26 +313,34 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
     fe = battlefield.mesh.face_element
     face_owner = np.where(fe >= 0, owner[np.clip(fe, 0, None)], -1)
 
-    tpts, tsec, tid = [], [], []
+    tpts, tsec, tel, tid = [], [], [], []
     for j, t in enumerate(targets):
-        p, s = target_samples(battlefield, t, samples, seed)
+        p, s, e = target_samples_with_elements(battlefield, t, samples, seed)
         tpts.append(p)
         tsec.append(s)
+        tel.append(e)
         tid.append(np.full(len(p), j, dtype=np.int64))
     all_pts = np.concatenate(tpts) if tpts else np.zeros((0, 3))
     all_sec = np.concatenate(tsec) if tsec else np.zeros(0, np.int8)
+    all_el = np.concatenate(tel) if tel else np.zeros(0, np.int64)
     all_tid = np.concatenate(tid) if tid else np.zeros(0, np.int64)
     t_actor = np.array([actor_id[id(t)] for t in targets], dtype=np.int64)
 
-    origins, points, secs, rview, rtarget, pair_keys, head_boxes = [], [], [], [], [], [], []
+    origins, points, secs, rels, rview, rtarget, pair_keys, head_boxes = [], [], [], [], [], [], [], []
     starts_at = [sight_origin(battlefield, v, origin) for v in units]  # (point, kind, note) per viewer
     for i, v in enumerate(units):
         keep = t_actor[all_tid] != actor_id[id(v)]
+        if not pair_support:  # not the wall under his feet [issue 13]
+            under = supported_by(battlefield, v) if hasattr(battlefield, "units") else set()
+            for j, t in enumerate(targets):
+                if t.name in under:
+                    keep &= all_tid != j
         n = int(keep.sum())
         o_pt, o_kind, _ = starts_at[i]
         origins.append(np.broadcast_to(o_pt, (n, 3)))
         points.append(all_pts[keep])
         secs.append(all_sec[keep])
+        rels.append(all_el[keep])
         rview.append(np.full(n, actor_id[id(v)], dtype=np.int64))
         # from the eyes, rays start where they leave the head; from a barrel end, right there
         head_boxes.append(_head_box(battlefield, v) if o_kind == "eyes" else None)
@@ -314,6 +349,7 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
     O = np.concatenate(origins) if origins else np.zeros((0, 3))
     P = np.concatenate(points) if points else np.zeros((0, 3))
     S = np.concatenate(secs) if secs else np.zeros(0, np.int8)
+    E = np.concatenate(rels) if rels else np.zeros(0, np.int64)
     RV = np.concatenate(rview) if rview else np.zeros(0, np.int64)
     RT = np.concatenate(rtarget) if rtarget else np.zeros(0, np.int64)
     K = np.concatenate(pair_keys) if pair_keys else np.zeros((0, 2), np.int64)
@@ -349,7 +385,7 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
         v = units[vi]
         t = targets[int(K[a, 1])]
         o_pt, o_kind, note = starts_at[vi]
-        pr = _pair(battlefield, rules, lpi, v, t, slice(int(a), int(b)), blocked, S, P, L, belem, o_pt)
+        pr = _pair(battlefield, rules, lpi, v, t, slice(int(a), int(b)), blocked, S, P, L, belem, o_pt, E)
         pr.origin, pr.origin_ldu, pr.note = o_kind, np.array(o_pt, dtype=float), note
         pairs.append(pr)
     t_end = time.perf_counter()
@@ -360,7 +396,7 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
 
 
 def _pair(battlefield, rules: SightRules, lpi: float, v: Unit, t: Unit, sl: slice, blocked, S, P, L,
-          belem, origin_ldu: np.ndarray | None = None) -> PairResult:
+          belem, origin_ldu: np.ndarray | None = None, E: np.ndarray | None = None) -> PairResult:
     vis = ~blocked[sl]
     n = vis.size
     sec = S[sl]
@@ -375,8 +411,13 @@ def _pair(battlefield, rules: SightRules, lpi: float, v: Unit, t: Unit, sl: slic
         visible = len(seen) > 0
     else:
         visible = any_visible
-        # [000 §5.1 Target Size] +1 per 2" of visible Size; small visible areas as 2x4 / 2x2 / 1x1
-        modifier = rules.size_modifier(extent / lpi, area / 400.0, visible)
+        # [000 §5.1 Target Size] +1 per 2" of the visible Structural part (measured as the stat card measures
+        # Size); small visible areas as 2x4 / 2x2 / 1x1; antennas and guns in view add nothing [000 §7.2]
+        if E is not None and hasattr(battlefield, "analyses") and battlefield.analyses:
+            ts = creation_target_size(battlefield, rules, pts, E[sl][vis], t.position_ldu - start)
+            modifier, extent = ts.modifier, ts.size_in * lpi
+        else:
+            modifier = rules.size_modifier(extent / lpi, area / 400.0, visible)
     dists = L[sl][vis] if any_visible else L[sl]
     distance_in = float(dists.min() / lpi) if len(dists) else 0.0
     altitude_in = float((t.position_ldu[1] - v.position_ldu[1]) / lpi)  # -Y is up: viewer higher -> positive

@@ -150,20 +150,73 @@ def barrel_end(elements, mesh, unit: Unit) -> np.ndarray | None:
     """
     best: tuple[float, np.ndarray] | None = None
     for ids in ranged_weapons(elements, unit):
-        pts = _points(mesh, ids)
-        if len(pts) < 2:
-            continue
-        centre, axis, length = _long_axis(pts)
-        if length <= 0:
-            continue
-        anchor = _anchor(elements, unit, ids, centre)
-        if float((anchor - centre) @ axis) > 0:
-            axis = -axis  # the end away from the hand / the creation's centre
-        proj = (pts - centre) @ axis
-        tip = pts[proj >= proj.max() - max(0.5, min(2.0, 0.03 * length))].mean(axis=0)
-        if best is None or length > best[0]:
-            best = (length, tip)
+        b = weapon_barrel(elements, mesh, unit, ids)
+        if b is not None and (best is None or b[2] > best[0]):
+            best = (b[2], b[0])
     return None if best is None else best[1]
+
+
+def weapon_barrel(elements, mesh, unit: Unit, ids: list[int]) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """(barrel end, unit axis pointing out of the barrel, length LDU) of one weapon of the unit, or None.
+
+    The axis is the weapon's longest oriented-bounding-box edge, turned away from the hand holding it (or the
+    creation's centre); the end is the centre of the vertices within a sliver of that end [000 §8.2]."""
+    axis_of = _weapon_axis(elements, mesh, ids)
+    if axis_of is None:
+        return None
+    pts, centre, axis, length = axis_of
+    anchor = _anchor(elements, unit, ids, centre)
+    if float((anchor - centre) @ axis) > 0:
+        axis = -axis  # the end away from the hand / the creation's centre
+    proj = (pts - centre) @ axis
+    tip = pts[proj >= proj.max() - max(0.5, min(2.0, 0.03 * length))].mean(axis=0)
+    return tip, axis, length
+
+
+_AXIS_CACHE: dict = {}
+SNAP_COS = 0.8  # within ~37° of one of the first part's own axes: that axis is the barrel's
+
+
+def _weapon_axis(elements, mesh, ids: list[int]):
+    """(points, centre, axis, length) of a weapon's longest axis; the oriented box is computed once per shape
+    (the same parts in the same relative placement), in the first element's frame, then moved into place."""
+    pts = _points(mesh, ids)
+    if len(pts) < 2:
+        return None
+    t0 = np.asarray(elements[ids[0]].transform, dtype=float)
+    try:
+        inv = np.linalg.inv(t0)
+    except np.linalg.LinAlgError:
+        inv = None
+    if inv is None:
+        centre, axis, length = _long_axis(pts)
+    else:
+        key = tuple((elements[i].part, (np.round(inv @ np.asarray(elements[i].transform, float), 2) + 0.0)
+                     .tobytes()) for i in ids)  # + 0.0: -0.0 and 0.0 are one key
+        if key not in _AXIS_CACHE:
+            local = pts @ inv[:3, :3].T + inv[:3, 3]
+            if len(_AXIS_CACHE) > 4096:
+                _AXIS_CACHE.clear()
+            _AXIS_CACHE[key] = _long_axis(local)
+        c, a, length = _AXIS_CACHE[key]
+        # parts are modelled along their own axes: a gun's grip or sight must not tilt its barrel axis
+        k = int(np.argmax(np.abs(a)))
+        if abs(float(a[k])) >= SNAP_COS:
+            a = np.eye(3)[k] * np.sign(a[k])
+        centre = t0[:3, :3] @ c + t0[:3, 3]
+        axis = t0[:3, :3] @ a
+        n = float(np.linalg.norm(axis))
+        length = length * n  # a scaled placement scales the length too
+        axis = axis / (n or 1.0)
+    if length <= 0:
+        return None
+    return pts, centre, axis, length
+
+
+def weapon_anchor(elements, unit: Unit, ids: list[int]) -> np.ndarray:
+    """Where a weapon is held from: the nearest hand of a minifig (else its torso), or the creation's centre."""
+    lo, hi = elements_box(elements, ids)
+    return _anchor(elements, unit, ids, (lo + hi) / 2)
 
 
 def _anchor(elements, unit: Unit, weapon: list[int], centre: np.ndarray) -> np.ndarray:

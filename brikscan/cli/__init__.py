@@ -41,6 +41,7 @@ from . import model_cmds  # noqa: E402,F401
 from . import stats_cmds  # noqa: E402,F401
 from . import los_cmds  # noqa: E402,F401
 from . import damage_cmds  # noqa: E402,F401
+from . import attacks_cmds  # noqa: E402,F401
 from . import army_cmds  # noqa: E402,F401
 
 

@@ -33,6 +33,8 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
         scale: Optional[str] = typer.Option(None, "--scale", help="the inch: inch (63.5 LDU, default) or stud "
                                                                   "(3 studs = 60 LDU); default: the scene file's"),
         rules: Optional[str] = typer.Option(None, "--rules", help="rules edition: 2010 (default) or 2001"),
+        scenery: bool = typer.Option(False, "--scenery", help="pair viewers with scenery too (base plates, "
+                                                              "stands) and with what they stand on"),
         library: Optional[str] = LibraryOpt) -> None:
     """Who can see whom: visible minifig sections and modifier, range, height advantage, blocking elements."""
     from ..battle.battlefield import load_battlefield
@@ -52,8 +54,13 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
     require_minifigs(bf.units, str(battlefield))
     viewers = select(bf.units, from_, "--from") if from_ else [u for u in bf.units if u.is_minifig]
     targets = select(bf.units, to, "--to")
+    if not scenery and not to:  # base plates and stands are the table, not targets [issue 13]
+        from ..battle.target_size import is_scenery
+
+        targets = [t for t in targets if not is_scenery(bf, t)]
     with phase("line of sight"):
-        result = line_of_sight(bf, viewers, targets, samples=samples, seed=seed, engine=engine, origin=origin)
+        result = line_of_sight(bf, viewers, targets, samples=samples, seed=seed, engine=engine, origin=origin,
+                               pair_support=scenery)
     if png:
         from ..render.sight_view import render_sight_png
 
@@ -93,7 +100,7 @@ def _table(bf, result) -> None:
     for col in ("from", "to", "visible", "sections", "mod.", "range", "height", "blocked by"):
         t.add_column(col, no_wrap=col != "blocked by")
     for p in result.pairs:
-        sections = "+".join(p.sections_visible) if p.target_kind == "minifig" else f"{p.visible_fraction:.0%}"
+        sections = "+".join(p.sections_visible) if p.target_kind == "minifig" else fraction_text(p.visible_fraction)
         blocked = ""
         if p.blockers:
             b = p.blockers[0]
@@ -106,3 +113,10 @@ def _table(bf, result) -> None:
     Console(width=None if sys.stdout.isatty() else 140).print(t)
     for n in result.notes:
         print(f"note: {n['from']} -> {n['to']}: {n['note']}")
+
+
+def fraction_text(f: float) -> str:
+    """A visible fraction as a player reads it: a sliver is "<1 %", never "0 %" next to "visible yes"."""
+    if 0 < f < 0.01:
+        return "<1 %"
+    return f"{f:.0%}"

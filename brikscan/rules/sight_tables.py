@@ -46,6 +46,51 @@ class _Height(_Cited):
     whole_inches: bool = True
 
 
+class _AttackRoll(_Cited):
+    critical_failure: int
+    overskill_min: int
+    benny_die: int
+    default_skill_die: int
+    minimum_result: int = 0
+
+
+class _OutOfRange(_Cited):
+    penalty_per_in: int
+    round: str
+    explosive_damage_ignores: bool = True
+
+
+class _FiringArc(_Cited):
+    fudge_deg: float
+
+
+class _Joints(_Cited):
+    turntable_deg: float
+    technic_deg: float
+    hinge_deg: float
+    clip_deg: float
+    ball_deg: float
+    spin_parallel_deg: float
+
+    def sweep_deg(self, kind: str) -> float:
+        """Whole sweep of a moving mount of this kind (an unknown kind turns like a hinge)."""
+        return float(getattr(self, f"{kind}_deg", self.hinge_deg))
+
+
+class _Melee(_Cited):
+    angry_inch_in: float
+    creations_angry_inch: bool
+
+
+class _Ammunition(_Cited):
+    xsize_per_size: int
+    die: int
+
+
+class _Controls(_Cited):
+    operator_skill_die: int
+
+
 class SightRules(BaseModel):
     """Sight tables of one edition [000 §5.1 Attack Modifiers]."""
 
@@ -55,6 +100,21 @@ class SightRules(BaseModel):
     blind: _Blind
     target_size: _TargetSize
     height_advantage: _Height
+    attack_roll: _AttackRoll
+    out_of_range: _OutOfRange
+    firing_arc: _FiringArc
+    joints: _Joints
+    melee: _Melee
+    ammunition: _Ammunition
+    controls: _Controls
+
+    def range_penalty(self, out_of_range_in: float) -> int:
+        """-1 on every die per inch past the Range (a started inch counts). [000 §5.1 Other Modifiers]"""
+        o = self.out_of_range
+        if out_of_range_in <= 1e-9:
+            return 0
+        inches = math.ceil(out_of_range_in - 1e-9) if o.round == "up" else math.floor(out_of_range_in + 1e-9)
+        return int(inches * o.penalty_per_in)
 
     def minifig_modifier(self, n_visible: int) -> int:
         """0 / -1 / -2 for 3 / 2 / 1 visible sections; none visible is firing blind. [000 §5.1 Target Size]"""
