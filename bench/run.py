@@ -75,8 +75,8 @@ def bench_load(model: Path, library: Path, repeat: int) -> dict:
 
 
 def optional_hooks(loads: list[dict], models: list[Path], library: Path) -> dict:
-    """Analysis (every model), line of sight (the model with most triangles: the hardest for rays) and
-    destruction (the model with most elements), each from its own module."""
+    """Analysis (every model), line of sight and attack options (the model with most triangles: the hardest for
+    rays) and destruction (the model with most elements), each from its own module."""
     sys.path.insert(0, str(ROOT))
     by_name = {m.name: m for m in models}
     most_tris = by_name[max(loads, key=lambda r: r["triangles"])["model"]]
@@ -84,7 +84,8 @@ def optional_hooks(loads: list[dict], models: list[Path], library: Path) -> dict
     results: dict = {}
     for key, mod, fn, arg in (("analysis", "bench.bench_analysis", "bench_analysis", models),
                               ("los", "bench.bench_los", "bench_los", most_tris),
-                              ("damage", "bench.bench_damage", "bench_damage", most_elements)):
+                              ("damage", "bench.bench_damage", "bench_damage", most_elements),
+                              ("attacks", "bench.bench_attacks", "bench_attacks", most_tris)):
         try:
             module = __import__(mod, fromlist=[fn])
             results[key] = getattr(module, fn)(arg, library)
