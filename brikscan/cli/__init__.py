@@ -18,6 +18,7 @@ from . import model_cmds  # noqa: E402,F401
 from . import stats_cmds  # noqa: E402,F401
 from . import los_cmds  # noqa: E402,F401
 from . import damage_cmds  # noqa: E402,F401
+from . import serve_cmds  # noqa: E402,F401
 
 
 def main(argv: list[str] | None = None) -> int:
