@@ -29,6 +29,21 @@ def _palette_index(codes: np.ndarray, palette: dict[int, int]) -> np.ndarray:
     return out
 
 
+def bounds(elements, mesh) -> tuple[np.ndarray, np.ndarray]:
+    """The model's box from the element boxes (plus any inline triangles): ``mesh.bbox()`` reduces the whole
+    triangle soup, 1.7 s on a 4 M-triangle model."""
+    boxes = [np.array([e.bbox_min for e in elements]), np.array([e.bbox_max for e in elements])] if elements else []
+    lo = boxes[0].min(axis=0) if boxes else np.full(3, np.inf)
+    hi = boxes[1].max(axis=0) if boxes else np.full(3, -np.inf)
+    extra = int(mesh.element_offsets[-1]) if len(mesh.element_offsets) else 0
+    if extra < len(mesh.triangles):
+        t = mesh.triangles[extra:].reshape(-1, 3)
+        lo, hi = np.minimum(lo, t.min(axis=0)), np.maximum(hi, t.max(axis=0))
+    if not np.isfinite(lo).all():
+        return np.zeros(3), np.zeros(3)
+    return lo.astype(float), hi.astype(float)
+
+
 def pack_geometry(elements, mesh, colours) -> tuple[bytes, dict]:
     """(binary, header) for ``elements`` and their world ``mesh`` (a Model or a Battlefield's)."""
     offsets = np.asarray(mesh.element_offsets)
@@ -93,7 +108,7 @@ def pack_geometry(elements, mesh, colours) -> tuple[bytes, dict]:
         "inst_colour": inst_colour.astype("<u2"),
         "inst_element": np.asarray(inst_e, dtype="<u4"),
     }
-    lo, hi = (np.asarray(v, dtype=float) for v in mesh.bbox()) if len(tris) else (np.zeros(3), np.zeros(3))
+    lo, hi = bounds(elements, mesh)
     header: dict = {"parts": parts, "palette": rgba, "palette_names": [colours.get(c).name for c in palette], "palette_codes": list(palette),
                     "bbox_ldu": [lo.tolist(), hi.tolist()], "vertices": v0, "instances": len(inst_e),
                     "triangles": int(len(tris)), "blobs": {}}

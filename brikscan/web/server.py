@@ -44,6 +44,7 @@ def serve(path, library=None, *, host: str = "127.0.0.1", port: int = DEFAULT_PO
         port = s.getsockname()[1]
     session = Session(path, library, rules=rules, scale=scale)
     session.geometry()  # before the first request: the page's first picture must not wait for it
+    threading.Thread(target=session.warm, name="brikscan-warm", daemon=True).start()
     app = create_app(session)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"

@@ -16,14 +16,14 @@ from typing import Any
 import numpy as np
 
 from ..analysis.annotations import ROLE_KEYS, ROLES
-from ..analysis.stats import Analysis, analyse, card_json
+from ..analysis.stats import Analysis, AnalysisCache, analyse, card_json
 from ..battle.battlefield import from_analysis, load_battlefield
 from ..battle.preview import blast_json, hit_json, run_blast, run_hit
 from ..battle.scene import build_scene
 from ..battle.sight import line_of_sight, los_json
 from ..battle.units import select
 from ..errors import NotFoundError, UsageError
-from .geometry import pack_geometry
+from .geometry import bounds, pack_geometry
 
 MAX_TRIALS = 20000
 MAX_RAYS_DRAWN = 48  # per pair, for the page's picture (the answer uses every ray)
@@ -88,6 +88,9 @@ class Session:
         self.changes: list[dict] = []  # role changes in order: {"elements", "role", "params", "spec"}
         self._geometry: bytes | None = None
         self._damage_scene = None
+        self._damage_scene_of = None
+        self._scene_lock = threading.Lock()  # the warm-up builds the damage scene without holding ``lock``
+        self._acache = AnalysisCache()  # hulls and interiors, shared by the re-analyses of role changes
         self.timings: dict[str, float] = {}
         t0 = time.perf_counter()
         if self.path.suffix.lower() == ".toml":
@@ -101,6 +104,7 @@ class Session:
             self.is_scene = False
             self.model = load(self.path, library)
             self.analysis = analyse(self.model, rules=rules, scale=scale)
+            self._base, self._base_graph = self.analysis, self.analysis.graph
             self.field = from_analysis(self.analysis)
         self.timings["load_s"] = time.perf_counter() - t0
 
@@ -172,7 +176,7 @@ class Session:
                                  "bbox_ldu": [[round(float(v), 2) for v in e.bbox_min],
                                               [round(float(v), 2) for v in e.bbox_max]]})
             cards = self.cards_json()
-            lo, hi = self.field.mesh.bbox() if self.field.mesh.n_triangles else (np.zeros(3), np.zeros(3))
+            lo, hi = bounds(self.elements, self.field.mesh)
             return {"model": str(self.path), "name": self.field.name, "kind": "scene" if self.is_scene else "model",
                     "rules": self.rules, "scale": self.scale, "ldu_per_inch": self.field.ldu_per_inch,
                     "elements": elements, "creations": cards, "units": self.units_json(),
@@ -188,10 +192,37 @@ class Session:
         return self.analysis
 
     def damage_scene(self):
-        """The warm damage scene of the current analysis (its ray engine is built once)."""
-        if self._damage_scene is None:
-            self._damage_scene = build_scene(self._single("a blast"))
-        return self._damage_scene
+        """The warm damage scene of the current analysis (its ray engine is built once and kept across role
+        changes: the triangles never change)."""
+        with self._scene_lock:
+            a = self._single("a blast")
+            if self._damage_scene is None or self._damage_scene_of is not a:
+                old = self._damage_scene
+                self._damage_scene = build_scene(a)
+                self._damage_scene_of = a
+                if old is not None and old._rays is not None:
+                    self._damage_scene._rays = old._rays
+            return self._damage_scene
+
+    def warm(self) -> None:
+        """Build in the background what the first blast and the first role change would wait for: the damage
+        scene and its ray engine (seconds on a 4 M-triangle model), the mesh box, the part hulls."""
+        if self.analysis is None:
+            return
+        t0 = time.perf_counter()
+        try:
+            sc = self.damage_scene()
+            eng = sc.ray_engine()
+            lo, hi = self.field.mesh.bbox()
+            c = (np.asarray(lo) + np.asarray(hi)) / 2
+            eng.first_hit(c[None, :] - [0, 1e4, 0], np.array([[0.0, 1.0, 0.0]]), np.array([2e4]))
+            with self.lock:
+                a = self.analysis
+            if not self.changes:
+                analyse(self.model, rules=self.rules, scale=self.scale, graph=a.graph, cache=self._acache)
+        except Exception:  # noqa: BLE001 - a warm-up failure only costs time; the request will say what is wrong
+            pass
+        self.timings["warm_s"] = time.perf_counter() - t0
 
     def blast(self, req: dict) -> dict:
         """``POST /api/blast``: what ``blast --json`` prints for the same options."""
@@ -335,10 +366,11 @@ class Session:
 
     def _reanalyse(self, overrides: list[str]) -> None:
         t0 = time.perf_counter()
-        a = analyse(self.model, rules=self.rules, scale=self.scale, overrides=overrides)
+        # the connectivity graph does not depend on roles: reuse it and the part hulls (seconds on big models)
+        a = analyse(self.model, rules=self.rules, scale=self.scale, overrides=overrides,
+                    graph=self._base_graph, cache=self._acache) if overrides else self._base
         self.analysis = a  # only once the analysis succeeded: a bad change leaves the state as it was
         self.field = from_analysis(a)
-        self._damage_scene = None
         self.timings["roles_s"] = time.perf_counter() - t0
 
     def changes_json(self) -> list[dict]:
