@@ -391,27 +391,40 @@ class Session:
         text = data.decode("utf-8", errors="surrogateescape")
         nl = "\r\n" if "\r\n" in text else "\n"
         lines = text.split(nl)
-        final: dict[int, dict] = {}
-        for c in self.changes:
+        final: dict[int, int] = {}  # element -> the change that decides it (the last one naming it)
+        for k, c in enumerate(self.changes):
             for i in c["elements"]:
-                final[i] = c
-        inserts: dict[int, str] = {}  # 1-based line number -> ROLE line
+                final[i] = k
         main = str(self.path)
-        for i, c in final.items():
-            src = a.model.elements[i].source
-            f, _, ln = src.rpartition(":")
-            if Path(f) != Path(main) and f != main:
-                continue  # in another file beside the model: not part of this copy
-            words = " ".join([c["role"].replace(" ", "_")] + [f"{k}={v}" for k, v in c["params"].items()])
-            inserts[int(ln)] = f"0 !BRIKSCAN ROLE {words}"
+        before: dict[int, list[str]] = {}  # 1-based line number -> meta lines to write above it
+        after: dict[int, list[str]] = {}
+        for k, c in enumerate(self.changes):
+            lns = sorted({int(a.model.elements[i].source.rpartition(":")[2]) for i, kk in final.items()
+                          if kk == k and Path(a.model.elements[i].source.rpartition(":")[0]) == Path(main)})
+            if not lns:
+                continue  # elements in another file beside the model: not part of this copy
+            words = " ".join([c["role"].replace(" ", "_")] + [f"{key}={v}" for key, v in c["params"].items()])
+            # several bricks are one weapon / one propulsion unit: a BEGIN … END block where their lines are
+            # together; ROLE lines (one unit each) where other parts lie between them
+            block = len(lns) > 1 and all(not re.match(r"\s*1\s", lines[n - 1]) or n in lns
+                                         for n in range(lns[0], lns[-1] + 1))
+            if block:
+                before.setdefault(lns[0], []).append(f"0 !BRIKSCAN BEGIN {words}")
+                after.setdefault(lns[-1], []).insert(0, "0 !BRIKSCAN END")
+            else:
+                for n in lns:
+                    before.setdefault(n, []).append(f"0 !BRIKSCAN ROLE {words}")
         out: list[str] = []
-        for k, line in enumerate(lines, start=1):
-            if k in inserts:
-                if out and re.match(r"\s*0\s+!BRIKSCAN\s+ROLE\b", out[-1], re.IGNORECASE):
+        for n, line in enumerate(lines, start=1):
+            if n in before:
+                if out and re.match(r"\s*0\s+!BRIKSCAN\s+ROLE\b", out[-1], re.IGNORECASE) and \
+                        any(m.startswith("0 !BRIKSCAN ROLE") for m in before[n]):
                     out.pop()  # the page's change replaces the role written before
                 indent = re.match(r"\s*", line).group(0)
-                out.append(indent + inserts[k])
+                out.extend(indent + m for m in before[n])
             out.append(line)
+            if n in after:
+                out.extend(after[n])
         name = f"{self.path.stem}-annotated{self.path.suffix}"
         return name, nl.join(out).encode("utf-8", errors="surrogateescape")
 
