@@ -9,6 +9,8 @@ const ROLE_COLOURS = {
   "structural": [150, 150, 150], "weapon": [230, 40, 40], "propulsion": [40, 110, 230], "device": [240, 170, 20],
   "decoration": [60, 200, 90], "weak point": [210, 60, 210], "crew": [250, 230, 60], "none": [255, 255, 255],
 };
+const NAMED = { red: [220, 40, 40], blue: [40, 90, 220], green: [40, 170, 60], yellow: [235, 200, 30],
+  black: [40, 40, 40], white: [250, 250, 250], orange: [250, 140, 20], purple: [140, 60, 200], "no side": [150, 150, 150] };
 const SECTION_COLOURS = { head: [250, 220, 40], torso: [230, 60, 60], legs: [50, 110, 230] };
 const DISTINCT = [[31, 119, 180], [255, 127, 14], [44, 160, 44], [214, 39, 40], [148, 103, 189], [140, 86, 75],
   [227, 119, 194], [127, 127, 127], [188, 189, 34], [23, 190, 207], [0, 80, 160], [180, 90, 0]];
@@ -147,8 +149,10 @@ void main() {
   }
   vec3 rgb = c.rgb;
   if (id > 0.0 && abs(id - 1.0 - hover) < 0.5) rgb = mix(rgb, vec3(1.0, 0.95, 0.3), 0.45);
-  if (id > 0.0 && abs(id - 1.0 - picked) < 0.5) rgb = mix(rgb, vec3(1.0, 0.6, 0.0), 0.55);
-  outColour = vec4(mix(rgb, rgb * 0.25, edge * 0.85), 1.0);
+  bool isPicked = id > 0.0 && abs(id - 1.0 - picked) < 0.5;
+  if (isPicked) rgb = mix(rgb, vec3(1.0, 0.75, 0.2), 0.2);
+  vec3 edgeColour = isPicked ? vec3(1.0, 0.55, 0.0) : rgb * 0.25;
+  outColour = vec4(mix(rgb, edgeColour, edge * (isPicked ? 1.0 : 0.85)), 1.0);
 }`;
 
 function program(vs, fs) {
@@ -400,10 +404,11 @@ function applyLayer() {
     legend(Object.entries(SECTION_COLOURS).map(([k, c]) => [k, c]));
   } else if (S.layer === "sides") {
     const sides = [...new Set(S.model.units.map((u) => u.side || "no side"))];
+    const sideColour = (s) => NAMED[String(s).toLowerCase()] || DISTINCT[sides.indexOf(s) % DISTINCT.length];
     els.forEach((_, i) => setState(i, [235, 235, 235], 200));
-    S.model.units.forEach((u) => { const c = DISTINCT[sides.indexOf(u.side || "no side") % DISTINCT.length];
+    S.model.units.forEach((u) => { const c = sideColour(u.side || "no side");
       u.elements.forEach((i) => setState(i, c, u.kind === "minifig" ? 220 : soft)); });
-    legend(sides.map((s, k) => [s, DISTINCT[k % DISTINCT.length]]));
+    legend(sides.map((s) => [s, sideColour(s)]));
   } else legend([]);
   for (const i of S.selected) if (S.selected.length > 1) setState(i, [255, 150, 0], 200);
   if (S.overlay) S.overlay();
@@ -726,8 +731,11 @@ async function start() {
     const geo = parseGeometry(g); S.geo = geo.head;
     if (!hasFloatRT) status("this browser cannot render float targets: picking is off", true);
     upload(geo); frameAll(); bindInput(); renderCards(); renderSelection(); applyLayer();
-    ensureTargets(); R.dirty = true; draw(); gl.finish();
+    ensureTargets(); R.dirty = true; draw();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));  // waits for the frame (finish() may not)
     S.timings.first_picture_ms = performance.now() - T0;
+    const res = performance.getEntriesByType("resource").filter((r) => r.name.includes("/api/"));
+    for (const r of res) S.timings[r.name.split("/api/")[1] + "_fetch_ms"] = r.responseEnd - r.startTime;
     $("hint").textContent = "drag: rotate · right-drag: pan · wheel: zoom · click: pick · shift-click: add to selection";
     S.ready = true;
     status(`ready in ${(S.timings.first_picture_ms / 1000).toFixed(1)} s`);
