@@ -384,11 +384,11 @@ def test_render_before_after_and_gif(wall, tmp_path):
     _, res, _ = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
     png = render_before_after(wall, res, tmp_path / "ba.png", size=(320, 240))
     img = Image.open(png)
-    assert img.size == (640, 240)
+    assert img.size == (640, 240 + 26)  # a title strip above each half ("before: …", "after: …")
     a = np.asarray(img.convert("RGB"), dtype=np.int64)
     assert np.abs(a[:, :320] - a[:, 320:]).sum() > 0  # before and after differ
     gif = render_gif(wall, res, tmp_path / "fly.gif", frames=4, size=(160, 120))
-    assert Image.open(gif).n_frames == 4
+    assert Image.open(gif).n_frames == 5  # the "before" frame (held), then the 4 frames of the flight
 
 
 # ------------------------------------------------------------------ the command line

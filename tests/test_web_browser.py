@@ -246,4 +246,24 @@ def test_the_largest_shared_model_first_picture_and_pick(browser):
         pg.shot("isd-loaded")
         assert pg.errors() == []
         assert t["first_picture_ms"] < 20_000 and pick < 100
+        import time
+
+        import httpx
+
+        while not httpx.get(srv.url + "api/status").json()["warm"]:
+            time.sleep(1)
+        blasts = []
+        for el in (100, 1000, 2000, 100):
+            t0 = time.perf_counter()
+            r = httpx.post(srv.url + "api/blast", json={"at_element": el, "dice": "3d10", "rolls": [3, 6, 7],
+                                                         "armor_rolls": [15]}, timeout=300)
+            blasts.append(round(time.perf_counter() - t0, 2))
+            assert r.status_code == 200
+        t0 = time.perf_counter()
+        assert httpx.post(srv.url + "api/roles", json={"element": 100, "role": "weapon", "type": "gun"},
+                          timeout=300).status_code == 200
+        role_s = time.perf_counter() - t0
+        print(f"ISD: status {httpx.get(srv.url + 'api/status').json()}, blasts {blasts} s, role change "
+              f"{role_s:.2f} s")
+        assert min(blasts) < 2.0
         pg.page.close()

@@ -104,6 +104,7 @@ def create_app(session: Session) -> Starlette:
         Route("/api/roles/undo", guarded(session.undo_role, body=False), methods=["POST"]),
         Route("/api/roles/reset", guarded(session.reset_roles, body=False), methods=["POST"]),
         Route("/api/annotated", guarded(annotated, body=False), methods=["GET"]),
+        Route("/api/status", guarded(session.status, body=False), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})

@@ -204,6 +204,11 @@ class Session:
                     self._damage_scene._rays = old._rays
             return self._damage_scene
 
+    def status(self) -> dict:
+        """``GET /api/status``: load, geometry, warm-up and last blast times (for benchmarks and the docs)."""
+        return {"warm": "warm_s" in self.timings, "timings": {k: round(v, 3) for k, v in self.timings.items()},
+                "elements": len(self.elements), "triangles": int(self.field.mesh.n_triangles)}
+
     def warm(self) -> None:
         """Build in the background what the first blast and the first role change would wait for: the damage
         scene and its ray engine (seconds on a 4 M-triangle model), the mesh box, the part hulls."""
