@@ -543,6 +543,7 @@ function showDamage(res, kind, extra) {
       sections.forEach((s, k) => s.elements.forEach((i) => setState(i, SECTION_TINTS[k % SECTION_TINTS.length], 120)));
     }
     const c = S.model.bbox_ldu; const mid = scale(add(c[0], c[1]), 0.5);
+    if (heat) return;  // the heat map shows chances; this roll's debris would hide them
     for (const i of destroyed) {
       setState(i, [60, 10, 10], 230);
       const e = S.model.elements[i], p = scale(add(e.bbox_ldu[0], e.bbox_ldu[1]), 0.5);
@@ -554,12 +555,13 @@ function showDamage(res, kind, extra) {
   sections.forEach((s, k) => {
     const ids = s.elements; let lo = [1e9, 1e9, 1e9], hi = [-1e9, -1e9, -1e9];
     for (const i of ids) { const b = S.model.elements[i].bbox_ldu; for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], b[0][a]); hi[a] = Math.max(hi[a], b[1][a]); } }
-    if (sections.length > 1 || res.destroyed.length)
+    if (!heat && (sections.length > 1 || res.destroyed.length))
       labels.push({ text: `${s.name || s.creation}: Size ${s.size}, ES ${s.effective_size}`, at: [(lo[0] + hi[0]) / 2, lo[1], (lo[2] + hi[2]) / 2], cls: "section" });
   });
   S.extraLabels = labels.slice(0, 60); R.lines = lines;
   // the panel: numbers and keys
   let h = "";
+  if (heat) h += `<div><b>Monte Carlo, ${res.monte_carlo.trials} trials</b>: chance each brick is destroyed (expected ${fmt(res.monte_carlo.expected_destroyed)} bricks)</div><div class="scale"></div><div style="display:flex;justify-content:space-between"><span>0%</span><span>50%</span><span>100%</span></div><div>One roll of it:</div>`;
   if (kind === "blast") h += `<table><tr><th>ring</th><th>radius</th><th>damage</th><th>KnockBack</th></tr>${res.rings.map((r, k) =>
     `<tr><td>${k + 1}</td><td>${fmt(r.outer_radius_in)}"</td><td>${r.damage}</td><td>${fmt(r.knockback_in)}"</td></tr>`).join("")}</table>
     <div>dice ${esc(res.blasts.map((b) => b.dice + (b.rolls ? " rolled " + JSON.stringify(b.rolls) : " (expected)")).join("; "))}</div>`;
@@ -570,7 +572,6 @@ function showDamage(res, kind, extra) {
   h += `<table><tr><th></th><th>section</th><th>Size</th><th>ES</th><th>bricks</th></tr>${sections.map((s, k) =>
     `<tr><td><span class="swatch" style="background:${rgbCss(SECTION_TINTS[k % SECTION_TINTS.length])}"></span></td><td>${esc(s.name || s.creation)}</td><td>${s.size}</td><td>${s.effective_size}</td><td>${s.elements.length}</td></tr>`).join("")}
     <tr><td><span class="swatch" style="background:rgb(60,10,10)"></span></td><td>destroyed</td><td></td><td></td><td>${res.destroyed.length}</td></tr></table>`;
-  if (heat) h += `<div>Monte Carlo ${res.monte_carlo.trials} trials: chance a brick is destroyed</div><div class="scale"></div><div style="display:flex;justify-content:space-between"><span>0%</span><span>50%</span><span>100%</span></div>`;
   $("result").innerHTML = h;
   S.fly = 0; applyLayer();
   if (res.destroyed.length && !heat) {  // destroyed bricks fly off over 0.8 s
