@@ -151,7 +151,7 @@ def test_role_change_updates_the_cards_undo_and_the_annotated_copy(tank):
     assert httpx.post(tank.url + "api/roles/reset").json()["creations"] == before
 
 
-def test_los_on_a_scene_equals_the_cli():
+def test_a_scene_sight_equals_the_cli_and_blasts_fall_on_one_placed_model():
     scene = SCENES / "street_fight.toml"
     with Server(scene, LIB) as srv:
         m = httpx.get(srv.url + "api/model").json()
@@ -159,11 +159,31 @@ def test_los_on_a_scene_equals_the_cli():
         got = httpx.post(srv.url + "api/los", json={"from": None, "to": "all"}, timeout=120).json()
         cli = cli_json("los", str(scene), *LIB_ARGS)
         assert [p for p in got["pairs"]] == cli["pairs"]
-        r = httpx.post(srv.url + "api/blast", json={"at_element": 1})
+        # a blast in a scene: on the placed model it falls on, in scene indices; the same as blasting the file
+        wall = next(p for p in got_placements(m) if p["name"] == "south-wall")
+        el = wall["first"] + 5
+        got = httpx.post(srv.url + "api/blast", json={"at_element": el, "dice": "3d10", "rolls": [3, 6, 7],
+                                                      "armor_rolls": [15]}, timeout=120).json()
+        base = got["first_element"]
+        solo = cli_json("blast", str(EXAMPLES / "castle_wall.ldr"), *LIB_ARGS, "--at-element", str(el - base),
+                        "--dice", "3d10", "--rolls", "3,6,7", "--armor-rolls", "15")
+        assert got["placement"] == "south-wall" and base == wall["first"] > 0
+        assert got["destroyed"] == [i + base for i in solo["destroyed"]] and solo["destroyed"]
+        assert [len(x["elements"]) for x in got["sections"]] == [len(x["elements"]) for x in solo["sections"]]
+        r = httpx.post(srv.url + "api/roles", json={"element": 1, "role": "weapon"})
         assert r.status_code == 400 and "one model" in r.json()["error"]
         one = httpx.post(srv.url + "api/los", json={"from": cli["pairs"][0]["from"], "to": cli["pairs"][0]["to"],
                                                    "rays": True}).json()
         assert one["pairs"][0] == cli["pairs"][0] and one["ray_lines"][0]["origins"]
+
+
+def got_placements(m: dict) -> list[dict]:
+    """Placements of a served scene from /api/model: name and first element (creation names are NAME/…)."""
+    out: dict[str, int] = {}
+    for e in m["elements"]:
+        if e["creation"] and "/" in e["creation"]:
+            out.setdefault(e["creation"].split("/", 1)[0], e["index"])
+    return [{"name": k, "first": v} for k, v in out.items()]
 
 
 def test_serve_refuses_a_busy_port_and_a_missing_file(tmp_path):

@@ -89,6 +89,7 @@ class Session:
         self._geometry: bytes | None = None
         self._damage_scene = None
         self._damage_scene_of = None
+        self._placed_scenes: dict[int, object] = {}  # a scene's placed models: their damage scenes
         self._scene_lock = threading.Lock()  # the warm-up builds the damage scene without holding ``lock``
         self._acache = AnalysisCache()  # hulls and interiors, shared by the re-analyses of role changes
         self.timings: dict[str, float] = {}
@@ -183,7 +184,9 @@ class Session:
                     "army": army_total(cards), "roles": list(ROLES),
                     "bbox_ldu": [[float(v) for v in lo], [float(v) for v in hi]],
                     "triangles": int(self.field.mesh.n_triangles), "changes": self.changes_json(),
-                    "editable": not self.is_scene}
+                    "editable": not self.is_scene,
+                    "placements": [{"name": p.name, "file": str(p.path), "first_element": p.first_element,
+                                    "n_elements": p.n_elements, "side": p.side} for p in self.field.placements]}
 
     # ------------------------------------------------------------------ battle
     def _single(self, what: str) -> Analysis:
@@ -229,8 +232,79 @@ class Session:
             pass
         self.timings["warm_s"] = time.perf_counter() - t0
 
+    def _target(self, elements: list[int], points: list[list[float]]) -> tuple[int, Analysis, np.ndarray]:
+        """(first element, analysis, 4x4 placement) of the one model a blast or hit falls on. A plain model is
+        itself; in a scene, the placement owning the element, or whose box holds the point (else the nearest)."""
+        if not self.is_scene:
+            return 0, self._single("a blast"), np.eye(4)
+        pls = self.field.placements
+        owners = set()
+        for e in elements:
+            owners |= {k for k, p in enumerate(pls) if p.first_element <= e < p.first_element + p.n_elements}
+        for pt in points:
+            best, dist = None, np.inf
+            for k, p in enumerate(pls):
+                if not p.n_elements:
+                    continue
+                els = self.elements[p.first_element:p.first_element + p.n_elements]
+                lo = np.min([e.bbox_min for e in els], axis=0)
+                hi = np.max([e.bbox_max for e in els], axis=0)
+                d = float(np.linalg.norm(np.maximum(0, np.maximum(lo - pt, np.asarray(pt) - hi))))
+                if d < dist:
+                    best, dist = k, d
+            if best is not None:
+                owners.add(best)
+        if len(owners) != 1:
+            raise UsageError("a blast or hit in a scene falls on one placed model: give centres on the same model")
+        k = owners.pop()
+        return pls[k].first_element, self.field.analyses[k], np.asarray(pls[k].transform, dtype=float)
+
+    def _scene_for(self, a: Analysis):
+        if a is self.analysis and a is not None:
+            return self.damage_scene()
+        with self._scene_lock:
+            sc = self._placed_scenes.get(id(a))
+            if sc is None:
+                sc = self._placed_scenes[id(a)] = build_scene(a)
+            return sc
+
+    @staticmethod
+    def _to_local(xf: np.ndarray, p) -> list[float]:
+        return (np.linalg.inv(xf) @ np.r_[np.asarray(p, dtype=float), 1.0])[:3].tolist()
+
+    @staticmethod
+    def _to_scene(out: dict, base: int, xf: np.ndarray, name: str | None) -> dict:
+        """A placed model's blast/hit JSON in the scene's element indices and coordinates."""
+        if name is None:
+            return out
+        sh = lambda ids: [int(i) + base for i in ids]  # noqa: E731
+        out["destroyed"] = sh(out["destroyed"])
+        for sec in out.get("sections", []):
+            sec["elements"] = sh(sec["elements"])
+        out["loose_objects"] = [sh(x) for x in out.get("loose_objects", [])]
+        out["knockback"] = {str(int(k) + base): v for k, v in out.get("knockback", {}).items()}
+        if "element_damage" in out:
+            out["element_damage"] = {str(int(k) + base): v for k, v in out["element_damage"].items()}
+        if "shielded" in out:
+            out["shielded"] = sh(out["shielded"])
+        for bl in out.get("blasts", []):
+            bl["centre_ldu"] = (xf @ np.r_[bl["centre_ldu"], 1.0])[:3].tolist()
+        if out.get("target") is not None:
+            out["target"] = int(out["target"]) + base
+        for st in out.get("steps", []):
+            if "element" in st:
+                st["element"] = int(st["element"]) + base
+        mc = out.get("monte_carlo")
+        if mc:
+            mc["p_destroyed"] = {str(int(k) + base): v for k, v in mc.get("p_destroyed", {}).items()}
+            for ln in mc.get("line", []):
+                ln["element"] = int(ln["element"]) + base
+        out["placement"], out["first_element"] = name, base
+        return out
+
     def blast(self, req: dict) -> dict:
-        """``POST /api/blast``: what ``blast --json`` prints for the same options."""
+        """``POST /api/blast``: what ``blast --json`` prints for the same options (in a scene: on the placed
+        model it falls on, in the scene's element indices and coordinates, with ``placement``)."""
         _keys(req, {"at", "at_element", "dice", "rolls", "armor_rolls", "seed", "expected", "trials", "cover"},
               "/api/blast")
         at, at_el = req.get("at"), req.get("at_element")
@@ -240,6 +314,7 @@ class Session:
         els = [] if at_el is None else (list(at_el) if isinstance(at_el, (list, tuple)) else [at_el])
         n = len(self.elements)
         els = [_int(e, "at_element", 0, n - 1) for e in els]
+        pts_txt = [_point(p, "at") for p in pts]
         trials = _int(req.get("trials", 0), "trials", 0, MAX_TRIALS)
         dice = req.get("dice", "3d10")
         if not isinstance(dice, str):
@@ -247,19 +322,29 @@ class Session:
         seed = None if req.get("seed") is None else _int(req["seed"], "seed")
         with self.lock:
             t0 = time.perf_counter()
-            scene, result, mc = run_blast(self._single("a blast"), at=[_point(p, "at") for p in pts] or None,
-                                          at_element=els or None, dice=dice,
+            base, a, xf = self._target(els, [[float(v) for v in t.split(",")] for t in pts_txt])
+            name = self._placement_name(base)
+            if name is not None:
+                pts_txt = [",".join(repr(v) for v in self._to_local(xf, [float(v) for v in t.split(",")]))
+                           for t in pts_txt]
+                els = [e - base for e in els]
+            scene, result, mc = run_blast(a, at=pts_txt or None, at_element=els or None, dice=dice,
                                           rolls=_roll_text(req.get("rolls"), "rolls"),
                                           armor_rolls=_roll_text(req.get("armor_rolls"), "armor_rolls"),
                                           seed=seed, expected=bool(req.get("expected", False)), trials=trials,
-                                          scene=self.damage_scene(), cover=bool(req.get("cover", True)),
-                                          rules=self.rules, scale=self.scale)
-            out = blast_json(scene, result, mc)
+                                          scene=self._scene_for(a), cover=bool(req.get("cover", True)),
+                                          rules=a.rules, scale=a.scale)
+            out = self._to_scene(blast_json(scene, result, mc), base, xf, name)
             self.timings["blast_s"] = time.perf_counter() - t0
             return out
 
+    def _placement_name(self, base: int) -> str | None:
+        if not self.is_scene:
+            return None
+        return next(p.name for p in self.field.placements if p.first_element == base)
+
     def hit(self, req: dict) -> dict:
-        """``POST /api/hit``: Component Damage, what ``hit --json`` prints."""
+        """``POST /api/hit``: Component Damage, what ``hit --json`` prints (scenes as for blasts)."""
         _keys(req, {"element", "from", "toward", "damage", "dice", "rolls", "armor_rolls", "seed", "expected",
                     "chunk", "overkill", "trials"}, "/api/hit")
         n = len(self.elements)
@@ -268,18 +353,25 @@ class Session:
         dice = req.get("dice")
         if dice is not None and not isinstance(dice, str):
             raise UsageError(f"dice must be text like \"2d6\", got {dice!r}")
+        frm = None if req.get("from") is None else _point(req["from"], "from")
+        tow = None if req.get("toward") is None else _point(req["toward"], "toward")
         with self.lock:
+            as_pt = lambda t: [float(v) for v in t.split(",")]  # noqa: E731
+            base, a, xf = self._target([el] if el is not None else [], [as_pt(tow)] if tow and el is None else [])
+            name = self._placement_name(base)
+            if name is not None:
+                el = None if el is None else el - base
+                frm = None if frm is None else ",".join(repr(v) for v in self._to_local(xf, as_pt(frm)))
+                tow = None if tow is None else ",".join(repr(v) for v in self._to_local(xf, as_pt(tow)))
             scene, result, info = run_hit(
-                self._single("a hit"), element=el,
-                origin=None if req.get("from") is None else _point(req["from"], "from"),
-                toward=None if req.get("toward") is None else _point(req["toward"], "toward"),
+                a, element=el, origin=frm, toward=tow,
                 damage=dmg, dice=dice, rolls=_roll_text(req.get("rolls"), "rolls"),
                 armor_rolls=_roll_text(req.get("armor_rolls"), "armor_rolls"),
                 seed=None if req.get("seed") is None else _int(req["seed"], "seed"),
                 expected=bool(req.get("expected", False)), chunk=bool(req.get("chunk", False)),
                 overkill=bool(req.get("overkill", True)), trials=_int(req.get("trials", 0), "trials", 0, MAX_TRIALS),
-                scene=self.damage_scene(), rules=self.rules, scale=self.scale)
-            return hit_json(scene, result, info)
+                scene=self._scene_for(a), rules=a.rules, scale=a.scale)
+            return self._to_scene(hit_json(scene, result, info), base, xf, name)
 
     def los(self, req: dict) -> dict:
         """``POST /api/los`` with ``{"from", "to"}`` (names, comma lists, or "all"): what ``los --json`` prints;
