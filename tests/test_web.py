@@ -122,6 +122,16 @@ def test_bad_requests_get_4xx_one_line_json_and_the_server_lives(tank, path, bod
     assert httpx.get(tank.url + "api/model").status_code == 200
 
 
+def test_other_sites_and_other_host_names_are_refused(tank):
+    r = httpx.post(tank.url + "api/roles", json={"element": 3, "role": "weapon"},
+                   headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and tank.alive()
+    r = httpx.get(tank.url + "api/model", headers={"Host": "evil.example"})
+    assert r.status_code == 400  # DNS rebinding: the page is only served under the loopback names
+    ok = httpx.get(tank.url + "api/model", headers={"Origin": tank.url.rstrip("/")})
+    assert ok.status_code == 200
+
+
 def test_huge_body_is_refused(tank):
     r = httpx.post(tank.url + "api/blast", content=b"{" + b" " * (2 << 20) + b"}", timeout=60)
     assert r.status_code == 413 and tank.alive()

@@ -51,12 +51,30 @@ class _TooLarge(Exception):
     pass
 
 
-def create_app(session: Session) -> Starlette:
-    """The app for one session (the model being served)."""
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
+def _foreign_origin(request: Request) -> bool:
+    """A request a page from another site sent (its Origin is not this server): refused, so a web page the
+    player visits cannot drive the table behind their back."""
+    origin = request.headers.get("origin")
+    if not origin or origin == "null":
+        return origin == "null"
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1].rstrip("/") != host
+
+
+def create_app(session: Session, *, allowed_hosts: list[str] | None = None) -> Starlette:
+    """The app for one session (the model being served). ``allowed_hosts``: Host header names accepted
+    (default the loopback names: a DNS-rebinding page cannot reach the server under another name)."""
     from starlette.concurrency import run_in_threadpool
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
 
     def guarded(fn, *, body: bool = True):
         async def endpoint(request: Request) -> Response:
+            if _foreign_origin(request):
+                return _error(403, "requests from another site's page are refused")
             try:
                 data = await _body(request) if body else None
                 result = await run_in_threadpool(fn, data) if body else await run_in_threadpool(fn)
@@ -107,4 +125,6 @@ def create_app(session: Session) -> Starlette:
         Route("/api/status", guarded(session.status, body=False), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    hosts = allowed_hosts if allowed_hosts is not None else LOOPBACK_NAMES
+    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found},
+                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])

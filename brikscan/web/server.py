@@ -45,7 +45,12 @@ def serve(path, library=None, *, host: str = "127.0.0.1", port: int = DEFAULT_PO
     session = Session(path, library, rules=rules, scale=scale)
     session.geometry()  # before the first request: the page's first picture must not wait for it
     threading.Thread(target=session.warm, name="brikscan-warm", daemon=True).start()
-    app = create_app(session)
+    from .app import LOOPBACK_NAMES
+
+    # on loopback only the loopback names; on a host asked for, that name too (or any, for 0.0.0.0 / ::)
+    hosts = LOOPBACK_NAMES if is_loopback(host) else (["*"] if host in ("0.0.0.0", "::") else
+                                                       LOOPBACK_NAMES + [host, f"[{host}]"])
+    app = create_app(session, allowed_hosts=hosts)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     print(f"brikscan: serving {path} at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)

@@ -596,10 +596,13 @@ async function blastAt(pick) {
   } catch (err) { status(err.message, true); }
 }
 async function hitAt(pick, shift) {
-  if (shift && pick.point) { S.from = pick.point; $("hit-from").textContent = `attacker at ${pick.point.map((v) => v.toFixed(0)).join(", ")}`; return; }
+  if (shift && pick.point) { S.from = pick.point; $("hit-attacker").value = "";
+    $("hit-from").textContent = `attacker at ${pick.point.map((v) => v.toFixed(0)).join(", ")} (LDU)`; return; }
   const body = {};
   const dice = $("hit-dice").value.trim(); if (dice) body.dice = dice; else body.damage = parseFloat($("hit-damage").value || "0");
-  if (S.from && pick.point) { body.from = S.from; body.toward = pick.point; } else body.element = pick.element;
+  const attacker = S.model.units.find((u) => u.name === $("hit-attacker").value);
+  const from = attacker ? attacker.eye_ldu : S.from;
+  if (from && pick.point) { body.from = from; body.toward = pick.point; } else body.element = pick.element;
   status("hitting…");
   try {
     const res = await api.post("/api/hit", body); S.history.push({ kind: "overlay" });
@@ -728,6 +731,7 @@ async function start() {
     S.model = m; S.geoBytes = g.byteLength;
     $("model-name").textContent = `${m.name} — ${m.elements.length} elements, ${m.triangles.toLocaleString()} triangles`;
     $("role-select").innerHTML = m.roles.map((r) => `<option>${esc(r)}</option>`).join("");
+    $("hit-attacker").innerHTML += m.units.map((u) => `<option>${esc(u.name)}</option>`).join("");
     if (!m.editable) { $("roles-box").style.opacity = 0.5; $("download").hidden = true; }
     const geo = parseGeometry(g); S.geo = geo.head;
     if (!hasFloatRT) status("this browser cannot render float targets: picking is off", true);
