@@ -22,7 +22,7 @@ from ..battle.preview import blast_json, hit_json, run_blast, run_hit
 from ..battle.scene import build_scene
 from ..battle.sight import line_of_sight, los_json
 from ..battle.units import select
-from ..errors import NotFoundError, UsageError
+from ..errors import UsageError
 from .geometry import bounds, pack_geometry
 
 MAX_TRIALS = 20000
