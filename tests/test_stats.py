@@ -276,7 +276,8 @@ def _all_official():
 
 @needs_shared
 def test_every_official_model_analyses(loaded):
-    """Every shared official model gives cards without error (loads once each; about a minute)."""
+    """Every shared official model gives cards without error, and blast/hit (the damage scene) and los (the
+    units) see the same creations with the same Size, SL and Armor (loads once each; a few minutes)."""
     from brikscan.analysis.stats import analyse, analysis_json
     import json
 
@@ -287,11 +288,34 @@ def test_every_official_model_analyses(loaded):
         from conftest import LIBRARY_ZIP
 
         m = load(p, LIBRARY_ZIP)
-        d = analysis_json(analyse(m))
+        a = analyse(m)
+        d = analysis_json(a)
         json.dumps(d)
         assert d["creations"], p.name
         covered = {i for c in d["creations"] for i in c["elements"]}
         assert covered == {e.index for e in m.elements if not e.missing}, p.name
+        _commands_agree(a, p.name)
+
+
+def _commands_agree(a, name: str) -> None:
+    """stats, blast, hit and los read one analysis: the same creations with the same Size, SL and Armor."""
+    from brikscan.battle.dice import armor_text
+    from brikscan.battle.scene import build_scene
+    from brikscan.battle.units import find_units
+
+    scene = build_scene(a)
+    cards = {c.creation.name: c for c in a.cards}
+    for body in scene.bodies:
+        if body.name not in cards:  # missing parts only: in no creation
+            assert all(a.model.elements[i].missing for i in body.elements), (name, body.name)
+            continue
+        card = cards[body.name]
+        assert (body.size, body.sl, sorted(body.elements)) == \
+            (card.size, card.structure_level, sorted(card.creation.elements)), (name, body.name)
+        assert armor_text(body.sl, a.rules_table, body.armor_fixed) == card.armor, (name, body.name)
+    for u in find_units(a):
+        assert u.name in cards and sorted(u.elements) == sorted(cards[u.name].creation.elements), (name, u.name)
+        assert u.kind == cards[u.name].creation.kind, (name, u.name)
 
 
 # ---------------------------------------------------------------- rule numbers from the tables, explicit caches

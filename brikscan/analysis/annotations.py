@@ -133,7 +133,7 @@ def word_role(name: str) -> tuple[str, dict[str, str]] | None:
     # another word says it is something else ("water wheel", "gun rack"); "engine" names no role
     if _NOT_A_ROLE & set(words):
         return None
-    for w in dict.fromkeys((words[0], words[-1])):
+    for w in dict.fromkeys((words[-1], words[0])):  # the last word names the thing: a laser cannon is a cannon
         if w in _WEAPON_WORDS:
             return "weapon", {"type": _WEAPON_WORDS[w]}
         if w in _PROPULSION_WORDS:
@@ -153,7 +153,7 @@ def _ldcad_groups(fname: str, f) -> dict[str, "RoleNote | None"]:
             gid = kv.get("gid") or kv.get("lid") or ""
             note = _group_note(kv.get("name", "").strip(), f"{f.path}:{ln}")
             if note is not None:
-                note.group = f"ldcad:{fname}:{gid}"
+                note.group = f"group:ldcad:{fname}:{gid}"
             for key in {gid, kv.get("lid", "")} - {""}:
                 out[key] = note
     return out
@@ -162,7 +162,7 @@ def _ldcad_groups(fname: str, f) -> dict[str, "RoleNote | None"]:
 def _group_note(name: str, src: str) -> RoleNote | None:
     """The note a LeoCAD / MLCad group name gives (None when the name says no role)."""
     wr = word_role(name)
-    return RoleNote(wr[0], dict(wr[1], name=name), src, "group", src) if wr else None
+    return RoleNote(wr[0], dict(wr[1], name=name), src, "group", f"group:{src}") if wr else None
 
 
 def _split_params(text: str) -> tuple[list[str], dict[str, str]]:
@@ -262,17 +262,16 @@ def parse_annotations(model) -> Annotations:
         btg: RoleNote | None = None
         steps = set(f.steps)
         geometry_lines = set(f.tri_line)
-        last_line = 0
         for ln, kind, text in events:
             src = f"{f.path}:{ln}"
-            if pending and (any(last_line < x < ln for x in steps) or
-                            any(last_line < x < ln for x in geometry_lines)):
+            since = int(pending[0].source.rpartition(":")[2]) if pending else 0
+            if pending and kind == 2 and (any(since < x < ln for x in steps) or
+                                          any(since < x < ln for x in geometry_lines)):
                 for stale in pending:  # the part it was written for was deleted: never slide to the next one
                     fl, _, l2 = stale.source.rpartition(":")
                     diags.append(Diagnostic(fl, int(l2), "!BRIKSCAN ROLE not followed directly by a part "
                                                          "(a STEP or other geometry comes first): ignored"))
                 pending = []
-            last_line = ln
             if kind == 2:
                 notes = list(pending) + list(begin_stack) + [n for n in leo_stack if n is not None]
                 if btg is not None:

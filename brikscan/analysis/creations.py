@@ -227,6 +227,9 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                for i in idx)
     for i in idx:
         n = notes.get(i)
+        if n is not None and n.origin == "cli" and not n.params and classes[i].role == n.role and \
+                not classes[i].minifig_body:
+            n = None  # restating an element's own role with --role changes nothing
         if n is not None and n.role:
             where = "command line" if n.origin == "cli" else f"{n.origin} {n.source}"
             roles[i] = RoleDecision(n.role, f"annotated {n.role} ({where})", "annotation" if n.origin != "cli"
@@ -317,8 +320,55 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
+    _details(model, graph, idx, classes, roles)
+    _nozzles(model, idx, classes, roles)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache)
     return roles
+
+
+_DETAIL_WORDS = {"round", "cone", "grille", "clip", "handle", "handles", "light", "lamp", "headlight", "lever",
+                 "dish", "jumper", "bar", "louvre", "flower", "ornament"}
+DETAIL_MAX_LDU = 42.0  # a surface detail: at most a 2 x 2 stud footprint ...
+DETAIL_MAX_HEIGHT_LDU = 28.0  # ... and a brick high
+
+
+def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light) that hold
+    nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1]."""
+    inside = set(idx)
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.role != "structural" or r.source not in ("part", "topology"):
+            continue
+        e = model.elements[i]
+        size = e.bbox_max - e.bbox_min
+        if max(size[0], size[2]) > DETAIL_MAX_LDU or size[1] > DETAIL_MAX_HEIGHT_LDU:
+            continue
+        words = set(re.split(r"[^a-z0-9]+", describe(e)[1].lower()))
+        if not words & _DETAIL_WORDS:
+            continue
+        if sum(1 for j in graph.neighbors(i) if j in inside) > 1:
+            continue  # something is built on it
+        roles[i] = RoleDecision("decoration", f"{classes[i].reason}; a small detail on the surface that holds "
+                                              "nothing up: decoration [000 §7.1]", "detail")
+
+
+def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """On a flyer, a cone lying on its side (its axis horizontal) is an engine nozzle: a Thruster [000 §9.3]."""
+    if not any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
+               for r in roles.values()):
+        return
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration"):
+            continue
+        if classes[i].word != "cone":
+            continue
+        axis = np.asarray(model.elements[i].transform)[:3, 1]  # LDraw cones stand along their local Y
+        axis = axis / (np.linalg.norm(axis) or 1.0)
+        if abs(float(axis[1])) < 0.5:
+            roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone on its side on a flyer: an engine "
+                                                  "nozzle, a Thruster [000 §9.3]", "geometry", {"type": "thrust"})
 
 
 FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
@@ -369,6 +419,11 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
             classes[i] = PartClass("structural", f"{classes[i].reason}, but built into the body "
                                                  f"({out[i]:.0%} of it outside): Structure, not a wing [000 §7.1]",
                                    word="plate")
+    for i in wings:
+        if i in roles:
+            r = roles[i]
+            roles[i] = RoleDecision(r.role, f"{r.reason}: sticks out of the body of a flyer ({out[i]:.0%} of it "
+                                             "outside), an airfoil", "geometry", dict(r.params))
     if not flies:
         return
     for i in idx:
@@ -463,8 +518,9 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if any(classes[i].word == "boat" for i in idx):
         return "vehicle", "a boat hull"
     struct = [i for i in idx if roles[i].role == "structural"]
-    if len(idx) <= 3 or not struct or _extent(model, idx) < 40:
-        return "loose item", f"{len(idx)} element(s), no Structure of its own"
+    if len(idx) <= 3 or not struct or _extent(model, idx) < 40:  # loose accessories are scenery (issue 8)
+        return "scenery", f"{len(idx)} element(s), no Structure of its own: a loose accessory, scenery " \
+                          "(listed, not priced) [000 §7.1]"
     return "building", "a Structure without propulsion"
 
 
@@ -507,19 +563,26 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             groups.append((members, fname))
             claimed.update(members)
     remaining = [i for i in rest if i not in claimed]
-    scenery = {i for i in remaining if _scenery_reason(model, classes[i], model.elements[i]) and
+    floor = max((model.elements[i].bbox_max[1] for i in remaining), default=0.0)  # -Y is up
+    scenery = {i for i in remaining if _scenery_reason(model, classes[i], model.elements[i], floor) and
                not (notes.get(i) and notes[i].role)}
+    comps = [sorted(c) for c in nx.connected_components(graph.subgraph([i for i in remaining if i not in scenery]))]
+    comps, lying = _lying_on_scenery(model, graph, comps, scenery, classes)
+    scenery |= lying
     for comp in nx.connected_components(graph.subgraph(scenery)):
         groups.append((sorted(comp), "\x00scenery"))
-    comps = [sorted(c) for c in nx.connected_components(graph.subgraph([i for i in remaining if i not in scenery]))]
     for comp in _join_resting(model, graph, comps, classes):
         groups.append((comp, ""))
     groups.sort(key=lambda g: (-len(g[0]), g[0][0]))
     main_note = ann.creations.get(model.main.name)
     for k, (idx, fname) in enumerate(groups):
         if fname == "\x00scenery":
-            roles = {i: RoleDecision("structural", _scenery_reason(model, classes[i], model.elements[i]), "part")
-                     for i in idx}
+            roles = {i: RoleDecision("structural" if structural_kind(classes[i], model.elements[i]) else
+                                     "decoration",
+                                     _scenery_reason(model, classes[i], model.elements[i], floor) or
+                                     f"{classes[i].reason}; lies on the scenery, attached to nothing else: "
+                                     "scenery [000 §7.1]", "part") for i in idx}
+            _details(model, graph, idx, classes, roles)
             creations.append(Creation("scenery", "scenery", sorted(idx), sorted(idx), roles,
                                       kind_reason="base plates, display stands and squad plates are scenery: "
                                                   "listed, not priced [000 §7.1 Base Cost]"))
@@ -532,6 +595,8 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         name = params.get("name") or file_stem(sub)
         if not name:
             name = file_stem(model.name) if k == 0 else ""
+        if fname and diagnostics is not None:
+            _floating(model, graph, idx, name, diagnostics)
         c = Creation(name, kind, sorted(idx), [], roles, kind_reason=why, annotation=params,
                      annotation_source=cn.source if cn else "", submodel=sub)
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
@@ -548,17 +613,51 @@ _SCENERY_WORDS = {"stand", "display", "plaque", "baseplate", "baseplates", "squa
 RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held against another (no connector)
 
 
-def _scenery_reason(model, c: PartClass, element) -> str:
-    """Why an element is scenery (a base plate, a display stand), or "" [000 §7.1: unaligned scenery is free]."""
+GROUND_PLATE_MIN_STUDS2 = 48  # a plate at least this big (6 x 8) lying lowest of all is a ground plate
+
+
+def _scenery_reason(model, c: PartClass, element, floor: float | None = None) -> str:
+    """Why an element is scenery (a base plate, a ground plate under everything, a display stand), or ""
+    [000 §7.1: unaligned scenery is free]."""
     cat, desc = describe(element)
     words = re.split(r"[^a-z0-9]+", desc.lower().lstrip("~=_|"))
     if words[:1] == ["baseplate"] or cat.lower() == "baseplate":
         return f"'{desc}': a base plate is scenery, not part of a creation [000 §7.1]"
+    size = element.bbox_max - element.bbox_min
+    if floor is not None and words[:1] == ["plate"] and size[1] <= 12.5 and \
+            element.bbox_max[1] >= floor - 0.5 and size[0] * size[2] >= GROUND_PLATE_MIN_STUDS2 * 400:
+        return f"'{desc}': a large plate under everything else, the ground the scene stands on: scenery [000 §7.1]"
     for sub in element.submodel_path:
         hit = _SCENERY_WORDS & set(re.split(r"[^a-z0-9]+", file_stem(sub).lower()))
         if hit:
             return f"'{desc}' in submodel {sub!r} ({sorted(hit)[0]}): scenery, not part of a creation [000 §7.1]"
     return ""
+
+
+SCENERY_ITEM_MAX = 5  # a piece this small attached only to the scenery lies on it (a rock, a tree, a coin)
+
+
+def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: set[int], classes
+                      ) -> tuple[list[list[int]], set[int]]:
+    """Small pieces attached to nothing but the scenery, or just lying on it (a tree, a rock, a barrel or a chest
+    on the base plate) are scenery too; a vehicle (propulsion) or a figure is not."""
+    keep, lying = [], set()
+    els = model.elements
+    sc = sorted(scenery)
+    lo = np.array([els[i].bbox_min for i in sc]).reshape(-1, 3)
+    hi = np.array([els[i].bbox_max for i in sc]).reshape(-1, 3)
+    for c in comps:
+        touches = {j for i in c for j in graph.neighbors(i)} - set(c)
+        if not touches and sc:  # not connected at all: does it rest on the scenery?
+            touches = {sc[k] for i in c for k in np.flatnonzero(
+                np.maximum(0.0, np.maximum(lo - els[i].bbox_max, els[i].bbox_min - hi)).max(axis=1)
+                <= RESTING_GAP_LDU)}
+        if scenery and touches and touches <= scenery and len(c) <= SCENERY_ITEM_MAX and \
+                not any(classes[i].role == "propulsion" or classes[i].minifig_body for i in c):
+            lying.update(c)
+        else:
+            keep.append(c)
+    return keep, lying
 
 
 def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> list[list[int]]:
@@ -604,6 +703,27 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
     for k, c in enumerate(comps):
         merged.setdefault(root(k), []).extend(c)
     return [sorted(v) for v in merged.values()]
+
+
+def _floating(model, graph: nx.Graph, idx: list[int], name: str, diagnostics: list) -> None:
+    """Inside an annotated CREATION, parts attached to nothing stay in it, with a warning naming them."""
+    from ..errors import Diagnostic
+
+    comps = sorted((sorted(c) for c in nx.connected_components(graph.subgraph(idx))), key=len, reverse=True)
+    if len(comps) < 2:
+        return
+    main = comps[0]
+    lo = np.array([model.elements[i].bbox_min for i in main])
+    hi = np.array([model.elements[i].bbox_max for i in main])
+    for c in comps[1:]:
+        gap = min(float(np.linalg.norm(np.maximum(0.0, np.maximum(lo - model.elements[i].bbox_max,
+                                                                  model.elements[i].bbox_min - hi)), axis=1).min())
+                  for i in c)
+        f, _, ln = model.elements[c[0]].source.rpartition(":")
+        shown = ", ".join(map(str, c[:8])) + (" …" if len(c) > 8 else "")
+        diagnostics.append(Diagnostic(f, int(ln) if ln.isdigit() else 0,
+                                      f"floating: {len(c)} element(s) of creation {name!r} ({shown}) attach to "
+                                      f"nothing, {gap:.0f} LDU from the rest: kept in the creation"))
 
 
 def _unit_notes(model, ann: Annotations) -> dict[tuple[str, int], dict[str, str]]:
@@ -664,7 +784,7 @@ def _unique_names(model, creations: list[Creation]) -> None:
     seen: dict[str, int] = {}
     for c in creations:
         if not c.name:
-            if c.kind == "loose item":
+            if c.kind in ("loose item", "scenery") and len(c.elements) <= 3:
                 first = model.elements[c.elements[0]]
                 c.name = (first.description or first.part).strip("~ ")
             else:

@@ -156,6 +156,37 @@ class Analysis:
         names = ", ".join(c.creation.name for c in self.cards[:12])
         raise NotFoundError(f"no creation named {name!r} (creations: {names})")
 
+    def resolve_element(self, text: str | int, what: str = "--at-element") -> int:
+        """An element from an index, a part id (``3700.dat``, when one element has it) or a creation or unit name
+        (its element nearest the middle of its box); anything else is a NotFoundError listing what exists."""
+        import numpy as np
+
+        from ..errors import NotFoundError
+
+        t = str(text).strip()
+        n = len(self.model.elements)
+        if t.lstrip("-").isdigit():
+            i = int(t)
+            if not 0 <= i < n:
+                raise NotFoundError(f"{what} {i}: element index out of range (the model has {n}: 0-{n - 1})")
+            return i
+        low = t.lower()
+        parts = [e.index for e in self.model.elements if e.part.lower() in (low, low + ".dat")]
+        if len(parts) == 1:
+            return parts[0]
+        if len(parts) > 1:
+            raise NotFoundError(f"{what} {t!r}: {len(parts)} elements are {parts[0] and self.model.elements[parts[0]].part}"
+                                f" (e.g. {', '.join(map(str, parts[:8]))}): give an index")
+        for c in self.creations:
+            if c.name.lower() == low:
+                lo = np.min([self.model.elements[i].bbox_min for i in c.elements], axis=0)
+                hi = np.max([self.model.elements[i].bbox_max for i in c.elements], axis=0)
+                mid = (lo + hi) / 2
+                return min(c.elements, key=lambda i: float(np.linalg.norm(
+                    (self.model.elements[i].bbox_min + self.model.elements[i].bbox_max) / 2 - mid)))
+        names = ", ".join(c.name for c in self.creations[:12]) + (" …" if len(self.creations) > 12 else "")
+        raise NotFoundError(f"{what} {t!r}: not an element index, a part id or a creation (creations: {names})")
+
     def measure(self, idx) -> float:
         """Size in inches of some elements, measured as the stat card measures (for re-split sections)."""
         idx = sorted(int(i) for i in idx)
@@ -225,6 +256,8 @@ def _weapon_groups(graph: nx.Graph, creation: Creation) -> list[list[int]]:
     for g, members in by_group.items():
         if g.startswith("carriage:") and int(g.split(":")[1]) in where:  # wheels of a gun carriage
             comps[where[int(g.split(":")[1])]].extend(members)
+        elif g.startswith("group:"):  # a LeoCAD/MLCad/LDCad group: one weapon per body it spans
+            groups += [sorted(c) for c in nx.connected_components(graph.subgraph(members))]
         else:
             groups.append(members)
     groups += [sorted(c) for c in comps]

@@ -37,7 +37,22 @@ def parse_point(text: str, what: str = "--at") -> np.ndarray:
     return np.array(vals, dtype=np.float64)
 
 
-def run_blast(target, *, at: list[str] | None = None, at_element: list[int] | None = None,
+def resolve_element(scene: DamageScene, text, what: str) -> int:
+    """An element index from an index, a part id or a creation name (see ``Analysis.resolve_element``)."""
+    return scene.analysis.resolve_element(text, what)
+
+
+def point_or_element(scene: DamageScene, text: str, what: str) -> np.ndarray:
+    """X,Y,Z in LDU, or the centre of an element named by index, part id or creation name."""
+    try:
+        return parse_point(text, what)
+    except UsageError:
+        if "," in str(text):
+            raise
+        return element_centre(scene, resolve_element(scene, text, what))
+
+
+def run_blast(target, *, at: list[str] | None = None, at_element: list[int | str] | None = None,
               dice: str = "3d10", rolls: str | None = None, armor_rolls: str | None = None, seed: int | None = None,
               expected: bool = False, bonus_dice: bool = True, sl: float | None = None, size_damage: int = 0,
               scale: str = "inch", rules: str = "2010", trials: int = 0,
@@ -70,7 +85,8 @@ def run_blast(target, *, at: list[str] | None = None, at_element: list[int] | No
     fixed = [parse_rolls(t, s, r) if t is not None else None for t, s in zip(roll_list, specs)]
     armor = parse_armor_rolls(armor_rolls)
     rng = np.random.default_rng(seed)
-    centres = [parse_point(p) for p in (at or [])] + [element_centre(scene, int(i)) for i in (at_element or [])]
+    centres = [point_or_element(scene, p, "--at") for p in (at or [])] + \
+        [element_centre(scene, resolve_element(scene, i, "--at-element")) for i in (at_element or [])]
     blasts: list[Blast] = []
     for c, s, f in zip(centres, specs, fixed):
         bl = make_blast(c, s, r, rolls=f, rng=rng, expected=expected and f is None, bonus_dice=bonus_dice)
@@ -124,7 +140,7 @@ def blast_json(scene: DamageScene, result: DamageResult, mc: MonteCarlo | None =
     return out
 
 
-def run_hit(target, *, element: int | None = None, origin: str | None = None, toward: str | None = None,
+def run_hit(target, *, element: int | str | None = None, origin: str | None = None, toward: str | None = None,
             damage: float | None = None, dice: str | None = None, rolls: str | None = None,
             armor_rolls: str | None = None, seed: int | None = None, expected: bool = False,
             bonus_dice: bool = True, overkill: bool = True, chunk: bool = False, reach_in: float | None = None,
@@ -169,8 +185,10 @@ def run_hit(target, *, element: int | None = None, origin: str | None = None, to
         roll_info = {"dice": str(spec), "rolls": None if got is None else [list(d) if len(d) > 1 else d[0]
                                                                          for d in got], "damage": total}
     armor = parse_armor_rolls(armor_rolls)
-    o = parse_point(origin, "--from") if origin is not None else None
-    tw = parse_point(toward, "--toward") if toward is not None else None
+    o = point_or_element(scene, origin, "--from") if origin is not None else None
+    tw = point_or_element(scene, toward, "--toward") if toward is not None else None
+    if element is not None:
+        element = resolve_element(scene, element, "--element")
     if element is None and (o is None or tw is None):
         raise UsageError("give the target: --element N, or --from X,Y,Z and --toward X,Y,Z")
     result = component_hit(scene, total, element=element, origin=o, toward=tw, armor_rolls=armor,

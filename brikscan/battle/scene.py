@@ -56,7 +56,8 @@ class DamageScene:
     edges: np.ndarray  # (M,2) int: connections between element indices
     ldu_per_inch: float
     measure: Callable[[list[int]], float] = field(repr=False, default=None)  # element indices -> Size in inches
-    source: str = "local graph"  # where the graph and the creations came from
+    source: str = "analysis"  # where the graph and the creations came from
+    analysis: object = field(default=None, repr=False)  # the Analysis it was built from
     _boxes: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _rays: object = field(default=None, repr=False)
     _nbrs: dict[int, set[int]] | None = field(default=None, repr=False)
@@ -145,4 +146,4 @@ def build_scene(analysis, *, size_damage: int | dict[str, int] = 0,
             memo[key] = analysis.measure(key)
         return memo[key]
     return DamageScene(model, rules, bodies, owner, analysis.edges(), analysis.ldu_per_inch, measure,
-                       "analysis" + (" (cached)" if analysis.cached else ""))
+                       "analysis" + (" (cached)" if analysis.cached else ""), analysis=analysis)

@@ -203,7 +203,7 @@ def find_units(analysis, *, creations: bool = True) -> list[Unit]:
              if c.kind == "minifig"]
     if creations:
         for c, card in zip(analysis.creations, analysis.cards):
-            if c.kind in ("minifig", "loose item") or not c.elements:
+            if c.kind in ("minifig", "loose item", "scenery") or not c.elements:
                 continue
             u = creation_unit(model.elements, c.name, c.kind, list(c.elements), side=c.side)
             _set_weapons(u, _ranged_groups(card))

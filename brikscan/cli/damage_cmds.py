@@ -78,7 +78,8 @@ def _print_sections(result) -> None:
 @app.command()
 def blast(model: Path,
           at: Optional[List[str]] = typer.Option(None, "--at", help="centre X,Y,Z in LDU (repeat for several)"),
-          at_element: Optional[List[int]] = typer.Option(None, "--at-element", help="centre on element N"),
+          at_element: Optional[List[str]] = typer.Option(None, "--at-element", help="centre on an element: its index, "
+                                                         "a part id (3700.dat) or a creation name"),
           dice: str = typer.Option("3d10", "--dice", help="explosion dice, e.g. 3d10 (';' between explosions)"),
           rolls: Optional[str] = typer.Option(None, "--rolls", help="fixed dice, e.g. 3,6,7 (10+4: a 10 and its "
                                                                    "Bonus d6; ';' between explosions)"),
@@ -142,9 +143,10 @@ def blast(model: Path,
 
 @app.command()
 def hit(model: Path,
-        element: Optional[int] = typer.Option(None, "--element", help="target element index"),
-        origin: Optional[str] = typer.Option(None, "--from", help="attacker X,Y,Z (LDU): the line of attack"),
-        toward: Optional[str] = typer.Option(None, "--toward", help="aim point X,Y,Z: first element hit is the target"),
+        element: Optional[str] = typer.Option(None, "--element", help="target element: index, part id (3700.dat) "
+                                                                      "or creation name"),
+        origin: Optional[str] = typer.Option(None, "--from", help="attacker X,Y,Z (LDU) or a creation name: the line of attack"),
+        toward: Optional[str] = typer.Option(None, "--toward", help="aim point X,Y,Z or a creation name: the first element hit is the target"),
         damage: Optional[float] = typer.Option(None, "--damage", help="rolled damage total, e.g. 12"),
         dice: Optional[str] = typer.Option(None, "--dice", help="damage dice, e.g. 2d6"),
         rolls: Optional[str] = typer.Option(None, "--rolls", help="fixed damage dice, e.g. 5,6+2"),

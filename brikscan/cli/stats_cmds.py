@@ -42,7 +42,13 @@ def stats(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd/.dat
                                                                         " …], e.g. '12-15=weapon type=gun size=2' "
                                                                         "(repeatable)"),
           card: Optional[Path] = typer.Option(None, "--card", help="write stat cards with renders to .html or .md"),
-          all_: bool = typer.Option(False, "--all", help="also show loose items in full"),
+          space: Optional[bool] = typer.Option(None, "--space/--air", help="flyers are spacecraft or on "
+                                               "antigravity (full Power) or fly in the air (Power halved) "
+                                               "[000 §8.1]; default: the CREATION annotation space=yes, else air"),
+          move: str = typer.Option("default", "--move", help="unannotated Move: default (the [000 §9.1] speeds: "
+                                                            "ground 10\", water 8\", flying 12\") or formula "
+                                                            "([004 §9.1] by Size and SL)"),
+          all_: bool = typer.Option(False, "--all", help="also show scenery and loose items in full"),
           no_render: bool = typer.Option(False, "--no-render", help="--card without the 3D renders")) -> None:
     """Stat card per creation: Size, Structure Level, Armor, Base Cost, weapons, propulsion, Power, total."""
     from ..analysis.stats import analyse, analysis_json
@@ -52,6 +58,8 @@ def stats(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd/.dat
         raise UsageError(f"--rules {rules!r}: choose 2010 or 2001")
     if scale not in ("inch", "stud"):
         raise UsageError(f"--scale {scale!r}: choose inch or stud")
+    if move not in ("default", "formula"):
+        raise UsageError(f"--move {move!r}: choose default or formula")
     if round_mode not in ("nearest", "up", "down"):
         raise UsageError(f"--round {round_mode!r}: choose nearest, up or down")
     if card is not None and card.suffix.lower() not in (".html", ".htm", ".md"):
@@ -59,7 +67,8 @@ def stats(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd/.dat
     refuse_overwrite(model, card)
     level = parse_sl(sl)
     m = load_model(model, library)
-    a = analyse(m, rules=rules, scale=scale, round_mode=round_mode, sl=level, overrides=list(role or []))
+    a = analyse(m, rules=rules, scale=scale, round_mode=round_mode, sl=level, overrides=list(role or []),
+                space=space, move=move)
     if card is not None:
         from ..render.stat_card import write_card
 
@@ -90,7 +99,7 @@ def _print_cards(a, all_: bool) -> None:
     small = []
     for card in a.cards:
         c = card.creation
-        if not all_ and c.kind in ("minifig", "loose item"):
+        if not all_ and c.kind in ("minifig", "loose item", "scenery"):
             small.append(card)
             continue
         t = Table(title=f"{c.name}  ({c.kind})", show_header=False, title_justify="left")
@@ -103,19 +112,22 @@ def _print_cards(a, all_: bool) -> None:
             t.add_row("Weapon", f"{w.name}: {w.type} Size {_fmt(w.size)} — Cost {_fmt(w.cost)}, Use {_fmt(w.use)}, "
                                 f"Range {_fmt(w.range_in)}\", Damage {w.damage or '—'}")
         for p in card.propulsion:
-            t.add_row("Propulsion", f"{p.type}: Move {_fmt(p.move_in)}\" — {_fmt(p.cost)} CP "
+            what = f"Thrust {_fmt(p.thrust_in)}\"" if p.thrust_in is not None else f"Move {_fmt(p.move_in)}\""
+            t.add_row("Propulsion", f"{p.type.replace('_', ' ')}: {what} — {_fmt(p.cost)} CP "
                                     f"({len(p.elements)} elements)")
         if card.mind_cost:
             t.add_row("Mind", f"{_fmt(card.mind_cost)} CP")
         fit = "" if card.weapons_fit is None else ("  (weapons fit)" if card.weapons_fit else "  (weapons do NOT fit)")
-        t.add_row("Power", f"{_fmt(card.power)}\"{fit}")
+        air = "  (flying in the air: halved [000 §8.1])" if card.flying else (
+            f"  (in space: {card.space_reason})" if card.space else "")
+        t.add_row("Power", f"{_fmt(card.power)}\"{fit}{air}")
         t.add_row("Total", f"[bold]{_fmt(card.total_cost)} CP[/bold]  (rounded up {card.total_cost_rounded})")
         t.add_row("Roles", ", ".join(f"{k} {v}" for k, v in sorted(role_counts(card).items())))
         for w in card.warnings:
             t.add_row("[yellow]warning[/yellow]", w)
         con.print(t)
     if small:
-        t = Table("creation", "kind", "Size", "SL", "Armor", "weapons", "total CP", title="Minifigs and loose items",
+        t = Table("creation", "kind", "Size", "SL", "Armor", "weapons", "total CP", title="Minifigs, scenery and loose items",
                   title_justify="left")
         for card in small:
             c = card.creation

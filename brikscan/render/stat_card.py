@@ -75,7 +75,7 @@ def role_counts(card) -> dict[str, int]:
 
 
 def _selected(analysis, include_all: bool):
-    cards = [c for c in analysis.cards if include_all or c.creation.kind not in ("loose item",)]
+    cards = [c for c in analysis.cards if include_all or c.creation.kind not in ("loose item", "scenery")]
     return cards or analysis.cards
 
 

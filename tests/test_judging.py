@@ -1,0 +1,150 @@
+"""A part's category is evidence, its place in the build decides (issue 8): small builds made for each rule."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import LIBRARY_ZIP, needs_shared
+
+ID = "1 0 0 0 1 0 0 0 1"
+# a 4 x 8 stud body, two bricks high, the top layer staggered so it holds together: -Y is up, a brick's origin is
+# its top
+BODY = [f"1 4 0 -24 {z} {ID} 3001.dat" for z in (-60, -20, 20, 60)] + \
+    [f"1 4 0 -48 {z} {ID} 3001.dat" for z in (-40, 0, 40)]
+
+
+def _model(tmp_path, name: str, lines: list[str]):
+    from brikscan import load
+
+    p = tmp_path / name
+    head = "" if lines[0].startswith("0 FILE") else f"0 {name}\n0 Name: {name}\n"
+    p.write_text(head + "\n".join(lines) + "\n")
+    return load(p, LIBRARY_ZIP)
+
+
+def _analyse(m, **kw):
+    from brikscan.analysis.stats import analyse
+
+    return analyse(m, **kw)
+
+
+def _role(a, part: str):
+    for c in a.creations:
+        for i in c.elements:
+            if a.model.elements[i].part == part:
+                return c, c.roles[i]
+    raise AssertionError(part)
+
+
+@needs_shared
+def test_a_wing_plate_on_a_roof_is_structure(tmp_path):
+    a = _analyse(_model(tmp_path, "roof.ldr", BODY + [f"1 7 0 -48 0 {ID} 3933.dat"]))
+    c, r = _role(a, "3933.dat")
+    assert r.role == "structural" and "not a wing" in r.reason
+    card = next(k for k in a.cards if k.creation is c)
+    assert not card.flying and not card.propulsion and c.kind == "building"
+
+
+@needs_shared
+def test_a_wing_sticking_out_of_a_jet_is_forward_flight_and_space_keeps_power(tmp_path):
+    m = _model(tmp_path, "jet.ldr", BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"])
+    a = _analyse(m)
+    (card,) = a.cards
+    _, wing = _role(a, "3933.dat")
+    _, jet = _role(a, "3475b.dat")
+    assert wing.role == "propulsion" and wing.params["type"] == "forward_flight" and "sticks out" in wing.reason
+    assert jet.role == "propulsion" and jet.params["type"] == "thrust"
+    kinds = {p.type: p for p in card.propulsion}
+    assert kinds["forward_flight"].move_in == 12  # the flying default [000 §9.1 Movement Speed Examples]
+    thruster = kinds["thrust"]  # a Size 1 Thruster: 2 CP, 5" of Thrust, 1 Power [000 §9.3]
+    assert (thruster.cost, thruster.thrust_in, thruster.power_in) == (2, 5, 1)
+    assert card.flying and card.power == card.size  # flying in the air: Power = Size [000 §8.1]
+    space = _analyse(m, space=True).cards[0]
+    assert not space.flying and space.power == 2 * space.size
+
+
+@needs_shared
+def test_submodel_names_are_whole_role_words(tmp_path):
+    wheel = [f"1 0 0 0 0 {ID} 3641.dat"]  # a tyre, inside a submodel named for what it is
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + [
+        f"1 16 0 0 -100 {ID} water_wheel.ldr", f"1 16 0 -48 100 {ID} engine.ldr",
+        "0 FILE water_wheel.ldr", "0 water wheel", "0 Name: water_wheel.ldr"] + wheel + [
+        "0 FILE engine.ldr", "0 engine", "0 Name: engine.ldr", f"1 7 0 -8 0 {ID} 3023.dat"]
+    a = _analyse(_model(tmp_path, "names.mpd", lines))
+    from brikscan.analysis.annotations import word_role
+
+    assert word_role("water_wheel.ldr") is None and word_role("engine.ldr") is None
+    assert word_role("cannon_left.ldr")[0] == "weapon" and word_role("front wheels")[0] == "propulsion"
+    _, plate = _role(a, "3023.dat")
+    assert plate.role != "propulsion"
+
+
+@needs_shared
+def test_ldcad_groups_and_separate_mlcad_bodies(tmp_path):
+    lines = BODY + ['0 !LDCAD GROUP_DEF [topLevel=true] [LID=1] [GID=g1] [name=laser cannon] [center=0 0 0]',
+                    "0 !LDCAD GROUP_NXT [ids=g1] [nrs=1]", f"1 0 0 -56 -60 {ID} 3023.dat",
+                    "0 GROUP 2 gun", "0 MLCAD BTG gun", f"1 0 0 -56 60 {ID} 3024.dat",
+                    "0 MLCAD BTG gun", f"1 0 0 -56 -20 {ID} 3024.dat"]
+    a = _analyse(_model(tmp_path, "groups.ldr", lines))
+    _, laser = _role(a, "3023.dat")
+    assert laser.role == "weapon" and laser.params.get("type") == "cannon"
+    card = max(a.cards, key=lambda k: len(k.creation.elements))
+    guns = [w for w in card.weapons if any(a.model.elements[i].part == "3024.dat" for i in w.elements)]
+    assert len(guns) == 2  # one MLCad group name on two separate bodies: two weapons
+
+
+@needs_shared
+def test_a_role_line_whose_part_was_deleted_is_a_warning(tmp_path):
+    lines = BODY + ["0 !BRIKSCAN ROLE weapon type=cannon", "0 STEP", f"1 0 0 -56 0 {ID} 3023.dat"]
+    a = _analyse(_model(tmp_path, "deleted.ldr", lines))
+    _, r = _role(a, "3023.dat")
+    assert r.role != "weapon"
+    role_line = 2 + len(BODY) + 1  # after the two header lines and the body
+    assert any("ROLE not followed directly by a part" in str(d) and f":{role_line}:" in str(d)
+               for d in a.diagnostics)
+
+
+@needs_shared
+def test_restating_a_role_changes_nothing(tmp_path):
+    from brikscan.analysis.stats import analysis_json
+
+    m = _model(tmp_path, "same.ldr", BODY + [f"1 0 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"])
+    plain = analysis_json(_analyse(m))
+    wing = next(e.index for e in m.elements if e.part == "3933.dat")
+    brick = next(e.index for e in m.elements if e.part == "3001.dat")
+    again = analysis_json(_analyse(m, overrides=[f"{brick}=structural", "3475b.dat=propulsion"]))
+    assert again["creations"][0]["total_cost"] == plain["creations"][0]["total_cost"]
+    assert again["creations"][0]["roles"][str(brick)] == plain["creations"][0]["roles"][str(brick)]
+    assert again["creations"][0]["roles"][str(wing)] == plain["creations"][0]["roles"][str(wing)]
+
+
+@needs_shared
+def test_floating_parts_stay_in_an_annotated_creation_with_a_warning(tmp_path):
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} tower.ldr",
+             "0 FILE tower.ldr", "0 tower", "0 Name: tower.ldr", '0 !BRIKSCAN CREATION name="Tower" kind=building'] + \
+        BODY + [f"1 4 300 -24 0 {ID} 3001.dat"]  # one brick 260 LDU away
+    a = _analyse(_model(tmp_path, "float.mpd", lines))
+    tower = next(c for c in a.creations if c.name == "Tower")
+    assert len(tower.elements) == len(BODY) + 1
+    warn = [str(d) for d in a.diagnostics if "floating" in str(d)]
+    assert warn and "1 element(s)" in warn[0] and "kept in the creation" in warn[0]
+
+
+@needs_shared
+def test_moved_to_aliases_are_judged_as_their_target(tmp_path):
+    m = _model(tmp_path, "alias.ldr", BODY + [f"1 4 0 -48 0 {ID} 3660.dat"])  # ~Moved to 3660a (a slope)
+    el = next(e for e in m.elements if e.part == "3660.dat")
+    assert el.description.startswith("Slope") and m.parts["3660.dat"].alias_of == "3660a.dat"
+    _, r = _role(_analyse(m), "3660.dat")
+    assert r.role == "structural"
+
+
+@needs_shared
+def test_base_plates_and_things_lying_on_them_are_scenery(tmp_path):
+    lines = [f"1 2 0 0 0 {ID} 3811.dat"] + BODY + [f"1 6 200 0 200 {ID} 4738a.dat"]  # a chest on the ground
+    a = _analyse(_model(tmp_path, "base.ldr", lines))
+    base, r = _role(a, "3811.dat")
+    assert base.kind == "scenery" and "base plate" in r.reason
+    card = next(k for k in a.cards if k.creation is base)
+    assert card.total_cost == 0
+    house = max(a.creations, key=lambda c: sum(a.model.elements[i].part == "3001.dat" for i in c.elements))
+    assert house.kind == "building" and house is not base
