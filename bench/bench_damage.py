@@ -20,12 +20,13 @@ def bench_damage(model_path, library, repeats: int = 5, trials: int = 1000) -> d
     from brikscan.battle.dice import parse_explosion_dice, parse_rolls
     from brikscan.battle.explosion import explode, make_blast
     from brikscan.battle.montecarlo import monte_carlo
+    from brikscan.analysis.stats import analyse
     from brikscan.battle.scene import build_scene
 
     t0 = time.perf_counter()
     model = brikscan.load(model_path, library)
     t1 = time.perf_counter()
-    scene = build_scene(model)
+    scene = build_scene(analyse(model))  # the scene reads the (cached) analysis (issue 8)
     t2 = time.perf_counter()
     rules = scene.rules
     lo, hi = model.bbox_ldu

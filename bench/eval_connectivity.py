@@ -19,11 +19,13 @@ import networkx as nx
 
 def bricknet_reference(model) -> tuple[set[tuple[int, int]], int]:
     """BrickNet's own pipeline on the model's parts: (element pairs, parts it placed)."""
+    from brikscan.analysis import connectivity as C
+    from brikscan.analysis.bricknet_import import bricknet_modules
+
+    bnd = bricknet_modules()[1]  # BrickNet's own decoding, not brikscan's compiled table: an independent check
     from bricknet import parse_ldr
 
-    from brikscan.analysis import connectivity as C
-
-    bng, cat, aliases = C._bricknet()
+    cat, aliases = bnd.load_catalog(), bnd.load_aliases()
     known = set(cat.stem_to_id) | {k for k, v in aliases.items() if v[0] in cat.stem_to_id}
     lines, idx = [], []
     for e in model.elements:

@@ -1,8 +1,11 @@
-"""brikscan's benchmark: load (cold / warm / peak memory) against ldraw2mesh in the same run, then analysis,
+"""brikscan's benchmark: every command as a whole fresh process on a just-edited model against its peer
+(bench/whole.py, issue 9), then load (cold / warm / peak memory) against ldraw2mesh in the same run, analysis,
 line of sight and destruction on the largest shared models.
 
-    python bench/run.py [--library ../shared/ldraw/complete.zip] [--models DIR] [--out bench/results.md]
+    python bench/run.py [--quick] [--library ../shared/ldraw/complete.zip] [--models DIR] [--out bench/results.md]
 
+--quick (about 5 minutes): one run per measurement, one large model, the army up to 4 copies, and no
+in-process sections. The full run takes about 15 minutes on this 2-core machine.
 Each measurement runs in a fresh Python process so peak memory (ru_maxrss) is that of the measured work alone.
 Times are medians of --repeat runs. Targets come from the issues and are printed next to the figures.
 """
@@ -95,7 +98,17 @@ def _row(cells) -> str:
 
 
 def table(loads: list[dict], hooks: dict) -> str:
-    out = ["**Load** (fresh process each; ldraw2mesh = load plus flattening to one triangle array)", "",
+    out = []
+    whole = hooks.get("whole")
+    if isinstance(whole, dict) and "error" not in whole:
+        from bench.whole import whole_table
+
+        out += [whole_table(whole), ""]
+    elif isinstance(whole, dict):
+        out += [f"Whole process not measured: {whole['error']}", ""]
+    if not loads:
+        return "\n".join(out)
+    out += ["**Load** (fresh process each; ldraw2mesh = load plus flattening to one triangle array)", "",
            _row(["model", "elements", "triangles", "cold load s (target < 5)", "warm load s", "ldraw2mesh s",
                  "warm ÷ ldraw2mesh (target ≤ 1.5)", "peak MB (target < 1536)"]),
            "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -126,7 +139,7 @@ def table(loads: list[dict], hooks: dict) -> str:
                 _row(["model", "elements", "3d10 blast + re-split warm s", "1,000 Monte Carlo trials s"]),
                 "|---|---:|---:|---:|",
                 _row([Path(str(dmg["model"])).name, dmg["elements"], dmg["blast_warm_s"], dmg["montecarlo_s"]])]
-    errors = {k: v["error"] for k, v in hooks.items() if isinstance(v, dict) and "error" in v}
+    errors = {k: v["error"] for k, v in hooks.items() if isinstance(v, dict) and "error" in v and k != "whole"}
     if errors:
         out += ["", "Not measured: " + "; ".join(f"{k}: {v}" for k, v in errors.items())]
     return "\n".join(out)
@@ -139,6 +152,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.md")
     ap.add_argument("--skip-hooks", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="the whole-process section only, one run each")
+    ap.add_argument("--skip-whole", action="store_true", help="leave out the whole-process section")
     ap.add_argument("--table-only", action="store_true", help="re-print the table from the last results .json")
     a = ap.parse_args()
     if a.table_only:
@@ -148,13 +163,23 @@ def main() -> int:
     if not a.library.exists() or not a.models.exists():
         print(f"bench: needs the LDraw library and the official models ({a.library}, {a.models})", file=sys.stderr)
         return 2
+    sys.path.insert(0, str(ROOT))
+    hooks: dict = {}
+    if not a.skip_whole:
+        from bench.whole import bench_whole
+
+        try:
+            hooks["whole"] = bench_whole(a.library, a.models, quick=a.quick)
+        except Exception as exc:  # reported in the table, not hidden
+            hooks["whole"] = {"error": f"{type(exc).__name__}: {exc}"}
     models = [a.models / m for m in LARGEST if (a.models / m).exists()]
     loads = []
-    for m in models:
+    for m in ([] if a.quick else models):
         r = bench_load(m, a.library, a.repeat)
         print(json.dumps(r), flush=True)
         loads.append(r)
-    hooks = {} if a.skip_hooks else optional_hooks(loads, models, a.library)
+    if not (a.skip_hooks or a.quick):
+        hooks.update(optional_hooks(loads, models, a.library))
     text = table(loads, hooks)
     print(text)
     sys.path.insert(0, str(ROOT))

@@ -9,3 +9,10 @@ def load(path, library=None, **kwargs):
     from .geometry.model import load as _load
 
     return _load(path, library, **kwargs)
+
+
+def army(paths, library=None, **kwargs):
+    """The army of model and scene files: CP, Unit Inches, sides (see :func:`brikscan.battle.army.army`)."""
+    from .battle.army import army as _army
+
+    return _army(paths, library, **kwargs)

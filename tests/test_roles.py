@@ -363,7 +363,9 @@ def _enclosure_of(a):
     from brikscan.analysis.interior import enclosure
 
     c = max((c for c in a.creations if c.kind != "minifig"), key=lambda c: len(c.elements))
-    return c, enclosure(a.model, c.elements)
+    scenery = {i for s in a.creations if s.kind == "scenery" for i in s.elements}
+    on_ground = any(j in scenery for i in c.elements for j in a.graph.neighbors(i))  # stands on a base plate
+    return c, enclosure(a.model, c.elements, floor=on_ground)
 
 
 @needs_shared

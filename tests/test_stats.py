@@ -223,7 +223,8 @@ def test_minifig_card_is_four_cp(loaded):
     assert figs
     for f in figs:
         assert (f.size, f.structure_level, f.armor) == (1, 0.5, "4")
-        assert f.total_cost == 4 + sum(w.cost for w in f.weapons)
+        assert f.total_cost == 4 + sum(w.cost for w in f.weapons) + sum(s.cost for s in f.specialties) + \
+            sum(e.cost or 0 for e in f.extras)  # Gunners at the cannons +1 CP [000 §11.2]
     armed = [w for f in figs for w in f.weapons]
     assert armed and all(w.size in (1, 2) for w in armed)
 

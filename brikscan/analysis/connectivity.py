@@ -23,14 +23,10 @@ _ROTATING = {"hinge", "clip", "ball", "turntable", "technic-rotating"}
 
 
 def _bricknet():
-    """(bricknet.graph, catalog, aliases), or None: without BrickNet every connection is a contact."""
-    from .bricknet_import import bricknet_modules
+    """BrickNet's compiled connector table, or None: without BrickNet every connection is a contact."""
+    from .bricknet_import import connector_table
 
-    mods = bricknet_modules()
-    if mods is None:
-        return None
-    bng, bnd = mods
-    return bng, bnd.load_catalog(), bnd.load_aliases()
+    return connector_table()
 
 
 def bricknet_stem(part: str, known) -> str | None:
@@ -153,11 +149,11 @@ def bricknet_edges(model) -> tuple[list[tuple], set[int]]:
     ``family`` is BrickNet's (stud, axle, hinge, ball, fixed); sub_* are connector subtypes (stud, tube, pin, ...).
     Parts are placed as ``bricknet.parse_ldr`` places them (alias wrappers, orthonormalised rotations).
     """
-    bn = _bricknet()
-    if bn is None:
+    table = _bricknet()
+    if table is None:
         return [], set()
-    bng, cat, aliases = bn
-    known = set(cat.stem_to_id) | {k for k, v in aliases.items() if v[0] in cat.stem_to_id}
+    bng = table.consts
+    known = table.known()
     idx, pids, mats = [], [], []
     for e in model.elements:
         if e.missing:
@@ -166,11 +162,11 @@ def bricknet_edges(model) -> tuple[list[tuple], set[int]]:
         if stem is None:
             continue
         t = np.asarray(e.transform, dtype=np.float64)
-        if stem in aliases:
-            stem, wrap = aliases[stem]
-            t = t @ wrap
-        pid = cat.stem_to_id.get(stem)
-        if pid is None or not len(bng._part_info(pid).conns):
+        if stem in table.aliases:
+            stem, wrap = table.aliases[stem]
+            t = t @ table.alias_matrix(wrap)
+        pid = table.stem_to_id.get(stem)
+        if pid is None or not table.n_connectors(pid):
             continue
         idx.append(e.index)
         pids.append(pid)
@@ -180,21 +176,14 @@ def bricknet_edges(model) -> tuple[list[tuple], set[int]]:
     mats = np.array(mats)
     u, _, vt = np.linalg.svd(mats[:, :3, :3])
     mats[:, :3, :3] = u @ vt
-    infos = [bng._part_info(pid) for pid in pids]
-    counts = np.array([len(i.meta) for i in infos])
-    part_of = np.repeat(np.arange(len(idx)), counts)
-    meta = np.concatenate([i.meta for i in infos])
-    cum = np.cumsum(counts)
-    f_conn = np.arange(cum[-1], dtype=np.int64) - np.repeat(cum - counts, counts)
-    frames = np.concatenate([i.frames for i in infos])
-    ca = bng.ConnArrays(part_of, meta[:, 0], meta[:, 1], meta[:, 2], meta[:, 3], f_conn, frames)
+    ca = table.gather(pids)
     pairs, wf, axes = _find_pairs(bng, mats, ca)
-    subs = [c[1] for i in infos for c in i.conns]
-    kind = meta[:, 0].astype(int)
+    subs = ca.sub_name
+    kind = ca.kind.astype(int)
     fam_names = bng._FAM_NAMES
     hole = int(bng.Kind.hole)
     out = []
-    el = np.asarray(idx)[part_of]
+    el = np.asarray(idx)[ca.part_of]
     for ci, cj in pairs.tolist():
         ka, kb = kind[ci], kind[cj]
         fam = "stud" if ka <= hole and kb <= hole else fam_names[ka]

@@ -130,7 +130,8 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 outside = [w for w in graph.neighbors(v) if w not in members and w not in fig["items"] and w != u
                            and w not in seen]
                 small = _extent(model, [v]) <= HELD_MAX_LDU
-                carried = c.accessory or c.role == "weapon"
+                # a cannon is mounted on its carriage, never carried (a "Minifig Cannon" is a ship's gun)
+                carried = (c.accessory or c.role == "weapon") and c.type != "cannon"
                 only_ours = not outside and c.role not in ("structural", None, "propulsion")
                 if small and (carried or only_ours):
                     fig["items"].append(v)
@@ -221,7 +222,7 @@ def _element_notes(model, ann: Annotations, overrides: list[str] | None) -> dict
 
 def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote],
                   cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
-                  interior_cache: dict | None = None) -> dict[int, RoleDecision]:
+                  interior_cache: dict | None = None, on_ground: bool = False) -> dict[int, RoleDecision]:
     roles: dict[int, RoleDecision] = {}
     boat = any(classes[i].word == "boat" or (classes[i].role == "propulsion" and classes[i].type == "water")
                for i in idx)
@@ -308,21 +309,21 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
               r.params.get("type") == "ground"]
     els = model.elements
-    on_ground = {i for i in wheels if els[i].bbox_max[1] >= ground - GROUND_TOL_LDU}
+    rolling = {i for i in wheels if els[i].bbox_max[1] >= ground - GROUND_TOL_LDU}
     for i in wheels:  # a rim inside a tyre that reaches the ground reaches it too
         c = (els[i].bbox_min + els[i].bbox_max) / 2
-        if i not in on_ground and any(
+        if i not in rolling and any(
                 np.linalg.norm(c - (els[j].bbox_min + els[j].bbox_max) / 2) <
-                0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in on_ground):
-            on_ground.add(i)
+                0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in rolling):
+            rolling.add(i)
     for i, r in list(roles.items()):
-        if i in wheels and i not in on_ground:
+        if i in wheels and i not in rolling:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
     _details(model, graph, idx, classes, roles)
     _nozzles(model, idx, classes, roles)
-    _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache)
+    _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache, on_ground)
     return roles
 
 
@@ -372,8 +373,6 @@ def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> 
 
 
 FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
-FLAT_WINGS_MIN = 4  # brikscan heuristics: at least this many flat parts sticking out ...
-FLAT_WINGS_SHARE = 0.15  # ... and this share of the structure-type parts make wings of a flyer
 AIRFOIL_OUT = 0.5  # share of a flat part's footprint outside the body's for it to stick out as an airfoil
 
 
@@ -407,12 +406,11 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     flat = [i for i in idx if i not in roles and structural_kind(classes[i], els[i]) and h[i] <= FLAT_MAX_LDU and
             classes[i].word in ("plate", "wedge", "tile", "slope")]
     flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}
-    n_out = sum(1 for v in flat_out.values() if v >= AIRFOIL_OUT)
-    # a flyer: it has thrust or flight, a wing part sticking out, or wings built of plates (many flat parts
-    # sticking out of its body: a starfighter built without "Wing" parts)
+    # a flyer: it has thrust or flight, or a wing part sticking out. Flat parts sticking out alone are no
+    # evidence: city skylines, quays and roofs have them too (a starfighter without jet or wing parts needs an
+    # annotation: 0 !BRIKSCAN ROLE propulsion type=thrust on its engines)
     flies = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight") for r in roles.values()) \
-        or any(v >= AIRFOIL_OUT for v in out.values()) or (n_out >= FLAT_WINGS_MIN and
-                                                            n_out >= FLAT_WINGS_SHARE * max(1, len(body) + len(flat)))
+        or any(v >= AIRFOIL_OUT for v in out.values())
     for i in wings:
         if out[i] < AIRFOIL_OUT or not flies:
             del roles[i]  # decided by the topology: Structure where it is built in
@@ -440,7 +438,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
 
 
 def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecision], moving: set[int],
-                    ldu_per_inch: float, interior_cache: dict | None = None) -> None:
+                    ldu_per_inch: float, interior_cache: dict | None = None, on_ground: bool = False) -> None:
     """Elements of a structural kind that enclose an interior become Structural, with the enclosed volume.
 
     Only part- and topology-based decisions are revisited: annotations, the command line, weapons, propulsion
@@ -451,7 +449,7 @@ def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecisio
                                                                                 "weak point")]
     if not cand:
         return
-    enc = enclosure(model, idx, store=interior_cache)
+    enc = enclosure(model, idx, store=interior_cache, floor=on_ground)
     for i in cand:
         if enc.encloses(i):
             roles[i] = RoleDecision("structural", encloses_reason(describe(model.elements[i])[1],
@@ -589,7 +587,9 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             continue
         cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
         params = dict(cn.params) if cn else {}
-        roles = _decide_roles(model, graph, idx, classes, notes, hull_cache, ldu_per_inch, interior_cache)
+        on_ground = any(j in scenery for i in idx for j in graph.neighbors(i))
+        roles = _decide_roles(model, graph, idx, classes, notes, hull_cache, ldu_per_inch, interior_cache,
+                              on_ground)
         kind, why = _kind(model, idx, roles, classes, params.get("kind"))
         sub = fname or _common_submodel(model, idx)
         name = params.get("name") or file_stem(sub)

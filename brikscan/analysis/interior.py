@@ -38,7 +38,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import ndimage
 
 PITCH_LDU = 10.0  # voxel edge: half a stud
 MAX_VOXELS = 3_000_000  # the pitch grows for huge creations so that the grid stays below this
@@ -179,6 +178,8 @@ def sample_triangles(tris: np.ndarray, owner: np.ndarray, spacing: float) -> tup
 def _outside_from_sides_and_bottom(free: np.ndarray) -> np.ndarray:
     """Free voxels reachable from the grid's sides or bottom by paths that never go down (grid axes y, x, z;
     a larger y index is lower: LDraw -Y is up)."""
+    from scipy import ndimage  # imported on use: most commands never need it
+
     ny, nx, nz = free.shape
     out = np.zeros_like(free)
     border = np.zeros((nx, nz), dtype=bool)
@@ -205,24 +206,29 @@ def _outside_from_sides_and_bottom(free: np.ndarray) -> np.ndarray:
 
 def enclosure(model, element_indices, *, store: dict | None = None, pitch_ldu: float = PITCH_LDU,
               max_voxels: int = MAX_VOXELS, min_interior_ldu3: float = MIN_INTERIOR_LDU3,
-              seal_ldu: tuple[float, ...] = SEAL_LDU) -> Enclosure:
+              seal_ldu: tuple[float, ...] = SEAL_LDU, floor: bool = False) -> Enclosure:
     """The interior enclosed by the elements and, per element, the interior volume it bounds.
+
+    ``floor``: the creation stands on a base plate or ground plate (scenery, not part of it) that closes its
+    bottom, as the rulebook's implied floors do [000 MOC Combat "Official Toy Company Models"].
 
     ``store``: a dict kept by the caller for one loaded model (``stats.AnalysisCache.interiors``) so repeated
     analyses reuse sampled parts and results; None computes afresh.
     """
     idx = np.unique(np.asarray([int(i) for i in element_indices], dtype=np.int64))
-    key = (idx.tobytes(), pitch_ldu, max_voxels, min_interior_ldu3, tuple(seal_ldu))
+    key = (idx.tobytes(), pitch_ldu, max_voxels, min_interior_ldu3, tuple(seal_ldu), floor)
     if store is None:
         store = {}
     if key in store:
         return store[key]
-    res = _compute(model, idx, pitch_ldu, max_voxels, min_interior_ldu3, seal_ldu, store)
+    res = _compute(model, idx, pitch_ldu, max_voxels, min_interior_ldu3, seal_ldu, store, floor)
     store[key] = res
     return res
 
 
-def _compute(model, idx, pitch, max_voxels, min_ldu3, seal_ldu, store) -> Enclosure:
+def _compute(model, idx, pitch, max_voxels, min_ldu3, seal_ldu, store, floor: bool = False) -> Enclosure:
+    from scipy import ndimage  # imported on use: most commands never need it
+
     if len(idx) < MIN_ELEMENTS:
         return _EMPTY
     off = np.asarray(model.mesh.element_offsets)
@@ -251,6 +257,8 @@ def _compute(model, idx, pitch, max_voxels, min_ldu3, seal_ldu, store) -> Enclos
     solid = np.zeros(int(np.prod(shape)), dtype=bool)
     solid[lin] = True
     solid = solid.reshape(shape)
+    if floor:  # the ground it stands on closes the bottom (-Y is up: the largest y index is the lowest layer)
+        solid[int(ijk[:, 1].max()) + 1:, :, :] = True
     solid = ndimage.binary_closing(solid, structure=_CUBE)
     free = ~solid
     inner = np.zeros_like(solid)

@@ -85,16 +85,10 @@ _BODY = {"torso": "torso", "hips": "hips", "leg": "leg", "legs": "leg", "arm": "
 
 @lru_cache(maxsize=1)
 def _catalog_names() -> dict[str, str]:
-    from .bricknet_import import bricknet_modules
+    """BrickNet's part names (its catalog file alone: load_catalog would decode every connector label)."""
+    from .bricknet_import import bricknet_part_names
 
-    mods = bricknet_modules()
-    if mods is None:
-        return {}
-    try:
-        cat = mods[1].load_catalog()
-        return dict(zip(cat.id_to_stem, cat.id_to_name))
-    except Exception:
-        return {}
+    return bricknet_part_names()
 
 
 def describe(element) -> tuple[str, str]:
@@ -116,6 +110,9 @@ def _words(text: str) -> list[str]:
 
 def classify_part(element, org_type: str = "") -> PartClass:
     """The role a part suggests by its category and the first words of its description."""
+    if getattr(element, "hose", False):  # an LSynth hose: one flexible element [000 §7.1 Non-Structural]
+        return PartClass("decoration", f"'{element.description}': a flexible hose (LSynth), Non-Structural "
+                                       "[000 §7.1]", word="hose")
     cat, desc = describe(element)
     dwords = _words(desc.lstrip("~_=|"))
     cwords = _words(cat)

@@ -55,11 +55,16 @@ class WeaponCard:
     damage: str
     reason: str
     notes: str = ""
+    category: str = ""  # a minifig weapon's Core Rules row: hand_weapon, long_ranged_weapon, ... [000 ch.3]
+    hands: int | None = None
 
     def to_json(self) -> dict:
-        return {"name": self.name, "type": self.type, "elements": self.elements, "size": self.size,
-                "size_in": round(self.size_in, 3), "cost": self.cost, "use": self.use, "range_in": self.range_in,
-                "damage": self.damage, "reason": self.reason, "notes": self.notes}
+        d = {"name": self.name, "type": self.type, "elements": self.elements, "size": self.size,
+             "size_in": round(self.size_in, 3), "cost": self.cost, "use": self.use, "range_in": self.range_in,
+             "damage": self.damage, "reason": self.reason, "notes": self.notes}
+        if self.category:
+            d.update(category=self.category, hands=self.hands)
+        return d
 
 
 @dataclass
@@ -105,6 +110,21 @@ class StatCard:
     warnings: list[str] = field(default_factory=list)
     space: bool = False  # a spacecraft / on antigravity: full Power while flying [000 §8.1]
     space_reason: str = ""
+    # Core Rules units (issue #11): Skill, Move, Specialties, extras, Unit Inches [000 ch.2-3, §10.1, §11.1-2]
+    skill: str = ""
+    move_in: float | None = None
+    specialties: list = field(default_factory=list)  # minifig_rules.Specialty
+    extras: list = field(default_factory=list)  # minifig_rules.Extra: ammunition, turrets, plating, shields
+    unit_inches: float | None = None
+    notes: list[str] = field(default_factory=list)
+    mounted_on: str = ""
+    cost_reason: str = ""
+
+    def loadout_key(self) -> tuple:
+        """Identical minifigs (same weapons, armour, Specialties, Skill, cost) group as one card (×N)."""
+        return (self.creation.kind, self.armor, self.skill, self.move_in, round(self.total_cost, 4),
+                tuple((w.type, w.name, w.size) for w in self.weapons),
+                tuple(s.key for s in self.specialties), tuple(e.name for e in self.extras), self.mounted_on != "")
 
 
 @dataclass
@@ -304,9 +324,50 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
                       notes)
 
 
-def _minifig_walk(creation: Creation, rules) -> PropulsionCard:
-    """A minifig walks ``rules.minifig.move_in`` on its legs, at the ground propulsion price [000 §9.5]."""
-    move = float(rules.minifig.move_in)
+def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float, hulls, skill: str,
+                          mounted: bool, warnings: list[str], graph: nx.Graph | None = None
+                          ) -> tuple[list[WeaponCard], str | None, str]:
+    """A minifig's held weapons priced from the Core Rules table by length [000 ch.3], not by the Chapter 8
+    formulas; also its Body / Heavy Armor row from torso accessories [000 §3.3]. Returns (weapons, armour, why).
+
+    ``type`` stays the weapon family (gun, melee, shield, explosive, tool) that sight and attacks read;
+    ``category`` is the Core Rules row."""
+    from .minifig_rules import body_armor, held_items, pairing_warnings
+
+    t = rules.minifig_weapons
+    items = held_items(model, creation, rules, ldu_per_inch, hulls, mounted=mounted)
+    cards = []
+    for it in items:
+        row = t.items[it.key]
+        name = it.name
+        for i in it.elements:  # an annotated name wins
+            name = creation.roles[i].params.get("name") or name
+        family = creation.roles[it.elements[0]].params.get("type") or row.group
+        if row.group == "ranged" and family not in ("gun", "cannon", "rocket", "flamethrower", "launcher"):
+            family = "gun"
+        cards.append(WeaponCard(name, family, it.elements, t.size_of(row.size_class),
+                                it.length_ldu / ldu_per_inch, row.cost, row.use, row.range_in,
+                                row.damage(skill), f"{row.label} ({row.size_class}): {it.reason} {row.source}",
+                                row.notes, category=it.key, hands=it.hands))
+        warnings.extend(it.warnings)
+    warnings.extend(pairing_warnings(items, rules, mounted))
+    from .minifig_rules import is_siege_weapon
+
+    siege = [i for i in creation.sections.get("equipment", []) if is_siege_weapon(creation, i)]
+    if siege:  # a cannon by a minifig is a Vehicle weapon he mans: Chapter 8 prices it [000 §8.1 Turrets]
+        g = graph if graph is not None else nx.Graph()
+        for k, comp in enumerate(sorted(nx.connected_components(g.subgraph(siege)), key=min), start=len(cards) + 1):
+            w = _weapon_card(model, creation, sorted(comp), k, rules, ldu_per_inch, hulls)
+            w.notes = "; ".join(x for x in (w.notes, "a Vehicle weapon by the minifig, not a minifig weapon "
+                                                     "[000 §8.1 Turrets]") if x)
+            cards.append(w)
+    armor_key, armor_why = body_armor(model, creation, rules)
+    return cards, armor_key, armor_why
+
+
+def _minifig_walk(creation: Creation, rules, move_in: float | None = None) -> PropulsionCard:
+    """A minifig walks ``rules.minifig.move_in`` (a Hero 7") on its legs, at the ground price [000 §9.5]."""
+    move = float(move_in or rules.minifig.move_in)
     legs = creation.sections.get("legs", [])
     why = f"a minifig walks {move:g}\" [000 §9.5 The Minifig]"
     try:
@@ -406,17 +467,35 @@ def space_flag(creation: Creation, space: bool | None) -> tuple[bool, str]:
 
 def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode: str = "nearest",
               sl: float | None = None, graph: nx.Graph | None = None, cache: AnalysisCache | None = None,
-              *, space: bool | None = None, move: str = "default") -> StatCard:
-    """The costing of one Creation under ``rules`` (a Rules object); ``cache`` reuses per-part hulls."""
+              *, space: bool | None = None, move: str = "default", crew: list | None = None,
+              mounted_on: str = "") -> StatCard:
+    """The costing of one Creation under ``rules`` (a Rules object); ``cache`` reuses per-part hulls.
+
+    Minifigs, Horses and Vermin follow the Core Rules tables when the edition has them [000 ch.2-3, ch.H,
+    §10.3]; ``crew``: Specialties found at a Vehicle's Controls or guns; ``mounted_on``: the Horse it rides."""
+    from . import minifig_rules as MR
+
     if round_mode not in ROUND_MODES:  # checked here too: the 2001 fallback below must not swallow it
         raise UsageError(f"unknown rounding {round_mode!r} (choose nearest, up or down)")
     warnings: list[str] = []
+    notes: list[str] = []
     hulls = (cache if cache is not None else AnalysisCache()).hulls
     struct = creation.structural_elements or creation.elements
     m = measure_size(model, struct, ldu_per_inch, hulls)
     creation.size = m
+    core = rules.minifig_weapons is not None and rules.creatures is not None  # the Core Rules tables (2010)
+    special = ""
+    if core and creation.kind == "creature":
+        if MR.is_horse(model, creation, rules):
+            special = "horse"
+        elif MR.is_vermin(model, creation) and not creation.annotation.get("size"):
+            special = "vermin"
     if creation.kind == "minifig":
         size_in, size = m.size_in, int(rules.minifig.size_in)  # [000 §9.5 The Minifig] Size 1
+    elif special == "horse":
+        size_in, size = m.size_in, int(rules.creatures.horse.size)  # a Horse is Size 2 [000 ch.H]
+    elif special == "vermin":
+        size_in, size = m.size_in, int(rules.creatures.vermin.size)  # one-piece animals: Size 0 [000 §10.3]
     else:
         vermin = creation.kind == "creature" and len(creation.elements) == 1
         try:
@@ -429,6 +508,10 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     # Structure Level: --sl, then the CREATION annotation, then a suggestion [000 §7.1]
     if creation.kind == "minifig":
         level, why = float(rules.minifig.sl), f"a minifig is SL {F.sl_text(rules.minifig.sl)} [000 §9.5 The Minifig]"
+    elif special == "horse":
+        level, why = float(rules.creatures.horse.sl), f"a Horse is SL ½ {rules.creatures.horse.source}"
+    elif special == "vermin":
+        level, why = float(rules.creatures.vermin.sl), f"Vermin have no Structure Level {rules.creatures.vermin.source}"
     elif sl is not None:
         level, why = float(sl), "given with --sl"
     elif creation.annotation.get("sl"):
@@ -436,7 +519,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     else:
         level, why = suggest_sl(model, creation, rules)
     level = F.check_sl(level)
-    if creation.kind != "minifig":
+    if creation.kind != "minifig" and not special:
         capped, warn = F.clamp_sl(level, size, rules)
         if warn:
             warnings.append(warn)
@@ -446,6 +529,10 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     creation.sl_reason = why
     if creation.kind == "minifig":
         armor = str(rules.minifig.armor_fixed)  # minifig Armor is a fixed 4 [000 §9.5]
+    elif special == "horse":
+        armor = rules.creatures.horse.armor
+    elif special == "vermin":
+        armor = rules.creatures.vermin.armor
     else:
         armor = F.armor_for_sl(level, rules)
     wp_sl = F.lower_sl(level, rules)
@@ -458,17 +545,110 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     if creation.kind == "scenery":  # listed with Size and SL so it can be destroyed, but free [000 §7.1]
         return StatCard(creation, size_in, size, m.method, level, why, armor, F.lower_sl(level, rules),
                         F.armor_for_sl(F.lower_sl(level, rules), rules), 0.0, [], [], None, False, None, 0.0, 0.0,
-                        0, ["scenery: not priced (annotate CREATION kind=… to cost it)"])
+                        0, ["scenery: not priced (annotate CREATION kind=… to cost it)"], unit_inches=0.0)
     g = graph if graph is not None else nx.Graph()
-    weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, hulls)
-               for k, idx in enumerate(_weapon_groups(g, creation), start=1)]
-    if creation.kind == "minifig":
-        props = [_minifig_walk(creation, rules)]
+    profile = None
+    extras: list = []
+    skill = ""
+    move_in = None
+    if creation.kind == "minifig" and core:
+        profile = MR.UnitProfile(move_in=float(rules.minifig.move_in))
+        profile.skill, profile.mind_cost, profile.mind_reason, mw = MR.mind_profile(creation, rules)
+        warnings.extend(mw)
+        specs, sw = MR.annotated_specialties(creation, rules)
+        warnings.extend(sw)
+        MR.apply_specialties(profile, specs + MR.tool_specialties(model, creation, rules) + list(crew or []),
+                             rules)
+        weapons, armor_key, armor_why = _minifig_weapon_cards(model, creation, rules, ldu_per_inch, hulls,
+                                                              profile.skill, bool(mounted_on), warnings, g)
+        if profile.armor:
+            armor = profile.armor
+        if armor_key:  # Body Armor +2, Heavy Armor Deflection and Half Speed [000 §3.3]
+            row = rules.minifig_weapons.items[armor_key]
+            extras.append(MR.Extra("armor", row.label, row.cost, f"{armor_why}; {row.effect}; {row.notes}"))
+            armor = f"{armor}+{row.armor_add}" if not armor.isdigit() else str(int(armor) + row.armor_add)
+            if row.deflection:
+                armor += " + Deflection"
+            if row.half_speed:
+                notes.append(f"{row.label}: Half Speed [000 §3.3 Bodily Protection]")
+        if mounted_on:
+            notes.append(f"rides {mounted_on!r} [000 ch.H The Horse]")
+        props = [_minifig_walk(creation, rules, profile.move_in)]
+        skill, move_in = profile.skill, profile.move_in
+    elif special == "horse":
+        profile = MR.horse_profile(creation, rules)
+        warnings.extend(profile.warnings)
+        stowed = [i for i in creation.elements if creation.roles[i].role == "weapon"]
+        weapons = []
+        if stowed:  # a Horse cannot use equipment items [000 ch.H Horse Abilities]
+            notes.append(f"{len(stowed)} weapon element(s) stowed on the Horse: free, a Horse cannot use "
+                         "equipment [000 ch.H The Horse]")
+        try:
+            ps = F.propulsion_stats("ground", size, level, rules, profile.move_in, legs_or_treads=True)
+            props = [PropulsionCard("ground", creation.elements_with("propulsion"), ps.move_in, ps.cost,
+                                    f"a Horse moves {profile.move_in:g}\" {rules.creatures.horse.source}",
+                                    "ground", list(ps.warnings))]
+        except BrikscanError as exc:
+            props = [PropulsionCard("ground", [], profile.move_in, None, "a Horse", "ground", [exc.message])]
+        notes.extend(profile.notes)
+        notes.append("the saddle is the Controls, not Size [000 ch.H The Horse]")
+        skill, move_in = profile.skill, profile.move_in
+    elif special == "vermin":
+        weapons, props = [], []
+        profile = MR.UnitProfile(move_in=None, unit_inches=float(rules.creatures.vermin.unit_inches))
+        profile.fixed_cost = float(rules.creatures.vermin.cost)
+        profile.cost_reason = f"a one-piece animal is Vermin: Size 0, Armor 0, 0 CP {rules.creatures.vermin.source}"
+        notes.append(profile.cost_reason)
     else:
-        props = _propulsion_cards(model, creation, size, level, rules, warnings, move=move, graph=g,
-                                  ldu_per_inch=ldu_per_inch, hulls=hulls)
+        weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, hulls)
+                   for k, idx in enumerate(_weapon_groups(g, creation), start=1)]
+        if core and creation.kind == "creature" and rules.large_hand_held is not None:
+            for w in weapons:  # a Creature's hand-held weapons against its Size [000 §8.1 Large Hand-Held]
+                cls = MR.large_hand_held_class(w.size, size, rules.large_hand_held)
+                ranged = w.type not in ("melee", "shield")
+                if cls is None:
+                    warnings.append(f"{w.name}: Size {w.size:g} is more than twice the holder's Size {size}: too "
+                                    "big to hold [000 §8.1 Large Hand-Held Weapon Equivalents]")
+                elif cls == "L" and ranged and not rules.large_hand_held.ranged_long_allowed:
+                    warnings.append(f"{w.name}: a Long ranged weapon (over 1.5x the holder's Size) is not "
+                                    "allowed [000 §8.1 Large Hand-Held Weapon Equivalents]")
+                if cls:
+                    w.notes = "; ".join(x for x in (w.notes, f"held: {cls} for a Size {size} holder [000 §8.1 "
+                                                                 "Large Hand-Held Weapon Equivalents]") if x)
+        if creation.kind == "minifig":
+            props = [_minifig_walk(creation, rules)]
+        else:
+            props = _propulsion_cards(model, creation, size, level, rules, warnings, move=move, graph=g,
+                                      ldu_per_inch=ldu_per_inch, hulls=hulls)
+    if core and rules.extras is not None and creation.kind not in ("minifig",) and not special:
+        for w in weapons:  # ammunition: ROLE … type=cannon ammo=2,1 [000 §8.4 Cannons]
+            spec = next((creation.roles[i].params.get("ammo") for i in w.elements
+                         if creation.roles[i].params.get("ammo")), None)
+            if spec and w.type == "cannon":
+                ammo, aw = MR.cannon_ammo(w.size, spec, rules, creation.roles[w.elements[0]].source)
+                for a in ammo:
+                    a.name = f"{w.name}: {a.name}"
+                extras.extend(ammo)
+                warnings.extend(aw)
+        more, ew = MR.creation_extras(creation, size, rules)
+        extras.extend(more)
+        warnings.extend(ew)
     mind = 0.0
-    if creation.kind in ("minifig", "creature"):  # a Creature has a Mind, Trained (d6) by default [000 §10.1]
+    if profile is not None and creation.kind == "minifig" or special == "horse":
+        mind = profile.mind_cost
+    elif creation.kind == "creature" and not special:  # a Creature has a Mind, Trained (d6) by default [000 §10.1]
+        try:
+            if core:
+                skill, mind, mwhy, mw = MR.mind_profile(creation, rules)
+                warnings.extend(mw)
+            else:
+                mind = rules.minds.cost()
+        except BrikscanError as exc:
+            warnings.append(exc.message)
+        if core and not weapons:
+            notes.append("a Creature without hands has one free natural attack, a Melee Weapon up to its Size "
+                         "[000 §10.1 Manipulators]")
+    elif creation.kind == "minifig":
         try:
             mind = rules.minds.cost()
         except BrikscanError as exc:
@@ -478,19 +658,68 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     flying = any(p.type in ("flight", "forward_flight") for p in props) and not in_space
     try:
         power = F.power_limit(size, flying, rules)
-        fit = F.weapons_fit([w.size for w in weapons] + [p.power_in for p in props if p.power_in], size, flying,
-                            rules)
-        if not fit:
+        if creation.kind == "minifig" and core:
+            fit = None  # a minifig's loadout follows the pairing rules of [000 ch.3], not Weapon inches
+        else:
+            fit = F.weapons_fit([w.size for w in weapons] + [p.power_in for p in props if p.power_in], size,
+                                flying, rules)
+        if fit is False:
             warnings.append(f"weapons total {sum(w.size for w in weapons):g}\" exceed Power {power:g}\": "
                             "not all can fire in one turn [000 §8.1 Power Limits]")
     except BrikscanError as exc:
         power, fit = None, None
         warnings.append(exc.message)
-    total = (base or 0.0) + sum(w.cost or 0.0 for w in weapons) + sum(p.cost or 0.0 for p in props) + mind
+    specs_cost = sum(s.cost for s in profile.specialties) if profile is not None else 0.0
+    extras_cost = sum(e.cost or 0.0 for e in extras)
+    if profile is not None and profile.fixed_cost is not None:  # the Horse's 7 CP, Vermin's 0 [000 ch.H, §10.3]
+        total = profile.fixed_cost + sum(w.cost or 0.0 for w in weapons) + extras_cost
+        cost_reason = profile.cost_reason
+    else:
+        total = (base or 0.0) + sum(w.cost or 0.0 for w in weapons) + sum(p.cost or 0.0 for p in props) + mind + \
+            specs_cost + extras_cost
+        cost_reason = ""
     for p in props:
         warnings.extend(p.warnings)
+    if creation.kind == "minifig":
+        ui = MR.unit_inches_of(profile, rules.army.minifig_unit_inches) if profile is not None and core else 1.0
+    elif profile is not None and profile.unit_inches is not None:
+        ui = float(profile.unit_inches)
+    elif creation.kind in ("loose item", "scenery"):
+        ui = 0.0
+    else:
+        ui = float(size)  # Unit Inches: a Creature's or Vehicle's Size [000 §11.1]
     return StatCard(creation, size_in, size, m.method, level, why, armor, wp_sl, wp_armor, base, weapons, props,
-                    power, flying, fit, mind, total, int(math.ceil(total - 1e-9)), warnings, in_space, space_why)
+                    power, flying, fit, mind, total, int(math.ceil(total - 1e-9)), warnings, in_space, space_why,
+                    skill=skill, move_in=move_in, specialties=list(profile.specialties) if profile else [],
+                    extras=extras, unit_inches=ui, notes=notes, mounted_on=mounted_on, cost_reason=cost_reason)
+
+
+def _crew(model, creations: list[Creation], ann, rules, diags: list[Diagnostic]) -> tuple[dict, dict]:
+    """Core Rules crew facts that need more than one creation: Pilots at Controls, Gunners at mounted guns
+    [000 §11.2], minifigs riding Horses [000 ch.H]; also the ``file:line`` of each minifig's UNIT annotation,
+    and a warning there for an unknown specialty, mind die or side."""
+    from . import minifig_rules as MR
+
+    if rules.minifig_weapons is None or rules.specialists is None:
+        return {}, {}
+    for c in creations:
+        if c.kind == "minifig" and c.annotation and not c.annotation_source:
+            for fname, line, params in ann.units:
+                if params == c.annotation:
+                    f = model.files.get(fname)
+                    c.annotation_source = f"{f.path if f is not None else fname}:{line}"
+                    break
+    for c in creations:  # bad annotation values: warnings with file:line [issue #11 Bad input]
+        if not c.annotation_source or c.kind not in ("minifig", "creature"):
+            continue
+        fl, _, ln = c.annotation_source.rpartition(":")
+        msgs = MR.mind_profile(c, rules)[3] + (MR.annotated_specialties(c, rules)[1] if c.kind == "minifig" else [])
+        side = c.annotation.get("side")
+        if side is not None and not side.strip():
+            msgs.append(f"{c.annotation_source}: empty side=")
+        for msg in msgs:
+            diags.append(Diagnostic(fl, int(ln) if ln.isdigit() else 0, msg.split(": ", 1)[-1]))
+    return MR.crew_specialties(model, creations, rules), MR.mounts(model, creations, rules)
 
 
 def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "nearest", sl: float | None = None,
@@ -526,17 +755,25 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
             hit.model = model
             hit.cached = True
             return hit
+    from ..progress import current, phase, steps
+
+    cb = current(progress)
     cache = cache if cache is not None else AnalysisCache()
     t0 = time.perf_counter()
-    g = graph if graph is not None else build_graph(model)
+    with phase("connectivity", cb):
+        g = graph if graph is not None else build_graph(model)
     t1 = time.perf_counter()
     ann = parse_annotations(model)
     diags = list(ann.diagnostics)
     ldu = scale_ldu_per_inch(scale, r)
-    creations = find_creations(model, g, ann, overrides, hull_cache=cache.hulls, ldu_per_inch=ldu,
-                               interior_cache=cache.interiors, rules=r, diagnostics=diags)
+    with phase("creations and roles", cb):
+        creations = find_creations(model, g, ann, overrides, hull_cache=cache.hulls, ldu_per_inch=ldu,
+                                   interior_cache=cache.interiors, rules=r, diagnostics=diags)
     t2 = time.perf_counter()
-    cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache, space=space, move=move) for c in creations]
+    crew, mounted = _crew(model, creations, ann, r, diags)
+    cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache, space=space, move=move, crew=crew.get(k),
+                       mounted_on=mounted.get(k, ""))
+             for k, c in steps(list(enumerate(creations)), "stat cards", progress=cb)]
     t3 = time.perf_counter()
     a = Analysis(model, g, creations, cards, str(rules), scale, ldu, round_mode, diags,
                  {"graph": t1 - t0, "roles": t2 - t1, "stats": t3 - t2, "total": t3 - t0}, key, False,
@@ -567,6 +804,10 @@ def card_json(card: StatCard) -> dict:
         "mind_cost": _num(card.mind_cost), "total_cost": _num(card.total_cost),
         "total_cost_rounded": card.total_cost_rounded, "warnings": card.warnings,
         "sections": c.sections, "roles": {str(i): c.roles[i].to_json() for i in c.elements},
+        "skill": card.skill or None, "move_in": _num(card.move_in), "side": c.side,
+        "specialties": [s.to_json() for s in card.specialties], "extras": [e.to_json() for e in card.extras],
+        "unit_inches": _num(card.unit_inches), "notes": card.notes, "cost_reason": card.cost_reason,
+        "mounted_on": card.mounted_on or None,
     }
 
 

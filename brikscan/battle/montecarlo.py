@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UsageError
+from ..progress import ProgressCallback, current, steps
 from .dice import armor_text, roll_armor_many, roll_many
 from .explosion import Blast, armor_classes, blast_cover, kill_small, ring_geometry
 from .scene import DamageScene, _components
@@ -55,7 +56,8 @@ def sections_per_creation(scene: DamageScene, destroyed: np.ndarray) -> np.ndarr
 
 
 def monte_carlo(scene: DamageScene, blasts: list[Blast], trials: int, *, rng=None, bonus_dice: bool = True,
-                armor_rolls: list[float] | None = None, cover=True, geometry=None) -> MonteCarlo:
+                armor_rolls: list[float] | None = None, cover=True, geometry=None,
+                progress: ProgressCallback | None = None) -> MonteCarlo:
     """``trials`` random replays of the blasts (dice and Armor re-rolled each time unless ``armor_rolls`` fix it).
 
     ``cover`` as in ``explode``: True works out what hides behind what [000 §3.2] (once: the geometry does not
@@ -64,6 +66,9 @@ def monte_carlo(scene: DamageScene, blasts: list[Blast], trials: int, *, rng=Non
     if trials < 1 or trials > 1_000_000:
         raise UsageError(f"--trials must be between 1 and 1000000, got {trials}")
     rng = np.random.default_rng() if rng is None else rng
+    label = f"Monte Carlo ({trials} trials)"
+    cb = current(progress)
+    cb(label, 0, None)  # rolling: no count yet; the re-split of each distinct outcome is counted below
     rules = scene.rules
     n = scene.n_elements
     ring_idx, _ = geometry if geometry is not None else ring_geometry(scene, blasts)
@@ -122,7 +127,7 @@ def monte_carlo(scene: DamageScene, blasts: list[Blast], trials: int, *, rng=Non
     weights = np.bincount(inverse, minlength=len(uniq)) / trials
     base = sections_per_creation(scene, np.zeros(n, dtype=bool))
     p_split = np.zeros(len(scene.bodies))
-    for u in range(len(uniq)):
+    for u in steps(range(len(uniq)), label, progress=cb):
         row = np.unpackbits(uniq[u])[:len(cols)].astype(bool)
         destroyed = np.zeros(n, dtype=bool)
         destroyed[cols[row]] = True
@@ -136,7 +141,7 @@ def monte_carlo(scene: DamageScene, blasts: list[Blast], trials: int, *, rng=Non
 
 def monte_carlo_hit(scene: DamageScene, plan: list[dict], trials: int, *, rng=None, damage: float | None = None,
                     dice: tuple[int, int] | None = None, bonus_dice: bool = True,
-                    armor_rolls: list[float] | None = None) -> MonteCarlo:
+                    armor_rolls: list[float] | None = None, progress: ProgressCallback | None = None) -> MonteCarlo:
     """``trials`` replays of one Component Damage attack [000 §7.2]: the damage (``dice`` re-rolled, or a fixed
     ``damage`` total) and every Armor roll along the line are re-rolled (``armor_rolls`` fix them in order).
 
@@ -173,7 +178,7 @@ def monte_carlo_hit(scene: DamageScene, plan: list[dict], trials: int, *, rng=No
     p_split = np.zeros(len(scene.bodies))
     lost_per_k = np.zeros(len(plan) + 1)
     destroyed = np.zeros(n, dtype=bool)
-    for j in range(len(plan) + 1):
+    for j in steps(range(len(plan) + 1), f"Monte Carlo ({trials} trials)", progress=progress):
         if j:
             destroyed[plan[j - 1]["removed"]] = True
         lost_per_k[j] = destroyed.sum()

@@ -43,8 +43,51 @@ class RayEngine:
                 raise ValueError(f"unknown ray engine {name!r} (choose one of: {', '.join(ENGINES)})") from None
         raise ImportError(f"no ray engine available ({last})")
 
+    @staticmethod
+    def for_region(mesh, elem_lo: np.ndarray, elem_hi: np.ndarray, lo, hi, engine: str | None = None,
+                   pad: float = 1.0) -> "RayEngine":
+        """An engine over only the geometry in the box ``lo..hi`` (LDU): every ray segment inside it gets the
+        same answer as from the whole-model engine, with the whole model's face indices.
+
+        Why: building the tree costs ~4 µs a triangle (5 million triangles: seconds) while a blast's cover
+        rays or the corridor between two units touch a small part of the model. Segments lie in the box of
+        their end points (a box is convex), so triangles outside it cannot be hit; whole elements are kept when
+        their box (``elem_lo``/``elem_hi``, (E,3)) overlaps, inline geometry (face_element -1) triangle by
+        triangle. ``mesh`` is a ``ModelMesh``; the whole-model engine is returned when most of it is needed.
+        """
+        lo = np.asarray(lo, dtype=np.float64) - pad
+        hi = np.asarray(hi, dtype=np.float64) + pad
+        keep = np.flatnonzero(((elem_lo <= hi) & (elem_hi >= lo)).all(axis=1))
+        faces = mesh.face_runs(keep)
+        inline = np.flatnonzero(mesh.face_element < 0)
+        if len(inline):
+            t = mesh.triangles[inline]
+            ok = np.ones(len(inline), dtype=bool)
+            for c in range(3):
+                ok &= (t[:, :, c].min(axis=1) <= hi[c]) & (t[:, :, c].max(axis=1) >= lo[c])
+            faces = np.concatenate([faces, inline[ok]])
+        if len(faces) > 0.6 * mesh.n_triangles:
+            return RayEngine.build(mesh.triangles, engine)
+        return SubsetEngine(mesh.triangles, np.sort(faces), engine)
+
     def first_hit(self, origins: np.ndarray, dirs: np.ndarray, tmax: np.ndarray) -> Hits:
         raise NotImplementedError
+
+
+class SubsetEngine(RayEngine):
+    """An engine over some faces of a larger triangle soup, answering with the soup's face indices."""
+
+    def __init__(self, triangles: np.ndarray, faces: np.ndarray, engine: str | None = None) -> None:
+        self.faces = np.asarray(faces, dtype=np.int64)
+        self.n_faces = len(triangles)
+        self.inner = RayEngine.build(triangles[self.faces], engine)
+        self.name = self.inner.name
+
+    def first_hit(self, origins, dirs, tmax) -> Hits:
+        h = self.inner.first_hit(origins, dirs, tmax)
+        if not len(self.faces):
+            return Hits(np.full(len(h.t), np.inf, np.float32), np.full(len(h.t), -1, np.int64))
+        return Hits(h.t, np.where(h.face >= 0, self.faces[np.clip(h.face, 0, None)], -1))
 
 
 class EmbreeEngine(RayEngine):

@@ -130,7 +130,7 @@ def build_scene(analysis, *, size_damage: int | dict[str, int] = 0,
         owner[body.elements] = b
     orphans = np.flatnonzero(owner < 0).tolist()
     if orphans:  # missing parts: in no creation; unaligned scenery defaults to SL 1 [000 §11.1 Unit Inches]
-        bodies.append(Body("scenery", "scenery", orphans, frozenset(orphans), 1.0, 0))
+        bodies.append(Body("missing parts", "scenery", orphans, frozenset(orphans), 1.0, 0))
         owner[orphans] = len(bodies) - 1
     for body in bodies:
         if armor_fixed is not None:

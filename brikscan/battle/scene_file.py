@@ -25,6 +25,7 @@ Every mistake is one line naming the key (``models[0].position[2]: …``).
 """
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from pathlib import Path
@@ -34,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..errors import InputError
 from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_STUD, LDU_PER_TAPE_INCH, SCALES
+from ..ldraw.limits import DEFAULT_LIMITS
 
 _LENGTH = re.compile(r'^\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*(in|inch|inches|"|studs?|st|bricks?|plates?|ldu)?\s*$', re.I)
 _UNIT_LDU = {"stud": LDU_PER_STUD, "st": LDU_PER_STUD, "brick": LDU_PER_BRICK, "plate": LDU_PER_PLATE, "ldu": 1.0}
@@ -78,7 +80,15 @@ class ModelEntry(_Strict):
         if len(v) not in (2, 3):
             raise ValueError("want [x, y, z] or [x, z]")
         for x in v:
-            parse_length(x)
+            if not abs(parse_length(x)) <= DEFAULT_LIMITS.max_coord:  # also NaN and infinities
+                raise ValueError(f"{x!r} lies beyond the coordinate limit of {DEFAULT_LIMITS.max_coord:g} LDU")
+        return v
+
+    @field_validator("rotation")
+    @classmethod
+    def _rotation(cls, v):
+        if not math.isfinite(v):
+            raise ValueError("want a finite angle in degrees")
         return v
 
 

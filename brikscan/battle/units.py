@@ -60,10 +60,10 @@ def _gap(amin, amax, bmin, bmax) -> float:
     return float(np.linalg.norm(d))
 
 
-def _eye_and_feet(elements, sections: dict[str, list[int]]) -> tuple[np.ndarray, np.ndarray]:
+def _eye_and_feet(elements, sections: dict[str, list[int]], body: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """Eyes at the head's centre (headless: the top of the torso), feet under the legs (-Y is up)."""
     head = [i for i in sections.get("head", [])]
-    torso = sections.get("torso") or head
+    torso = sections.get("torso") or head or sections.get("legs") or body  # a lone pair of legs stands too
     legs = sections.get("legs", [])
     tlo, thi = elements_box(elements, torso)
     if head:
@@ -84,7 +84,8 @@ def minifig_unit(model, creation, card) -> Unit:
     secs = creation.sections
     sections = {s: sorted(secs.get(s, [])) for s in SECTIONS}
     u = Unit(creation.name, "minifig", sorted(creation.elements), sections,
-             *_eye_and_feet(model.elements, sections), creation=creation.name, side=creation.side)
+             *_eye_and_feet(model.elements, sections, list(creation.elements)), creation=creation.name,
+             side=creation.side)
     u.hands = list(secs.get("hands", []))
     _set_weapons(u, _ranged_groups(card))
     u.muzzle_ldu = barrel_end(model.elements, model.mesh, u)

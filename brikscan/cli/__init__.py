@@ -10,20 +10,51 @@ import typer
 
 from ..errors import EXIT_INPUT, EXIT_USAGE, BrikscanError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+CONTEXT = {"help_option_names": ["-h", "--help"]}  # inherited by every command and group
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, context_settings=CONTEXT,
                   help="brikscan: LDraw builds into BrikWars stat cards, line of sight and destruction previews.")
+_ARGS: list[str] = []  # this run's arguments (the global callback looks for --json in them)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"brikscan {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _global(ctx: typer.Context,
+            version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                         help="print the version and exit"),
+            quiet: bool = typer.Option(False, "--quiet", "-q", help="no warnings and no progress bar"),
+            verbose: bool = typer.Option(False, "--verbose", "-v", help="timings and extra detail on stderr")) -> None:
+    """Options for every command: brikscan [--quiet | --verbose] COMMAND …"""
+    from .output import configure, progress_scope
+
+    configure(quiet, verbose, json_out="--json" in _ARGS)
+    ctx.with_resource(progress_scope())
 
 # Each module registers its commands on ``app`` when imported.
 from . import model_cmds  # noqa: E402,F401
 from . import stats_cmds  # noqa: E402,F401
 from . import los_cmds  # noqa: E402,F401
 from . import damage_cmds  # noqa: E402,F401
+from . import army_cmds  # noqa: E402,F401
 from . import serve_cmds  # noqa: E402,F401
 
 
 def main(argv: list[str] | None = None) -> int:
+    from . import output
+
+    output.reset_clock()
+    args = list(sys.argv[1:] if argv is None else argv)
+    _ARGS[:] = args
+    if not args:  # a bare `brikscan`: its help, and success
+        args = ["--help"]
     try:
-        app(args=argv, standalone_mode=False)
+        app(args=args, standalone_mode=False, prog_name="brikscan")
     except BrikscanError as exc:
         print(f"brikscan: error: {exc.one_line()}", file=sys.stderr)
         return exc.exit_code
@@ -34,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         name = type(exc).__name__
         if name == "Exit":
             return int(getattr(exc, "exit_code", 0))
+        if name == "NoArgsIsHelpError":  # a bare group (`brikscan library`): its help was printed
+            return 0
         if name == "Abort":
             return 1
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):

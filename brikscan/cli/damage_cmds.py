@@ -7,6 +7,7 @@ from typing import List, Optional
 
 import typer
 
+from ..progress import phase
 from . import app
 from .common import LibraryOpt, RulesOpt, ScaleOpt, check_choices, load_model, print_json, refuse_overwrite, warn_all
 
@@ -17,6 +18,7 @@ _ARMOR = typer.Option(None, "--armor-rolls", help="fix the Armor rolls: one for 
 _SEED = typer.Option(None, "--seed", help="random seed (reproducible rolls)")
 _EXPECTED = typer.Option(False, "--expected", help="deterministic average dice and Armor instead of rolling")
 _BONUS = typer.Option(True, "--bonus/--no-bonus", help="Bonus Dice on a die's top face [000 §1.2]")
+SECTION_ROWS = 60  # a blast on a large set leaves hundreds of loose bricks: the table shows the first ones
 _HTML = typer.Option(None, "--html", help="the after-damage scene as an HTML page (opens offline in a browser)")
 _SHOW = typer.Option(False, "--show", help="open the after-damage scene in an interactive pyvista window")
 
@@ -34,7 +36,8 @@ def _outputs(m, result, png: Optional[Path], gif: Optional[Path], save: Optional
     if png is not None:
         from ..render.damage_view import render_before_after
 
-        render_before_after(m, result, png)
+        with phase("rendering PNG"):
+            render_before_after(m, result, png)
         done.append(f"wrote {png}")
     if gif is not None:
         from ..render.damage_view import render_gif
@@ -44,12 +47,14 @@ def _outputs(m, result, png: Optional[Path], gif: Optional[Path], save: Optional
     if html is not None:
         from ..render.damage_view import write_damage_html
 
-        write_damage_html(m, result, html)
+        with phase("writing HTML"):
+            write_damage_html(m, result, html)
         done.append(f"wrote {html}")
     if heatmap is not None and mc is not None:
         from ..render.damage_view import render_heatmap
 
-        render_heatmap(m, result, mc.p_destroyed, heatmap)
+        with phase("rendering heat map"):
+            render_heatmap(m, result, mc.p_destroyed, heatmap)
         done.append(f"wrote {heatmap}")
     return done
 
@@ -61,18 +66,22 @@ def _show(m, result) -> None:
 
 
 def _print_sections(result) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from .output import OPTIONS, console
+
     t = Table("section", "elements", "Size\"", "ES", "Power\"", "weapons off", "state")
-    for s in result.sections:
+    shown = result.sections if OPTIONS["verbose"] else result.sections[:SECTION_ROWS]
+    for s in shown:
         state = "DESTROYED" if s.destroyed else ("loose object" if s.kind == "loose object" else
                                                  ("broken loose" if s.loose else "standing"))
         off = ", ".join(f"{w['name']} ({w['size']:g}\")" for w in s.weapons_disabled) or (
             "-" if s.weapons else "")
         t.add_row(s.name, str(len(s.elements)), f"{s.size} ({s.size_in:.2f})", f"{s.effective_size:g}",
                   "" if s.power is None else f"{s.power:g}", off, state)
-    Console().print(t)
+    console().print(t)
+    if len(shown) < len(result.sections):
+        typer.echo(f"… {len(result.sections) - len(shown)} more sections (all with --verbose or --json)")
 
 
 @app.command()
@@ -108,13 +117,15 @@ def blast(model: Path,
     check_choices(rules, scale)
     level = parse_sl(sl)
     m = load_model(model, library)
-    scene, result, mc = run_blast(m, at=at, at_element=at_element, dice=dice, rolls=rolls, armor_rolls=armor_rolls,
-                                  seed=seed, expected=expected, bonus_dice=bonus, sl=level, size_damage=size_damage,
-                                  scale=scale, rules=rules, trials=trials, cover=cover)
+    with phase("blast"):
+        scene, result, mc = run_blast(m, at=at, at_element=at_element, dice=dice, rolls=rolls,
+                                      armor_rolls=armor_rolls, seed=seed, expected=expected, bonus_dice=bonus,
+                                      sl=level, size_damage=size_damage, scale=scale, rules=rules, trials=trials,
+                                      cover=cover)
     done = _outputs(m, result, png, gif, save, debris, f"blast {dice}", html, heatmap, mc)
     data = blast_json(scene, result, mc)
     if json_out:
-        print_json(data)
+        print_json(data, m)
         if show:
             _show(m, result)
         return
@@ -173,15 +184,16 @@ def hit(model: Path,
     check_choices(rules, scale)
     level = parse_sl(sl)
     m = load_model(model, library)
-    scene, result, info = run_hit(m, element=element, origin=origin, toward=toward, damage=damage, dice=dice,
-                                  rolls=rolls, armor_rolls=armor_rolls, seed=seed, expected=expected,
-                                  bonus_dice=bonus, overkill=overkill, chunk=chunk, reach_in=reach, sl=level,
-                                  size_damage=size_damage, scale=scale, rules=rules, trials=trials,
-                                  weapon_size=weapon_size)
+    with phase("hit"):
+        scene, result, info = run_hit(m, element=element, origin=origin, toward=toward, damage=damage, dice=dice,
+                                      rolls=rolls, armor_rolls=armor_rolls, seed=seed, expected=expected,
+                                      bonus_dice=bonus, overkill=overkill, chunk=chunk, reach_in=reach, sl=level,
+                                      size_damage=size_damage, scale=scale, rules=rules, trials=trials,
+                                      weapon_size=weapon_size)
     done = _outputs(m, result, png, gif, save, False, "component hit", html)
     data = hit_json(scene, result, info)
     if json_out:
-        print_json(data)
+        print_json(data, m)
         if show:
             _show(m, result)
         return

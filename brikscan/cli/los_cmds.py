@@ -6,6 +6,7 @@ from typing import Optional
 
 import typer
 
+from ..progress import phase
 from . import app
 from .common import LibraryOpt, RulesOpt, ScaleOpt, check_choices, print_json, refuse_overwrite
 
@@ -46,25 +47,29 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
         raise UsageError(f"--origin: unknown origin {origin!r} (choose eyes or barrel)")
     check_choices(rules, scale)
     refuse_overwrite(battlefield, png, html)
-    bf = load_battlefield(battlefield, library, scale=scale, rules=rules)
+    with phase("loading battlefield"):
+        bf = load_battlefield(battlefield, library, scale=scale, rules=rules)
     require_minifigs(bf.units, str(battlefield))
     viewers = select(bf.units, from_, "--from") if from_ else [u for u in bf.units if u.is_minifig]
     targets = select(bf.units, to, "--to")
-    result = line_of_sight(bf, viewers, targets, samples=samples, seed=seed, engine=engine, origin=origin)
+    with phase("line of sight"):
+        result = line_of_sight(bf, viewers, targets, samples=samples, seed=seed, engine=engine, origin=origin)
     if png:
         from ..render.sight_view import render_sight_png
 
-        render_sight_png(bf, result, png, all_rays=all_rays)
+        with phase("rendering PNG"):
+            render_sight_png(bf, result, png, all_rays=all_rays)
     if html:
         from ..render.sight_view import write_sight_html
 
-        write_sight_html(bf, result, html, all_rays=all_rays)
+        with phase("writing HTML"):
+            write_sight_html(bf, result, html, all_rays=all_rays)
     if json_out:
         data = los_json(bf, result)
         if bf.attacks:
             data["attacks"] = [attack_json(bf, result, a, samples=samples, seed=seed, engine=engine)
                                for a in bf.attacks]
-        print_json(data)
+        print_json(data, bf)
     else:
         _table(bf, result)
         for out in (png, html):

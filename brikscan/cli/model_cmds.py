@@ -8,9 +8,11 @@ import typer
 
 from ..errors import UsageError
 from . import app
-from .common import LibraryOpt, load_model, print_json, refuse_overwrite, warn_all
+from .common import (LibraryOpt, MaxCoordOpt, MaxDepthOpt, MaxElementsOpt, MaxScaleOpt, MaxTrianglesOpt, load_model,
+                     make_limits, print_json, refuse_overwrite, warn_all)
 
-library_app = typer.Typer(help="The LDraw parts library.", no_args_is_help=True)
+library_app = typer.Typer(help="The LDraw parts library.", no_args_is_help=True,
+                          context_settings={"help_option_names": ["-h", "--help"]})
 app.add_typer(library_app, name="library")
 
 
@@ -18,14 +20,16 @@ app.add_typer(library_app, name="library")
 def info(model: Path, library: Optional[str] = LibraryOpt,
          json_out: bool = typer.Option(False, "--json", help="one JSON object (the info contract)"),
          elements: bool = typer.Option(False, "--elements", help="also list every element"),
-         studs: bool = typer.Option(True, "--studs/--no-studs", help="keep or drop stud geometry")) -> None:
+         studs: bool = typer.Option(True, "--studs/--no-studs", help="keep or drop stud geometry"),
+         max_elements: int = MaxElementsOpt, max_triangles: int = MaxTrianglesOpt, max_depth: int = MaxDepthOpt,
+         max_coord: float = MaxCoordOpt, max_scale: float = MaxScaleOpt) -> None:
     """Elements, distinct parts, triangles, bounding box, missing parts and geometry source."""
     from ..geometry.info import model_info
 
-    m = load_model(model, library, studs)
+    m = load_model(model, library, studs, make_limits(max_elements, max_triangles, max_depth, max_coord, max_scale))
     data = model_info(m, elements)
     if json_out:
-        print_json(data)
+        print_json(data, m)
         return
     warn_all(m)
     from rich.console import Console
@@ -49,7 +53,9 @@ def view(model: Path, library: Optional[str] = LibraryOpt,
          png: Optional[Path] = typer.Option(None, "--png", help="render off-screen to this PNG instead"),
          html: Optional[Path] = typer.Option(None, "--html", help="write a self-contained 3D page instead"),
          roles: bool = typer.Option(False, "--roles", help="tint elements by their BrikWars role"),
-         studs: bool = typer.Option(True, "--studs/--no-studs")) -> None:
+         studs: bool = typer.Option(True, "--studs/--no-studs"),
+         max_elements: int = MaxElementsOpt, max_triangles: int = MaxTrianglesOpt, max_depth: int = MaxDepthOpt,
+         max_coord: float = MaxCoordOpt, max_scale: float = MaxScaleOpt) -> None:
     """Show the model (or a scene .toml) in 3D in its LDraw colours (window, --png or --html)."""
     refuse_overwrite(model, png, html)
     if model.suffix.lower() == ".toml":
@@ -59,7 +65,8 @@ def view(model: Path, library: Optional[str] = LibraryOpt,
             raise UsageError("--roles needs an LDraw model, not a scene file")
         m = load_scene(model, library, creations=False)
     else:
-        m = load_model(model, library, studs)
+        m = load_model(model, library, studs, make_limits(max_elements, max_triangles, max_depth, max_coord,
+                                                          max_scale))
     warn_all(m)
     face_rgb = None
     if roles:
@@ -80,14 +87,21 @@ def view(model: Path, library: Optional[str] = LibraryOpt,
 
 @app.command()
 def export(model: Path, out: Path, library: Optional[str] = LibraryOpt,
-           studs: bool = typer.Option(True, "--studs/--no-studs")) -> None:
-    """Write the model mesh as .glb, .obj, .ply or .stl (LDU units, LDraw colours)."""
-    from ..geometry.export import export_model
+           studs: bool = typer.Option(True, "--studs/--no-studs"),
+           units: str = typer.Option("m", "--units", help="m: metres with +Y up (glTF's convention, default); "
+                                                          "ldu: LDraw units and LDraw's -Y up"),
+           max_elements: int = MaxElementsOpt, max_triangles: int = MaxTrianglesOpt, max_depth: int = MaxDepthOpt,
+           max_coord: float = MaxCoordOpt, max_scale: float = MaxScaleOpt) -> None:
+    """Write the model mesh as .glb, .obj, .ply or .stl (metres and +Y up by default, LDraw colours)."""
+    from ..geometry.export import UNITS, export_model
 
-    m = load_model(model, library, studs)
+    if units not in UNITS:
+        raise UsageError(f"--units {units!r}: choose m or ldu")
+    refuse_overwrite(model, out)
+    m = load_model(model, library, studs, make_limits(max_elements, max_triangles, max_depth, max_coord, max_scale))
     warn_all(m)
-    export_model(m, out)
-    typer.echo(f"wrote {out} ({m.mesh.n_triangles} triangles)")
+    export_model(m, out, units)
+    typer.echo(f"wrote {out} ({m.mesh.n_triangles} triangles, {'metres, +Y up' if units == 'm' else 'LDU'})")
 
 
 @library_app.command("fetch")

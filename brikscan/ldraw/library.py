@@ -8,16 +8,29 @@ from __future__ import annotations
 
 import os
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import LibraryError
+from .limits import MAX_FILE_BYTES
 
 LIBRARY_DIRS = ("parts", "parts/s", "p", "models")
 RESOLUTIONS = {"normal": (), "high": ("p/48",), "low": ("p/8",)}
 # Where users usually keep the library when they do not say (LDraw's own installers use these).
 USUAL_PLACES = ("~/ldraw", "~/LDraw", "~/.ldraw", "/usr/share/ldraw", "/usr/local/share/ldraw",
                 "/opt/ldraw")
+# The copies that the editors install: BrickLink Studio (its ldraw/ folder), LeoCAD (library.bin, a zip of the
+# official library), LDCad (its own ldraw folder or complete.zip); macOS, Linux and Wine paths, and on Windows
+# its own (only there: elsewhere "C:/…" would be a folder relative to wherever brikscan runs).
+EDITOR_PLACES = (
+    "/Applications/Studio 2.0/ldraw", "~/.wine/drive_c/Program Files/Studio 2.0/ldraw",
+    "/usr/share/leocad/library.bin", "/usr/local/share/leocad/library.bin", "~/.local/share/leocad/library.bin",
+    "/Applications/LeoCAD.app/Contents/Resources/library.bin",
+    "~/.local/share/LDCad/ldraw", "~/LDCad/ldraw", "~/LDCad/complete.zip",
+) + (("C:/Program Files/Studio 2.0/ldraw", "C:/Program Files (x86)/Studio 2.0/ldraw",
+      "C:/Program Files/LeoCAD/library.bin", "C:/LDCad/ldraw", "C:/Users/Public/Documents/LDraw")
+     if os.name == "nt" else ())
 
 
 def normalize_name(name: str) -> str:
@@ -75,26 +88,10 @@ class Library:
         return self._index
 
     def _folder_lookup(self, rel: str) -> Path | None:
-        direct = self.path / rel
-        if direct.is_file():
-            return direct
-        # Case-insensitive fallback: list each directory once.
-        parts = rel.split("/")
-        cur = self.path
-        for i, comp in enumerate(parts):
-            key = str(cur)
-            listing = self._dirs.get(key)
-            if listing is None:
-                try:
-                    listing = {e.lower(): e for e in os.listdir(cur)}
-                except OSError:
-                    listing = {}
-                self._dirs[key] = listing
-            real = listing.get(comp)
-            if real is None:
-                return None
-            cur = cur / real
-        return cur if cur.is_file() else None
+        if ".." in rel.split("/"):
+            return None  # library names never climb; this one would leave the library
+        found = find_case_insensitive(str(self.path), rel, self._dirs)
+        return Path(found) if found else None
 
     def locate(self, rel: str) -> str | None:
         """A library-relative path (lower case) -> a stable locator, or None."""
@@ -108,16 +105,27 @@ class Library:
             self._zip_index()
             assert self._zip is not None
             try:
+                if self._zip.getinfo(loc).file_size > MAX_FILE_BYTES:
+                    raise LibraryError(f"{self.path}: {loc} is larger than {MAX_FILE_BYTES >> 20} MB")
                 return self._zip.read(loc)
-            except (zipfile.BadZipFile, OSError, KeyError) as exc:
-                raise LibraryError(f"{self.path}: cannot read {loc} ({exc})") from None
-        return Path(loc).read_bytes()
+            except (zipfile.BadZipFile, OSError, KeyError, RuntimeError, NotImplementedError, EOFError,
+                    zlib.error) as exc:
+                raise LibraryError(f"{self.path}: cannot read {loc} ({type(exc).__name__})") from None
+        try:
+            if os.stat(loc).st_size > MAX_FILE_BYTES:
+                raise LibraryError(f"{loc} is larger than {MAX_FILE_BYTES >> 20} MB")
+            return Path(loc).read_bytes()
+        except OSError as exc:
+            raise LibraryError(f"cannot read {loc} ({exc.strerror or type(exc).__name__})") from None
 
     def stamp(self, loc: str) -> str:
         """What a cached part depends on for this file (folders: size and mtime)."""
         if self.kind == "zip":
             return ""
-        st = os.stat(loc)
+        try:
+            st = os.stat(loc)
+        except OSError:
+            return "gone"
         return f"{st.st_size}:{st.st_mtime_ns}"
 
     def search_dirs(self, resolution: str = "normal") -> tuple[str, ...]:
@@ -135,14 +143,42 @@ class Library:
         return None
 
     def read_config(self) -> bytes | None:
+        """LDConfig.ldr, or None when the library has none (or it cannot be read: the caller warns)."""
         loc = self.locate("ldconfig.ldr")
-        return self.read_located(loc) if loc else None
+        if not loc:
+            return None
+        try:
+            return self.read_located(loc)
+        except LibraryError:
+            return None
 
     def close(self) -> None:
         if self._zip is not None:
             self._zip.close()
             self._zip = None
             self._index = None
+
+
+def find_case_insensitive(root: str, rel: str, listings: dict[str, dict[str, str]]) -> str | None:
+    """``root/rel`` matched without regard to case, a file; each folder is listed once (``listings``), so a
+    name that is not there costs dictionary look-ups, not system calls."""
+    cur = root
+    for comp in rel.split("/"):
+        listing = listings.get(cur)
+        if listing is None:
+            try:
+                listing = {e.lower(): e for e in os.listdir(cur)}
+            except (OSError, ValueError):
+                listing = {}
+            listings[cur] = listing
+        real = listing.get(comp)
+        if real is None:
+            return None
+        cur = os.path.join(cur, real)
+    try:
+        return cur if os.path.isfile(cur) else None
+    except (OSError, ValueError):
+        return None
 
 
 def _has_parts(p: Path) -> bool:
@@ -153,7 +189,8 @@ def _has_parts(p: Path) -> bool:
 
 
 def find_library(explicit: str | os.PathLike | None = None) -> Library | None:
-    """``--library``, else ``$LDRAWDIR``, else the usual places; None when there is none."""
+    """``--library``, else ``$LDRAWDIR``, else the usual places, the fetched zip, then the copies that Studio,
+    LeoCAD and LDCad install; None when there is none."""
     if explicit:
         return Library.open(explicit)
     env = os.environ.get("LDRAWDIR")
@@ -161,7 +198,9 @@ def find_library(explicit: str | os.PathLike | None = None) -> Library | None:
         return Library.open(env)
     from .fetch import default_library_zip  # where `brikscan library fetch` saves it
 
-    for p in [Path(place).expanduser() for place in USUAL_PLACES] + [default_library_zip()]:
+    places = [Path(place).expanduser() for place in USUAL_PLACES] + [default_library_zip()]
+    places += [Path(place).expanduser() for place in EDITOR_PLACES]
+    for p in places:
         if p.exists():
             try:
                 return Library.open(p)

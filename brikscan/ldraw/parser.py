@@ -6,12 +6,17 @@ flattening only has to care about mirrored matrices and ``INVERTNEXT``.
 from __future__ import annotations
 
 import math
+import re
+import zlib
 from dataclasses import dataclass, field
 
-from ..errors import Diagnostic, InputError
+from ..errors import Diagnostic, InputError, short
 from .library import normalize_name
 
 MAX_COORD = 1.0e6  # LDU; anything beyond is a corrupt line, not a model (1e6 LDU = 400 m)
+MAX_COLOUR = 0x3FFFFFF  # highest meaningful code: direct colours 0x2RRGGBB / 0x3RRGGBB; beyond is a corrupt line
+LSYNTH_CONSTRAINT = re.compile(r"^ls\d+\.dat$")  # LSynth's end and path markers: not parts of the model
+IDENTITY = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 
 
 @dataclass
@@ -46,10 +51,43 @@ class LDrawFile:
     tri_line: list[int] = field(default_factory=list)
     metas: list[tuple[int, str]] = field(default_factory=list)  # (line, text after "0 ") for non-header comments
     steps: list[int] = field(default_factory=list)  # line numbers of 0 STEP
+    hose: str = ""  # LSynth type (e.g. PNEUMATIC_TUBE) when this file is a ``0 SYNTH BEGIN`` block made a part
 
     @property
     def has_geometry(self) -> bool:
         return bool(self.tri_colour)
+
+
+MAX_WARNINGS_PER_FILE = 1000  # a file of a million bad lines gives a thousand warnings and a count, not 200 MB
+_EOL = re.compile(r"\r\n|\r|\n")
+
+
+class _Capped:
+    """A diagnostics list that keeps the first MAX_WARNINGS_PER_FILE of one file and counts the rest."""
+
+    def __init__(self, out: list[Diagnostic], path: str) -> None:
+        self.out, self.path, self.kept, self.dropped = out, path, 0, 0
+
+    def append(self, d: Diagnostic) -> None:
+        if self.kept < MAX_WARNINGS_PER_FILE:
+            self.out.append(d)
+            self.kept += 1
+        else:
+            self.dropped += 1
+
+    def close(self) -> None:
+        if self.dropped:
+            self.out.append(Diagnostic(self.path, 0, f"{self.dropped:,} more warnings in this file not shown"))
+
+
+def _lines(text: str):
+    """The lines of ``text`` one at a time (``\\n``, ``\\r\\n`` or ``\\r``): no list of millions of strings."""
+    pos = 0
+    for m in _EOL.finditer(text):
+        yield text[pos:m.start()]
+        pos = m.end()
+    if pos < len(text):
+        yield text[pos:]
 
 
 def decode(data: bytes, path: str) -> str:
@@ -62,12 +100,34 @@ def decode(data: bytes, path: str) -> str:
 
 
 def _parse_colour(tok: str) -> int:
+    """A colour token to a code; ValueError when it is no number, OverflowError when out of range."""
     t = tok.lower()
+    if len(t) > 12:
+        raise OverflowError(tok)
     if t.startswith("0x"):
-        return int(t, 16)
-    if t.startswith("#"):
-        return 0x2000000 | int(t[1:], 16)
-    return int(t)
+        v = int(t, 16)
+    elif t.startswith("#"):
+        v = int(t[1:], 16)
+        if v > 0xFFFFFF:
+            raise OverflowError(tok)
+        v |= 0x2000000
+    else:
+        v = int(t)
+    if not 0 <= v <= MAX_COLOUR:
+        raise OverflowError(tok)
+    return v
+
+
+def _colour(tok: str, path: str, lineno: int, diags) -> int | None:
+    """The line's colour; None (skip the line) when it is no number, 16 with a warning when out of range."""
+    try:
+        return _parse_colour(tok)
+    except OverflowError:
+        diags.append(Diagnostic(path, lineno, f"colour {short(tok, 20)} out of range (colour 16 used)"))
+        return 16
+    except ValueError:
+        diags.append(Diagnostic(path, lineno, f"bad colour {short(tok, 20)} (skipped)"))
+        return None
 
 
 def _floats(toks: list[str]) -> list[float] | None:
@@ -89,7 +149,7 @@ _HEADER_KEYS = ("name:", "author:", "!ldraw_org", "!license", "!category", "!key
 def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagnostic] | None = None,
                strict: bool = False) -> list[LDrawFile]:
     """Parse one physical file; an MPD gives one LDrawFile per ``0 FILE`` block (the first is the main model)."""
-    diags = diagnostics if diagnostics is not None else []
+    diags = _Capped(diagnostics if diagnostics is not None else [], path)
     files: list[LDrawFile] = []
     cur: LDrawFile | None = None
     in_data = False
@@ -101,9 +161,13 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
     n_geom = 0
     n_bad = 0
     first_bad = 0
+    synth: LDrawFile | None = None  # the open ``0 SYNTH BEGIN`` block: its lines become one hose part
+    anchors: dict[str, tuple[float, float, float]] = {}  # hose -> its first point (where the element is placed)
+    path_tag = f"{zlib.crc32(path.encode('utf-8', 'replace')):08x}"
 
     def new_file(name: str) -> LDrawFile:
-        nonlocal winding_cw, certified, invert_next, first_comment, header_done
+        nonlocal winding_cw, certified, invert_next, first_comment, header_done, synth
+        synth = None
         winding_cw = False
         certified = None
         invert_next = False
@@ -113,7 +177,7 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
         files.append(f)
         return f
 
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(_lines(text), start=1):
         s = raw.strip()
         if not s:
             continue
@@ -127,11 +191,13 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 continue
             if up.startswith("NOFILE"):
                 cur = None
+                synth = None
                 in_data = False
                 continue
             if up.startswith("!DATA"):
                 in_data = True
                 cur = None
+                synth = None
                 continue
             if in_data:
                 continue
@@ -139,6 +205,14 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 if files:
                     continue  # text between NOFILE and the next FILE is ignored
                 cur = new_file(default_name)
+            if up.startswith("SYNTH"):
+                toks = rest.split()
+                if len(toks) >= 2 and toks[1].upper() == "BEGIN" and synth is None:
+                    synth = _synth_part(cur, toks, path, path_tag, lineno, diags)
+                    files.append(synth)
+                elif len(toks) >= 2 and toks[1].upper() == "END":
+                    synth = None
+                continue
             if up.startswith("BFC"):
                 toks = up.split()[1:]
                 for t in toks:
@@ -188,6 +262,7 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 continue
             cur = new_file(default_name)
         header_done = True
+        tgt = synth if synth is not None else cur
         if lt == "1":
             toks = s.split(None, 14)
             vals = _floats(toks[2:14]) if len(toks) == 15 else None
@@ -201,14 +276,17 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 diags.append(Diagnostic(path, lineno, "NaN or absurd coordinates (line rejected)"))
                 invert_next = False
                 continue
-            try:
-                colour = _parse_colour(toks[1])
-            except ValueError:
-                diags.append(Diagnostic(path, lineno, f"bad colour {toks[1]!r} (skipped)"))
+            colour = _colour(toks[1], path, lineno, diags)
+            if colour is None:
                 invert_next = False
                 continue
-            cur.refs.append(SubRef(lineno, colour, tuple(vals), normalize_name(toks[14]), toks[14].strip(),
-                                   invert_next))
+            ref_name = normalize_name(toks[14])
+            if synth is not None:
+                anchors.setdefault(synth.name, (vals[0], vals[1], vals[2]))
+            if synth is not None and LSYNTH_CONSTRAINT.match(ref_name):
+                invert_next = False
+                continue
+            tgt.refs.append(SubRef(lineno, colour, tuple(vals), ref_name, toks[14].strip(), invert_next))
             invert_next = False
             n_geom += 1
         elif lt == "3" or lt == "4":
@@ -223,33 +301,34 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
             if _bad_coords(vals):
                 diags.append(Diagnostic(path, lineno, "NaN or absurd coordinates (line rejected)"))
                 continue
-            try:
-                colour = _parse_colour(toks[1])
-            except ValueError:
-                diags.append(Diagnostic(path, lineno, f"bad colour {toks[1]!r} (skipped)"))
+            colour = _colour(toks[1], path, lineno, diags)
+            if colour is None:
                 continue
             rev = winding_cw and certified is not False
             if lt == "3":
                 if rev:
                     vals = vals[6:9] + vals[3:6] + vals[0:3]
-                cur.tri.extend(vals)
-                cur.tri_colour.append(colour)
-                cur.tri_line.append(lineno)
+                tgt.tri.extend(vals)
+                tgt.tri_colour.append(colour)
+                tgt.tri_line.append(lineno)
             else:
                 a, b, c, d = vals[0:3], vals[3:6], vals[6:9], vals[9:12]
                 if rev:
-                    cur.tri.extend(c + b + a + d + c + a)
+                    tgt.tri.extend(c + b + a + d + c + a)
                 else:
-                    cur.tri.extend(a + b + c + a + c + d)
-                cur.tri_colour.extend((colour, colour))
-                cur.tri_line.extend((lineno, lineno))
+                    tgt.tri.extend(a + b + c + a + c + d)
+                tgt.tri_colour.extend((colour, colour))
+                tgt.tri_line.extend((lineno, lineno))
             n_geom += 1
         else:  # 2 and 5: edges and optional lines are not needed for solids
             n_geom += 1
+    diags.close()
     if strict and n_geom == 0 and n_bad:
         raise InputError("not an LDraw file (no LDraw lines)", file=path, line=first_bad)
     if not files:
         files.append(LDrawFile(normalize_name(default_name), path, Header()))
+    if anchors:
+        _place_hoses(files, anchors)
     for f in files:
         h = f.header
         if not h.category and h.description:
@@ -257,3 +336,35 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
             h.category = h.description.lstrip("~_=|").split(" ")[0] if h.description.lstrip("~_=|") else ""
     return files
 
+
+def _synth_part(cur: LDrawFile, toks: list[str], path: str, tag: str, lineno: int, diags) -> LDrawFile:
+    """``0 SYNTH BEGIN TYPE COLOUR``: a part of its own (one element), referenced from ``cur`` at this line.
+
+    LSynth writes the constraint markers (``ls*.dat``) and the synthesized segments inside the block; the
+    segments are the hose's geometry, the markers are dropped.
+    """
+    kind = toks[2].upper()[:40] if len(toks) > 2 else "HOSE"
+    colour = 16
+    if len(toks) > 3:
+        c = _colour(toks[3], path, lineno, diags)
+        colour = 16 if c is None else c
+    name = f"lsynth~{tag}~{lineno}.dat"
+    f = LDrawFile(name, path, Header(description=f"LSynth hose {kind}", name=name, org_type="Part",
+                                     category="Hose"), hose=kind)
+    cur.refs.append(SubRef(lineno, colour, IDENTITY, name, name, False))
+    return f
+
+
+def _place_hoses(files: list[LDrawFile], anchors: dict[str, tuple[float, float, float]]) -> None:
+    """Move each hose element to its first point (not its file's origin), its lines shifted back to match."""
+    hoses = {f.name: f for f in files if f.hose and f.name in anchors}
+    for parent in files:
+        for r in parent.refs:
+            hose = hoses.get(r.name)
+            if hose is None or r.m != IDENTITY:
+                continue
+            ax, ay, az = anchors[hose.name]
+            r.m = (ax, ay, az) + IDENTITY[3:]
+            for sub in hose.refs:
+                sub.m = (sub.m[0] - ax, sub.m[1] - ay, sub.m[2] - az) + sub.m[3:]
+            hose.tri = [v - (ax, ay, az)[i % 3] for i, v in enumerate(hose.tri)]

@@ -2,16 +2,22 @@
 
 An element is a reference, made from a model or submodel, to a part: a ``.dat`` file unless its header says
 Model. Other files (``.ldr``, ``.mpd``) are submodels and are expanded unless their header says Part or Shortcut.
+
+Before anything is expanded, :func:`plan` counts the elements each submodel would give (multiplied through the
+nesting, once per distinct submodel), so a reference bomb is refused in microseconds; both passes use explicit
+stacks, so any depth up to the limit works without recursion.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import Diagnostic, InputError
+from ..errors import Diagnostic, InputError, LimitError, clip, short
+from .limits import DEFAULT_LIMITS, Limits
 from .parser import LDrawFile, SubRef
-from .resolve import Resolver
+from .resolve import Resolver, refusal, refused_message
 
 PART_TYPES = {"part", "shortcut"}
 
@@ -58,47 +64,140 @@ def ref_matrix(r: SubRef) -> np.ndarray:
 
 def is_part_ref(name: str, resolver: Resolver) -> bool:
     """Parts by extension, corrected by the header where the file is ours to read cheaply (MPD/model folder)."""
+    known = resolver.part_memo.get(name)
+    if known is not None:
+        return known
     if resolver.local(name):
         f = resolver.get(name)
         org = (f.header.org_type if f else "").lower()
-        if name.endswith(".dat"):
-            return org != "model"
-        return org in PART_TYPES
-    return name.endswith(".dat")
+        answer = org != "model" if name.endswith(".dat") else org in PART_TYPES
+    else:
+        answer = name.endswith(".dat")
+    resolver.part_memo[name] = answer
+    return answer
 
 
-def walk_model(main: LDrawFile, resolver: Resolver, diagnostics: list[Diagnostic]) -> Walk:
+def _submodel(r: SubRef, resolver: Resolver) -> LDrawFile | None:
+    """The file a non-part reference expands to, or None (a part, refused or missing)."""
+    if refusal(r.raw_name) or is_part_ref(r.name, resolver):
+        return None
+    return resolver.get(r.name)
+
+
+def plan(main: LDrawFile, resolver: Resolver, limits: Limits = DEFAULT_LIMITS) -> int:
+    """How many elements the walk will make; LimitError past the limits, InputError on a cycle.
+
+    Post-order over distinct submodels with an explicit stack: each one's count is its part lines plus its
+    submodels' counts, so the cost is the number of distinct lines, not the number of elements.
+    """
+    counts: dict[str, int] = {}
+    on_stack: dict[str, int] = {}
+    stack: list[tuple[LDrawFile, int, int]] = [(main, 0, 0)]  # (file, next ref index, count so far)
+    on_stack[main.name] = 0
+    while stack:
+        f, i, acc = stack[-1]
+        if i == len(f.refs):
+            stack.pop()
+            del on_stack[f.name]
+            counts[f.name] = acc
+            if stack:
+                pf, pi, pacc = stack[-1]
+                stack[-1] = (pf, pi, pacc + acc)
+            continue
+        r = f.refs[i]
+        stack[-1] = (f, i + 1, acc)
+        sub = _submodel(r, resolver)
+        if sub is None:
+            if not refusal(r.raw_name) and is_part_ref(r.name, resolver):
+                stack[-1] = (f, i + 1, acc + 1)
+            continue
+        if sub.name in on_stack:
+            names = [s[0].name for s in stack[on_stack[sub.name]:]] + [sub.name]
+            cycle = " -> ".join(clip(n, 40) for n in names[-12:])
+            raise InputError(f"circular reference: {cycle}", file=f.path, line=r.line)
+        if sub.name in counts:
+            stack[-1] = (f, i + 1, acc + counts[sub.name])
+            continue
+        if len(stack) >= limits.max_depth:
+            raise LimitError(f"submodels nested deeper than {limits.max_depth} (limit --max-depth)",
+                             file=f.path, line=r.line)
+        on_stack[sub.name] = len(stack)
+        stack.append((sub, 0, 0))
+    total = counts[main.name]
+    if total > limits.max_elements:
+        raise LimitError(f"the model expands to {_big(total)} elements, more than the limit of "
+                         f"{limits.max_elements:,} (--max-elements)", file=main.path)
+    return total
+
+
+def _big(n: int) -> str:
+    return f"{n:,}" if n < 10 ** 15 else f"about 10^{len(str(n)) - 1}"
+
+
+def _check_placement(world: np.ndarray, limits: Limits, where: str) -> None:
+    """Scale and coordinates of a placement within the limits (also keeps NaN and inf out of the mesh)."""
+    rot = world[:3, :3]
+    scale = float(np.abs(rot).max()) if np.isfinite(rot).all() else float("inf")
+    if not scale <= limits.max_scale:
+        file, _, line = where.rpartition(":")
+        raise LimitError(f"a placement scales a part by {scale:.3g}, more than the limit of {limits.max_scale:g} "
+                         "(--max-scale)", file=file, line=int(line))
+    pos = world[:3, 3]
+    far = float(np.abs(pos).max()) if np.isfinite(pos).all() else float("inf")
+    if not far <= limits.max_coord:
+        file, _, line = where.rpartition(":")
+        raise LimitError(f"a placement lies {far:.3g} LDU from the origin, more than the limit of "
+                         f"{limits.max_coord:g} (--max-coord)", file=file, line=int(line))
+
+
+@dataclass
+class _Frame:
+    f: LDrawFile
+    world: np.ndarray
+    colour: int
+    path: tuple[str, ...]
+    chain: tuple[tuple[str, int], ...]
+    invert: bool
+    i: int = 0
+
+
+def walk_model(main: LDrawFile, resolver: Resolver, diagnostics: list[Diagnostic],
+               limits: Limits = DEFAULT_LIMITS) -> Walk:
+    plan(main, resolver, limits)
     w = Walk(main)
-    stack: list[str] = []
-
-    def visit(f: LDrawFile, world: np.ndarray, colour: int, path: tuple[str, ...],
-              chain: tuple[tuple[str, int], ...], invert: bool) -> None:
-        if f.name in stack:
-            cycle = " -> ".join(stack[stack.index(f.name):] + [f.name])
-            raise InputError(f"circular reference: {cycle}", file=f.path)
-        stack.append(f.name)
-        if f.has_geometry:
-            w.inline.append(InlineGeometry(f.name, world, colour, invert))
-        steps = f.steps
-        for r in f.refs:
-            link = chain + ((f.name, r.line),)
-            local = ref_matrix(r)
-            child_world = world @ local
-            child_colour = colour if r.colour == 16 else r.colour
-            src = f"{f.path}:{r.line}"
-            step = sum(1 for s in steps if s < r.line)
-            if is_part_ref(r.name, resolver):
-                w.elements.append(ElementRef(len(w.elements), r.name, r.raw_name, child_colour, child_world,
-                                             path, src, link, step, invert ^ r.invert))
-                continue
-            sub = resolver.get(r.name)
-            if sub is None:
-                w.missing.setdefault(r.name, src)
-                diagnostics.append(Diagnostic(f.path, r.line, f"missing file {r.raw_name!r}"))
-                continue
-            w.submodels.setdefault(sub.name, sub)
-            visit(sub, child_world, child_colour, path + (sub.name,), link, invert ^ r.invert)
-        stack.pop()
-
-    visit(main, np.eye(4), 16, (), (), False)
+    stack = [_Frame(main, np.eye(4), 16, (), (), False)]
+    if main.has_geometry:
+        w.inline.append(InlineGeometry(main.name, stack[0].world, 16, False))
+    while stack:
+        fr = stack[-1]
+        f = fr.f
+        if fr.i == len(f.refs):
+            stack.pop()
+            continue
+        r = f.refs[fr.i]
+        fr.i += 1
+        src = f"{f.path}:{r.line}"
+        reason = refusal(r.raw_name)
+        if reason:
+            diagnostics.append(Diagnostic(f.path, r.line, refused_message(r.raw_name, reason)))
+            continue
+        link = fr.chain + ((f.name, r.line),)
+        child_world = fr.world @ ref_matrix(r)
+        _check_placement(child_world, limits, src)
+        child_colour = fr.colour if r.colour == 16 else r.colour
+        if is_part_ref(r.name, resolver):
+            step = bisect_left(f.steps, r.line)
+            w.elements.append(ElementRef(len(w.elements), r.name, r.raw_name, child_colour, child_world,
+                                         fr.path, src, link, step, fr.invert ^ r.invert))
+            continue
+        sub = resolver.get(r.name)
+        if sub is None:
+            w.missing.setdefault(r.name, src)
+            diagnostics.append(Diagnostic(f.path, r.line, f"missing file {short(r.raw_name)}"))
+            continue
+        w.submodels.setdefault(sub.name, sub)
+        invert = fr.invert ^ r.invert
+        if sub.has_geometry:
+            w.inline.append(InlineGeometry(sub.name, child_world, child_colour, invert))
+        stack.append(_Frame(sub, child_world, child_colour, fr.path + (sub.name,), link, invert))
     return w

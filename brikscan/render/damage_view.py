@@ -11,6 +11,7 @@ import numpy as np
 
 from ..geometry.cache import write_atomic
 from ..geometry.model import Model
+from ..progress import ProgressCallback, steps
 from .model_view import (_fit_points, add_model, frame_camera, new_plotter, save_png, segments_polydata,
                          tris_polydata)
 
@@ -282,7 +283,7 @@ def render_heatmap(model: Model, result, p_destroyed: np.ndarray, out: str | Pat
 
 
 def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tuple[int, int] = (640, 480),
-               fps: int = 8) -> Path:
+               fps: int = 8, progress: ProgressCallback | None = None) -> Path:
     """Debris and loose sections flying along their KnockBack, written atomically."""
     import imageio.v2 as imageio
 
@@ -296,7 +297,7 @@ def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tu
         ring_labels(pl, result)
         before = caption(pl.screenshot(return_img=True), f"before: {model.name}", ring_legend(result))
         imgs += [before] * max(1, fps)
-        for f in range(frames):
+        for f in steps(range(frames), "GIF frames", progress=progress):
             t = f / (frames - 1) if frames > 1 else 1.0
             pl.clear()
             last = f == frames - 1

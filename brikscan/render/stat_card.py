@@ -61,7 +61,17 @@ def _rows(card) -> list[tuple[str, str]]:
                                                         (", weapons fit" if card.weapons_fit else
                                                          ", weapons do NOT all fit")))]
     if card.mind_cost:
-        rows.append(("Mind", f"{fmt(card.mind_cost)} CP (d6)"))
+        rows.append(("Mind", f"{fmt(card.mind_cost)} CP ({getattr(card, 'skill', '') or 'd6'})"))
+    if getattr(card, "move_in", None) is not None:
+        rows.append(("Move", f"{fmt(card.move_in)}\""))
+    for s in getattr(card, "specialties", []):  # [000 §11.2 Minifig Specialists]
+        rows.append(("Specialty", f"{s.label} ({s.specialty}) +{fmt(s.cost)} CP — {s.reason}"))
+    for e in getattr(card, "extras", []):
+        rows.append(("Extra", f"{e.name}: {fmt(e.cost)} CP — {e.reason}"))
+    for n in getattr(card, "notes", []):
+        rows.append(("Note", n))
+    if getattr(card, "unit_inches", None) is not None:
+        rows.append(("Unit Inches", f"{fmt(card.unit_inches)} Ű [000 §11.1 Military Budgets]"))
     rows.append(("Total", f"{fmt(card.total_cost)} CP (rounded up: {card.total_cost_rounded})"))
     return rows
 

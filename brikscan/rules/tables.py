@@ -253,6 +253,190 @@ class SlSuggestionRules(Section):
         return v
 
 
+# ------------------------------------------------------------------ Core Rules units (issue #11)
+
+class MinifigItem(Cited):
+    """One row of the Core Rules minifig weapon table [000 ch.3]: stats, hands and what it may be paired with.
+
+    ``pairs_with`` names size classes ("S") or other items ("heavy_shield"); two held items may be carried
+    together when either allows the other [000 ch.3].
+    """
+
+    label: str
+    group: Literal["melee", "ranged", "explosive", "shield", "tool", "random", "bare", "armor"]
+    size_class: Literal["S", "M", "L"]
+    cost: float
+    use: float | None = None
+    range_in: float | None = None  # None: Close Combat
+    skill_dice: int = 0  # Close Combat damage in the holder's Skill dice ...
+    damage_dice: str = ""  # ... or fixed dice ("1d6")
+    damage_add: int = 0
+    damage_suffix: str = ""
+    effect: str = ""
+    armor_add: int = 0
+    deflection: bool = False
+    half_speed: bool = False
+    hands: int = 1
+    two_handed_words: list[str] = Field(default_factory=list)
+    pairs_with: list[str] = Field(default_factory=list)
+    mounted_pairs_with: list[str] = Field(default_factory=list)
+    notes: str = ""
+
+    def damage(self, skill: str = "d6") -> str:
+        """The Damage text for a holder with Skill die ``skill`` ("d6" -> "1d6+2"); "" for none."""
+        if self.skill_dice:
+            base = f"{self.skill_dice}{skill}"
+        elif self.damage_dice:
+            base = self.damage_dice
+        else:
+            return self.effect
+        add = f"{self.damage_add:+d}" if self.damage_add else ""
+        return f"{base}{add}{self.damage_suffix}"
+
+
+class WordMap(Cited):
+    """``"word=item"`` pairs: a word of a part's name and the table row it names."""
+
+    words: list[str] = Field(default_factory=list)
+
+    def mapping(self) -> dict[str, str]:
+        return dict(w.split("=", 1) for w in self.words)
+
+
+class WordList(Cited):
+    words: list[str] = Field(default_factory=list)
+
+
+class ArmorWords(Cited):
+    body_words: list[str]
+    visor_words: list[str]
+
+
+class MinifigWeaponRules(Cited):
+    """Minifig weapons by length against the holder [000 ch.3]: S below ``short_below`` of its height, M up to
+    ``minifig_up_to``, L longer; nothing over ``too_big_over`` minifigs can be picked up [000 §3.4]."""
+
+    holder_height_ldu: float
+    short_below: float
+    minifig_up_to: float
+    too_big_over: float
+    max_hands: int
+    weapon_size: list[float]  # Weapon Size of an S, M and L minifig weapon [000 §8.1 Hand-Held Weapons]
+    items: dict[str, MinifigItem]
+    examples: WordMap
+    tools: WordList
+    armor: ArmorWords
+
+    def size_of(self, size_class: str) -> float:
+        return float(self.weapon_size[("S", "M", "L").index(size_class)])
+
+    def item(self, group: str, size_class: str) -> str | None:
+        """The item of ``group`` in ``size_class`` (a Long ranged weapon has none: not allowed)."""
+        return next((k for k, v in self.items.items() if v.group == group and v.size_class == size_class), None)
+
+
+class LargeHandHeldRules(Cited):
+    short_up_to: float
+    bastard_up_to: float
+    long_up_to: float
+    ranged_long_allowed: bool
+
+
+class Specialist(Cited):
+    label: str
+    specialty: str
+    cost: float
+    unit_inches: float | None = None  # None: the minifig's own; 0: included with the Vehicle / Horse
+    unit_inches_add: float = 0
+    skill: str | None = None
+    move_in: float | None = None
+    armor: str | None = None
+    tools: list[str] = Field(default_factory=list)
+    controls: Literal["vehicle", "weapon"] | None = None
+
+
+class SpecialistRules(Cited):
+    kinds: dict[str, Specialist]
+
+
+class HorseRules(Cited):
+    words: list[str]
+    size: int
+    sl: float
+    armor: str
+    move_in: float
+    mind_die: str
+    half_mind: str
+    cost: float
+    attack_use: float
+    attack_damage: str
+    varieties: dict[str, float | str]
+    armor_options: dict[str, float | str]
+
+    @field_validator("varieties", "armor_options")
+    @classmethod
+    def _cited_options(cls, v: dict) -> dict:
+        if "source" not in v:
+            raise ValueError("cite the options' source")
+        return v
+
+
+class VerminRules(Cited):
+    size: int
+    sl: float
+    armor: str
+    cost: float
+    unit_inches: float
+
+
+class CreatureRules(Cited):
+    half_mind_kinds: list[str]
+    arm_pair_cost_per_in: float
+    minifig_arm_in: float
+    horse: HorseRules
+    vermin: VerminRules
+
+
+class ArmyRules(Cited):
+    minifig_unit_inches: float
+    free_kinds: list[str]
+    free_unaligned_kinds: list[str]
+
+
+class AmmoRules(Cited):
+    cost_per_xsize: float
+    max_xsize_per_cannon_size: float
+    damage_die: int
+
+
+class TurretRules(Cited):
+    cost: float
+    max_weapon_in: float
+
+
+class PlatingRules(Cited):
+    cost_per_size: float
+    cost_add: float
+
+
+class EnergyShieldRules(Cited):
+    cost_per_die_per_field_size: float
+    power_per_die: float
+
+
+class ModRules(Cited):
+    paired: bool
+
+
+class ExtrasRules(Cited):
+    ammo: AmmoRules
+    turret_small: TurretRules
+    turret_large: TurretRules
+    armor_plating: PlatingRules
+    energy_shield: EnergyShieldRules
+    mods: ModRules
+
+
 class Rules(BaseModel):
     """All rule tables of one edition."""
 
@@ -276,6 +460,13 @@ class Rules(BaseModel):
     thruster: ThrusterRules | None = None
     weapon_size: WeaponSizeRules
     sl_suggestion: SlSuggestionRules
+    # Core Rules units and the army (2010 only; None in editions without them)
+    minifig_weapons: MinifigWeaponRules | None = None
+    large_hand_held: LargeHandHeldRules | None = None
+    specialists: SpecialistRules | None = None
+    creatures: CreatureRules | None = None
+    army: ArmyRules | None = None
+    extras: ExtrasRules | None = None
 
     @property
     def edition(self) -> str:
