@@ -384,11 +384,11 @@ def test_render_before_after_and_gif(wall, tmp_path):
     _, res, _ = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
     png = render_before_after(wall, res, tmp_path / "ba.png", size=(320, 240))
     img = Image.open(png)
-    assert img.size == (640, 240)
+    assert img.size == (640, 240 + 26)  # a title strip above each half ("before: …", "after: …")
     a = np.asarray(img.convert("RGB"), dtype=np.int64)
     assert np.abs(a[:, :320] - a[:, 320:]).sum() > 0  # before and after differ
     gif = render_gif(wall, res, tmp_path / "fly.gif", frames=4, size=(160, 120))
-    assert Image.open(gif).n_frames == 4
+    assert Image.open(gif).n_frames == 5  # the "before" frame (held), then the 4 frames of the flight
 
 
 # ------------------------------------------------------------------ the command line
@@ -636,7 +636,10 @@ def test_before_half_keeps_ldraw_colours_and_fills_the_frame(wall, tmp_path):
     _, res, _ = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
     size = (400, 300)
     png = render_before_after(wall, res, tmp_path / "ba.png", size=size)
-    before = np.asarray(Image.open(png).convert("RGB"), dtype=np.int64)[:, :size[0]]
+    strip = 26  # the title strip above each half ("before: …"); the key sits in the lower-left corner
+    before = np.asarray(Image.open(png).convert("RGB"), dtype=np.int64)[strip:, :size[0]]
+    assert before.shape[:2] == (size[1], size[0])
+    top = slice(0, int(size[1] * 0.6))
     pl = new_plotter(True, size)
     add_model(pl, wall)
     pts = _fit_points(wall)
@@ -646,10 +649,11 @@ def test_before_half_keeps_ldraw_colours_and_fills_the_frame(wall, tmp_path):
     model_px = (plain < 245).any(axis=2)
     ys, xs = np.nonzero(model_px)
     assert (xs.max() - xs.min()) > 0.85 * size[0] or (ys.max() - ys.min()) > 0.85 * size[1]
-    diff = np.abs(before - plain).max(axis=2)[model_px]
+    diff = np.abs(before - plain).max(axis=2)[top][model_px[top]]
     assert np.median(diff) <= 12 and (diff > 40).mean() < 0.15  # rings do not wash the bricks out
     pl = build_damage_plotter(wall, res, off_screen=True, size=size, after=False)
-    assert np.array_equal(np.asarray(pl.screenshot(return_img=True)[..., :3], dtype=np.int64), before)
+    shot = np.asarray(pl.screenshot(return_img=True)[..., :3], dtype=np.int64)
+    assert np.array_equal(shot[top], before[top])
     pl.close()
 
 

@@ -510,7 +510,9 @@ def cover_for(scene: DamageScene, centre: np.ndarray, in_rings: np.ndarray, engi
         return empty
     face_elem = model.mesh.face_element
     pts, owner = _sample_points(model, targets, centre, COVER_SAMPLES, (lo, hi))
-    if len(pts):  # a tree over only what the rays can reach: the box of the centre and the sample points
+    # a tree over only what the rays can reach (the box of the centre and the sample points), unless the scene
+    # already keeps a whole-model tree (a warm server): the same answers, without building a tree per blast
+    if len(pts) and (scene._rays is None or engine is not None):
         box_lo = np.minimum(pts.min(axis=0), centre)
         box_hi = np.maximum(pts.max(axis=0), centre)
         eng = RayEngine.for_region(model.mesh, lo, hi, box_lo, box_hi, engine)

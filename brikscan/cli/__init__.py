@@ -43,6 +43,7 @@ from . import los_cmds  # noqa: E402,F401
 from . import damage_cmds  # noqa: E402,F401
 from . import attacks_cmds  # noqa: E402,F401
 from . import army_cmds  # noqa: E402,F401
+from . import serve_cmds  # noqa: E402,F401
 
 
 def main(argv: list[str] | None = None) -> int:

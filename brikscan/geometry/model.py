@@ -73,17 +73,22 @@ class ModelMesh:
     face_element: np.ndarray  # (F,) int32
     face_colour: np.ndarray  # (F,) int32
     element_offsets: np.ndarray  # (E+1,) int64: element i owns faces offsets[i]:offsets[i+1]
+    _bbox: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_triangles(self) -> int:
         return len(self.face_element)
 
     def bbox(self) -> tuple[np.ndarray, np.ndarray]:
-        """(min, max) over all triangles, LDU; zeros for an empty mesh."""
-        if len(self.triangles):
-            lo, hi = _axis_min_max(self.triangles.reshape(1, -1, 3))
-            return lo[0].astype(float), hi[0].astype(float)
-        return np.zeros(3), np.zeros(3)
+        """(min, max) over all triangles, LDU; zeros for an empty mesh. Computed once: a 4 M-triangle soup
+        takes a while to reduce, and every blast checks its centre against the box (the mesh is never edited)."""
+        if self._bbox is None:
+            if len(self.triangles):
+                lo, hi = _axis_min_max(self.triangles.reshape(1, -1, 3))
+                self._bbox = (lo[0].astype(float), hi[0].astype(float))
+            else:
+                self._bbox = (np.zeros(3), np.zeros(3))
+        return self._bbox[0].copy(), self._bbox[1].copy()
 
     def face_runs(self, elements) -> np.ndarray:
         """Face indices of these elements, element after element (each owns a contiguous run of faces)."""

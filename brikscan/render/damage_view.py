@@ -64,6 +64,8 @@ def displaced_triangles(model: Model, move: np.ndarray, t: float = 1.0, arc_ldu:
 
 def _scene(pl, model: Model, result, t: float = 1.0, labels: bool = True, heat: np.ndarray | None = None,
            after: bool = True) -> None:
+    """The model (as built, or after the damage at time ``t`` of the debris' flight) with the rings; ring labels
+    come after framing (``ring_labels``)."""
     import pyvista as pv
 
     if not after:  # the model as built, in its LDraw colours with part outlines; the rings as thin circles
@@ -126,9 +128,61 @@ def _rings(pl, result, labels: bool) -> None:
                         color=RING_COLOURS[min(k, 3)], opacity=0.04, show_edges=False, lighting=False)
             pts.append(bl.centre + np.array([rad, 0, 0]))
             txt.append(f"{r.outer_radius_in:g}\": {r.damage:g} dmg, KB {r.knockback_in:g}\"")
-        if labels and pts:
-            pl.add_point_labels(pv.PolyData(np.array(pts, dtype=np.float32)), txt, font_size=11, point_size=6,
-                                text_color="black", shape_opacity=0.4, always_visible=True)
+        if len(bl.rings):  # the blast centre: a small black ball
+            r0 = bl.rings[0].outer_radius_in * ldu
+            pl.add_mesh(pv.Sphere(radius=max(2.0, 0.06 * r0), center=bl.centre), color="black", lighting=False)
+
+
+def ring_labels(pl, result) -> None:
+    """Label each ring with its damage where the label falls inside the frame, and mark the blast centre.
+
+    Called once the camera is set: a label is put on the ring's circle in the first direction (up, then the
+    sides, then down) whose point shows on screen away from the other labels, else pulled in toward the
+    centre until it does; a ring wider than the picture is still labelled inside it."""
+    import pyvista as pv
+
+    ren = pl.renderer
+    w, h = pl.window_size
+
+    def screen(p) -> tuple[float, float]:
+        ren.SetWorldPoint(float(p[0]), float(p[1]), float(p[2]), 1.0)
+        ren.WorldToDisplay()
+        x, y, _ = ren.GetDisplayPoint()
+        return x, y
+
+    def inside(x, y) -> bool:
+        return 70 <= x <= w - 70 and 20 <= y <= h - 40
+
+    ldu = _ldu_per_inch(result)
+    dirs = [np.array(d, dtype=float) / np.linalg.norm(d) for d in
+            ([0, -1, 0], [1, -1, 0], [-1, -1, 0], [0, -1, 1], [0, -1, -1], [1, 0, 0], [-1, 0, 0], [0, 0, 1],
+             [0, 0, -1], [0, 1, 0])]
+    pts, txt, taken = [], [], []
+    for bl in getattr(result, "blasts", []) or []:
+        c = np.asarray(bl.centre, dtype=float)
+        pts.append(c)
+        txt.append("blast centre")
+        taken.append(screen(c))
+        for k, r in enumerate(bl.rings):
+            rad = r.outer_radius_in * ldu
+            best = None
+            for f in (1.0, 0.8, 0.6, 0.45, 0.3):
+                for d in dirs:
+                    p = c + d * rad * f
+                    x, y = screen(p)
+                    if inside(x, y) and all(abs(x - a) > 90 or abs(y - b) > 18 for a, b in taken):
+                        best = (p, (x, y))
+                        break
+                if best:
+                    break
+            if best is None:
+                best = (c + dirs[0] * rad * 0.3, screen(c + dirs[0] * rad * 0.3))
+            pts.append(best[0])
+            taken.append(best[1])
+            txt.append(f"ring {k + 1} ({r.outer_radius_in:g}\"): {r.damage:g} dmg, KB {r.knockback_in:g}\"")
+    if pts:
+        pl.add_point_labels(pv.PolyData(np.array(pts, dtype=np.float32)), txt, font_size=12, point_size=5,
+                            text_color="black", shape_opacity=0.6, always_visible=True)
 
 
 def _ldu_per_inch(result) -> float:
@@ -153,6 +207,8 @@ def build_damage_plotter(model: Model, result, *, off_screen: bool = True, size=
     _scene(pl, model, result, after=after, **kw)
     lo, hi, pts = _fit(model, result, after)
     frame_camera(pl, lo, hi, points=pts)
+    if kw.get("labels", True):
+        ring_labels(pl, result)
     return pl
 
 
@@ -166,8 +222,9 @@ def _shot(model: Model, result, size, **kw) -> np.ndarray:
 
 def render_before_after(model: Model, result, out: str | Path, size: tuple[int, int] = (800, 600)) -> Path:
     """One PNG: the model with the blast's rings (left) and after the damage (right)."""
-    before = _shot(model, result, size, after=False)
-    after = _shot(model, result, size, after=True)
+    before = caption(_shot(model, result, size, after=False), f"before: {model.name}", ring_legend(result))
+    after = caption(_shot(model, result, size, after=True), f"after: {_after_title(result)}",
+                    section_legend(result))
     return save_png(np.concatenate([before, after], axis=1), out)
 
 
@@ -208,7 +265,7 @@ def show_damage(model: Model, result, after: bool = True) -> None:
     """Interactive pyvista window of the same scene (needs a display)."""
     pl = build_damage_plotter(model, result, off_screen=False, size=(1024, 768), after=after)
     pl.add_text(damage_legend(result), position="upper_left", font_size=10, color="black")
-    pl.show()
+    pl.show(title=f"brikscan: {model.name} after the damage")
 
 
 def render_heatmap(model: Model, result, p_destroyed: np.ndarray, out: str | Path,
@@ -219,7 +276,10 @@ def render_heatmap(model: Model, result, p_destroyed: np.ndarray, out: str | Pat
     still = SimpleNamespace(knockback_vec=np.zeros((len(model.elements), 3)), destroyed=np.zeros(len(model.elements),
                                                                                                  dtype=bool),
                             sections=[], blasts=result.blasts, ldu_per_inch=_ldu_per_inch(result))
-    return save_png(_shot(model, still, size, heat=p_destroyed, labels=True, after=True), out)
+    img = _shot(model, still, size, heat=p_destroyed, labels=True, after=True)
+    n = int((np.asarray(p_destroyed) > 0).sum())
+    return save_png(caption(img, f"{model.name}: chance each brick is destroyed ({n} can be)", ring_legend(result),
+                            heat_scale=True), out)
 
 
 def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tuple[int, int] = (640, 480),
@@ -231,12 +291,23 @@ def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tu
     pl = new_plotter(True, size)
     imgs = []
     try:
+        pl.clear()  # the "before" frame, held for a second, on the same camera as the flight
+        _scene(pl, model, result, after=False)
+        frame_camera(pl, lo, hi, points=pts)
+        ring_labels(pl, result)
+        before = caption(pl.screenshot(return_img=True), f"before: {model.name}", ring_legend(result))
+        imgs += [before] * max(1, fps)
         for f in steps(range(frames), "GIF frames", progress=progress):
             t = f / (frames - 1) if frames > 1 else 1.0
             pl.clear()
-            _scene(pl, model, result, t=t, labels=(f == frames - 1))
+            last = f == frames - 1
+            _scene(pl, model, result, t=t, labels=last)
             frame_camera(pl, lo, hi, points=pts)
-            imgs.append(pl.screenshot(return_img=True))
+            if last:
+                ring_labels(pl, result)
+            img = caption(pl.screenshot(return_img=True), f"after: {_after_title(result)}",
+                          section_legend(result) if last else [])
+            imgs += [img] * (max(1, fps) if last else 1)
     finally:
         pl.close()
     buf = io.BytesIO()
@@ -244,3 +315,92 @@ def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tu
     out = Path(out)
     write_atomic(out, buf.getvalue())
     return out
+
+
+# ---------------------------------------------------------------------------------------------- captions
+
+def _font(size: int):
+    from PIL import ImageFont
+
+    for path in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "DejaVuSans.ttf"):
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            continue
+    return ImageFont.load_default()
+
+
+def _after_title(result) -> str:
+    n = int(np.asarray(result.destroyed).sum())
+    secs = [x for x in result.sections if x.kind == "section" and not x.destroyed]
+    return f"{n} brick{'s' if n != 1 else ''} destroyed, {len(secs)} section{'s' if len(secs) != 1 else ''} left"
+
+
+def ring_legend(result) -> list[tuple[tuple[int, int, int] | None, str]]:
+    out = []
+    for bl in (getattr(result, "blasts", []) or [])[:2]:
+        for k, r in enumerate(bl.rings):
+            c = RING_COLOURS[min(k, 3)].lstrip("#")
+            out.append(((int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)),
+                        f"ring {k + 1}: {r.inner_radius_in:g}-{r.outer_radius_in:g}\", {r.damage:g} damage, "
+                        f"KnockBack {r.knockback_in:g}\""))
+    return out
+
+
+def section_legend(result, limit: int = 10) -> list[tuple[tuple[int, int, int] | None, str]]:
+    """The keys of ``section_face_rgb``: one tint per surviving section (same order), debris red."""
+    out = []
+    live = [x for x in result.sections if not x.destroyed]
+    for k, sec in enumerate(live):
+        if sec.kind != "section":
+            continue
+        if len(out) >= limit:
+            out.append((None, f"… {len(live) - limit} more sections"))
+            break
+        out.append((tuple(int(v) for v in SECTION_TINTS[k % len(SECTION_TINTS)]), _section_text(sec)))
+    if np.asarray(result.destroyed).any():
+        out.append((tuple(int(v) for v in DEBRIS_RGB), f"destroyed ({int(np.asarray(result.destroyed).sum())})"))
+    return out
+
+
+def caption(img: np.ndarray, title: str, legend=(), heat_scale: bool = False) -> np.ndarray:
+    """A title strip above the picture and a legend box in its lower-left corner (a colour scale lower right
+    for heat maps), drawn in pixels: they are always inside the frame and never overlap the labels' text."""
+    from PIL import Image, ImageDraw
+
+    im = Image.fromarray(np.asarray(img)[..., :3].astype(np.uint8))
+    w, h = im.size
+    strip = 26
+    out = Image.new("RGB", (w, h + strip), "white")
+    out.paste(im, (0, strip))
+    d = ImageDraw.Draw(out, "RGBA")
+    d.rectangle([0, 0, w, strip - 1], fill=(45, 52, 64))
+    d.text((8, 5), title, fill="white", font=_font(14))
+    f = _font(11)
+    rows = list(legend)
+    if rows:
+        lh = 15
+        tw = max(d.textlength(t, font=f) for _, t in rows)
+        bw, bh = int(tw) + 30, lh * len(rows) + 8
+        x0, y0 = 6, h + strip - bh - 6
+        d.rectangle([x0, y0, x0 + bw, y0 + bh], fill=(255, 255, 255, 220), outline=(120, 120, 120))
+        for k, (rgb, text) in enumerate(rows):
+            y = y0 + 4 + k * lh
+            if rgb is not None:
+                d.rectangle([x0 + 5, y + 2, x0 + 16, y + 12], fill=tuple(rgb), outline=(60, 60, 60))
+            d.text((x0 + 22, y), text, fill="black", font=f)
+    if heat_scale:
+        bw, bh = 180, 12
+        x0, y0 = w - bw - 16, h + strip - 34
+        d.rectangle([x0 - 6, y0 - 18, x0 + bw + 6, y0 + bh + 16], fill=(255, 255, 255, 220), outline=(120, 120, 120))
+        d.text((x0, y0 - 16), "chance destroyed", fill="black", font=f)
+        for i in range(bw):
+            p = i / (bw - 1)
+            grey, yellow, red = np.array([200, 200, 200.0]), np.array([255, 210, 0.0]), np.array([200, 0, 0.0])
+            c = grey + (yellow - grey) * (p * 2) if p < 0.5 else yellow + (red - yellow) * ((p - 0.5) * 2)
+            d.line([x0 + i, y0, x0 + i, y0 + bh], fill=tuple(int(v) for v in c))
+        d.rectangle([x0, y0, x0 + bw, y0 + bh], outline=(60, 60, 60))
+        for p, label in ((0, "0%"), (0.5, "50%"), (1, "100%")):
+            x = x0 + p * bw
+            d.text((x - d.textlength(label, font=f) / 2, y0 + bh + 1), label, fill="black", font=f)
+    return np.asarray(out)

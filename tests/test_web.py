@@ -1,0 +1,213 @@
+"""The web API against a real ``brikscan serve`` process (httpx): the same answers as the CLI, 4xx for bad
+requests, a server that survives them, role changes, the annotated copy, the binary geometry."""
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+
+import numpy as np
+import pytest
+
+from conftest import EXAMPLES, LIBRARY_ZIP, ROOT, SCENES
+from webserver import Server, cli_json
+
+httpx = pytest.importorskip("httpx")
+TANK = EXAMPLES / "tank.mpd"
+LIB = LIBRARY_ZIP if LIBRARY_ZIP.exists() else None
+LIB_ARGS = ["--library", str(LIB)] if LIB else []
+
+
+@pytest.fixture(scope="module")
+def tank():
+    before = hashlib.sha256(TANK.read_bytes()).hexdigest()
+    with Server(TANK, LIB) as srv:
+        yield srv
+    assert hashlib.sha256(TANK.read_bytes()).hexdigest() == before, "the served model was written"
+
+
+def test_model_lists_every_element_with_role_and_cards(tank):
+    m = httpx.get(tank.url + "api/model").json()
+    assert m["kind"] == "model" and m["model"].endswith("tank.mpd")
+    assert len(m["elements"]) == 48
+    e = m["elements"][0]
+    assert set(e) >= {"index", "part", "description", "colour", "creation", "role", "reason", "bbox_ldu", "source"}
+    assert all(x["role"] and x["reason"] for x in m["elements"])
+    cli = cli_json("stats", str(TANK), *LIB_ARGS)
+    assert m["creations"] == cli["creations"]
+
+
+def test_geometry_is_instanced_and_rebuilds_the_mesh(tank, loaded):
+    """Parts once plus transforms: placing each part by its instances gives back the model's triangles."""
+    raw = httpx.get(tank.url + "api/geometry").content
+    assert raw[:4] == b"BKG1"
+    head = json.loads(raw[8:8 + struct.unpack("<I", raw[4:8])[0]])
+    blob = {k: np.frombuffer(raw, dtype=t, count=n // np.dtype(t).itemsize, offset=o)
+            for (k, (o, n)), t in zip(head["blobs"].items(), ["<f4", "<u2", "<f4", "<u2", "<u4"])
+            if k != "inst_colour"}
+    pos = blob["positions"].reshape(-1, 3)
+    mats = blob["inst_matrix"].reshape(-1, 3, 4)
+    els = blob["inst_element"]
+    m = loaded(TANK)
+    assert head["triangles"] == m.mesh.n_triangles
+    assert sorted(int(e) for e in els if e != 0xFFFFFFFF) == [e.index for e in m.elements
+                                                              if m.mesh.element_offsets[e.index + 1] >
+                                                              m.mesh.element_offsets[e.index]]
+    for p in head["parts"]:
+        local = pos[p["first_vertex"]:p["first_vertex"] + p["vertices"]].astype(float)
+        for k in range(p["first_instance"], p["first_instance"] + p["instances"]):
+            if els[k] == 0xFFFFFFFF:
+                continue
+            world = local @ mats[k, :, :3].T.astype(float) + mats[k, :, 3]
+            want = m.mesh.element_triangles(int(els[k])).reshape(-1, 3)
+            # a mirrored instance reverses each triangle's vertex order: compare as sets of points per face
+            got = np.sort(world.reshape(-1, 3, 3), axis=1)
+            exp = np.sort(want.reshape(-1, 3, 3).astype(float), axis=1)
+            assert np.allclose(got, exp, atol=0.05), (p["part"], int(els[k]))
+    assert len(raw) < m.mesh.triangles.nbytes  # smaller than the plain soup
+
+
+def test_blast_equals_the_cli(tank):
+    body = {"at_element": 5, "dice": "3d10", "rolls": [3, 6, 7], "armor_rolls": [15]}
+    got = httpx.post(tank.url + "api/blast", json=body, timeout=120).json()
+    cli = cli_json("blast", str(TANK), *LIB_ARGS, "--at-element", "5", "--dice", "3d10", "--rolls", "3,6,7",
+                   "--armor-rolls", "15")
+    for k in ("rings", "armor_rolls", "destroyed", "sections", "knockback", "element_damage"):
+        assert got[k] == cli[k], k
+    at = httpx.post(tank.url + "api/blast", json={"at": got["blasts"][0]["centre_ldu"], "dice": "3d10",
+                                                  "rolls": [3, 6, 7], "armor_rolls": [15]}).json()
+    assert at["destroyed"] == got["destroyed"]
+
+
+def test_hit_equals_the_cli(tank):
+    got = httpx.post(tank.url + "api/hit", json={"element": 40, "damage": 12, "armor_rolls": [5]}).json()
+    cli = cli_json("hit", str(TANK), *LIB_ARGS, "--element", "40", "--damage", "12", "--armor-rolls", "5")
+    for k in ("steps", "destroyed", "sections", "damage"):
+        assert got[k] == cli[k], k
+
+
+@pytest.mark.parametrize("path,body", [
+    ("api/blast", b"{not json"),
+    ("api/blast", b"[1, 2]"),
+    ("api/blast", json.dumps({}).encode()),
+    ("api/blast", json.dumps({"at_element": 10 ** 9}).encode()),
+    ("api/blast", json.dumps({"at_element": "x"}).encode()),
+    ("api/blast", json.dumps({"at": [1, 2]}).encode()),
+    ("api/blast", json.dumps({"at": [1e308, "a", None]}).encode()),
+    ("api/blast", json.dumps({"at_element": 1, "dice": "3d7"}).encode()),
+    ("api/blast", json.dumps({"at_element": 1, "dice": 5}).encode()),
+    ("api/blast", json.dumps({"at_element": 1, "rolls": [99, 99, 99]}).encode()),
+    ("api/blast", json.dumps({"at_element": 1, "armor_rolls": [-4]}).encode()),
+    ("api/blast", json.dumps({"at_element": 1, "trials": 10 ** 9}).encode()),
+    ("api/blast", json.dumps({"at_element": 1, "bogus": 1}).encode()),
+    ("api/blast", json.dumps({"at": [1e6, 1e6, 1e6]}).encode()),
+    ("api/hit", json.dumps({"element": 3}).encode()),
+    ("api/hit", json.dumps({"element": 3, "damage": -1}).encode()),
+    ("api/hit", json.dumps({"from": [0, 0, 0], "damage": 3}).encode()),
+    ("api/los", json.dumps({"from": "nobody"}).encode()),
+    ("api/los", json.dumps({"from": 12}).encode()),
+    ("api/roles", json.dumps({"element": 3, "role": "wizard"}).encode()),
+    ("api/roles", json.dumps({"element": -1, "role": "weapon"}).encode()),
+    ("api/roles", json.dumps({"element": 3, "role": "weapon", "type": "a b\n0 FILE x"}).encode()),
+    ("api/roles", json.dumps({"role": "weapon"}).encode()),
+    ("api/roles", b"\xff\xfe"),
+    ("api/nothing", b"{}"),
+])
+def test_bad_requests_get_4xx_one_line_json_and_the_server_lives(tank, path, body):
+    r = httpx.post(tank.url + path, content=body, headers={"Content-Type": "application/json"}, timeout=60)
+    assert 400 <= r.status_code < 500, (r.status_code, r.text)
+    msg = r.json()["error"]
+    assert msg and "\n" not in msg and "Traceback" not in msg
+    assert tank.alive()
+    assert httpx.get(tank.url + "api/model").status_code == 200
+
+
+def test_other_sites_and_other_host_names_are_refused(tank):
+    r = httpx.post(tank.url + "api/roles", json={"element": 3, "role": "weapon"},
+                   headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and tank.alive()
+    r = httpx.get(tank.url + "api/model", headers={"Host": "evil.example"})
+    assert r.status_code == 400  # DNS rebinding: the page is only served under the loopback names
+    ok = httpx.get(tank.url + "api/model", headers={"Origin": tank.url.rstrip("/")})
+    assert ok.status_code == 200
+
+
+def test_huge_body_is_refused(tank):
+    r = httpx.post(tank.url + "api/blast", content=b"{" + b" " * (2 << 20) + b"}", timeout=60)
+    assert r.status_code == 413 and tank.alive()
+
+
+def test_role_change_updates_the_cards_undo_and_the_annotated_copy(tank):
+    before = httpx.get(tank.url + "api/model").json()["creations"]
+    r = httpx.post(tank.url + "api/roles", json={"elements": [16, 17], "role": "weapon", "type": "gun"},
+                   timeout=120).json()
+    cli = cli_json("stats", str(TANK), *LIB_ARGS, "--role", "16,17=weapon type=gun")
+    assert r["creations"] == cli["creations"] != before
+    assert r["elements"][16]["role"] == "weapon" and "command line" in r["elements"][16]["reason"]
+    assert httpx.get(tank.url + "api/model").json()["creations"] == cli["creations"]
+    a = httpx.get(tank.url + "api/annotated")
+    assert a.status_code == 200 and 'filename="tank-annotated.mpd"' in a.headers["content-disposition"]
+    lines = a.text.split("\n")
+    added = [ln for ln in lines if ln.strip().startswith("0 !BRIKSCAN") and ln not in TANK.read_text()]
+    assert added and all("weapon type=gun" in ln or ln.strip() == "0 !BRIKSCAN END" for ln in added)
+    assert [ln for ln in lines if ln not in added] == TANK.read_text().split("\n")  # nothing else changed
+    # the annotated copy costs the same as the page
+    out = ROOT / ".pytest_cache" / "tank-annotated.mpd"
+    out.parent.mkdir(exist_ok=True)
+    out.write_bytes(a.content)
+    assert cli_json("stats", str(out), *LIB_ARGS)["creations"][0]["total_cost"] == cli["creations"][0]["total_cost"]
+    u = httpx.post(tank.url + "api/roles/undo").json()
+    assert u["creations"] == before and u["changes"] == []
+    assert httpx.post(tank.url + "api/roles/reset").json()["creations"] == before
+
+
+def test_a_scene_sight_equals_the_cli_and_blasts_fall_on_one_placed_model():
+    scene = SCENES / "street_fight.toml"
+    with Server(scene, LIB) as srv:
+        m = httpx.get(srv.url + "api/model").json()
+        assert m["kind"] == "scene" and any(u["kind"] == "minifig" for u in m["units"])
+        got = httpx.post(srv.url + "api/los", json={"from": None, "to": "all"}, timeout=120).json()
+        cli = cli_json("los", str(scene), *LIB_ARGS)
+        assert [p for p in got["pairs"]] == cli["pairs"]
+        # a blast in a scene: on the placed model it falls on, in scene indices; the same as blasting the file
+        wall = next(p for p in got_placements(m) if p["name"] == "south-wall")
+        el = wall["first"] + 5
+        got = httpx.post(srv.url + "api/blast", json={"at_element": el, "dice": "3d10", "rolls": [3, 6, 7],
+                                                      "armor_rolls": [15]}, timeout=120).json()
+        base = got["first_element"]
+        solo = cli_json("blast", str(EXAMPLES / "castle_wall.ldr"), *LIB_ARGS, "--at-element", str(el - base),
+                        "--dice", "3d10", "--rolls", "3,6,7", "--armor-rolls", "15")
+        assert got["placement"] == "south-wall" and base == wall["first"] > 0
+        assert got["destroyed"] == [i + base for i in solo["destroyed"]] and solo["destroyed"]
+        assert [len(x["elements"]) for x in got["sections"]] == [len(x["elements"]) for x in solo["sections"]]
+        r = httpx.post(srv.url + "api/roles", json={"element": 1, "role": "weapon"})
+        assert r.status_code == 400 and "one model" in r.json()["error"]
+        one = httpx.post(srv.url + "api/los", json={"from": cli["pairs"][0]["from"], "to": cli["pairs"][0]["to"],
+                                                   "rays": True}).json()
+        assert one["pairs"][0] == cli["pairs"][0] and one["ray_lines"][0]["origins"]
+
+
+def got_placements(m: dict) -> list[dict]:
+    """Placements of a served scene from /api/model: name and first element (creation names are NAME/…)."""
+    out: dict[str, int] = {}
+    for e in m["elements"]:
+        if e["creation"] and "/" in e["creation"]:
+            out.setdefault(e["creation"].split("/", 1)[0], e["index"])
+    return [{"name": k, "first": v} for k, v in out.items()]
+
+
+def test_serve_refuses_a_busy_port_and_a_missing_file(tmp_path):
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = subprocess.run([sys.executable, "-m", "brikscan", "serve", str(TANK), "--port", str(port),
+                            "--no-browser"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "cannot listen" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "brikscan", "serve", str(tmp_path / "no.ldr"), "--no-browser"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 3 and r.stderr.count("\n") == 1
