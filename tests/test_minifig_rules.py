@@ -359,12 +359,14 @@ def test_pilot_at_the_controls_of_1180_moon_buggy(loaded, library_zip):
 
 @needs_shared
 def test_a_cannon_by_a_minifig_is_a_vehicle_weapon(loaded, library_zip):
-    """6286: the deck cannons stay on their carriages, on the ship's card, priced as Cannons [000 §8.4], never as a
-    minifig's Long-Ranged Weapons; the parrot on the map tile is Vermin."""
+    """6286: deck cannons the figure finder hands to pirates are priced as Cannons [000 §8.4], not as a minifig's
+    Long-Ranged Weapons, and the pirate at one is its Gunner [000 §8.6]; the parrot on the map tile is Vermin."""
     a = _cards(loaded, "6286 - Skulls Eye Schooner.mpd")
-    assert not [c for c in a.cards if c.creation.kind == "minifig" and any(w.type == "cannon" for w in c.weapons)]
-    ship = max(a.cards, key=lambda c: len(c.creation.elements))
-    cannons = [w for w in ship.weapons if w.type == "cannon"]
-    assert cannons and all(not w.category and w.cost == 3 * w.size for w in cannons)
+    gunners = [c for c in a.cards if c.creation.kind == "minifig" and any(w.type == "cannon" for w in c.weapons)]
+    assert gunners
+    for c in gunners:
+        cannons = [w for w in c.weapons if w.type == "cannon"]
+        assert all(not w.category and w.cost == 3 * w.size for w in cannons)
+        assert "gunner" in [s.key for s in c.specialties]
     parrots = [c for c in a.cards if c.creation.kind == "creature" and c.size == 0]
     assert parrots and all(p.total_cost == 0 for p in parrots)
