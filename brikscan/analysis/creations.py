@@ -130,8 +130,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 outside = [w for w in graph.neighbors(v) if w not in members and w not in fig["items"] and w != u
                            and w not in seen]
                 small = _extent(model, [v]) <= HELD_MAX_LDU
-                # a cannon is mounted on its carriage, never carried (a "Minifig Cannon" is a ship's gun)
-                carried = (c.accessory or c.role == "weapon") and c.type != "cannon"
+                carried = c.accessory or c.role == "weapon"
                 only_ours = not outside and c.role not in ("structural", None, "propulsion")
                 if small and (carried or only_ours):
                     fig["items"].append(v)
