@@ -342,8 +342,11 @@ def test_6285_black_seas_barracuda_loadouts(loaded, library_zip):
                          [(7, ("short_ranged_weapon",), ())] +
                          [(8, ("short_ranged_weapon",), ("gunner",))] +
                          [(7, ("minifig_tool", "minifig_tool"), ("gunner",))]), json.dumps(got)
-    parrot = [c for c in a.cards if c.creation.kind == "creature"]
-    assert [(p.size, p.total_cost, p.unit_inches) for p in parrot] == [(0, 0, 0)]
+    animals = [c for c in a.cards if c.creation.kind == "creature"]  # the parrot, the monkey in the rigging
+    one_piece = [c for c in animals if len(c.creation.structural_elements) == 1]
+    assert any("parrot" in a.model.elements[c.creation.elements[0]].description.lower() for c in one_piece)
+    # one-piece animals are Vermin: Size 0, 0 CP, 0 Unit Inches [000 §10.3]
+    assert one_piece and all((c.size, c.total_cost, c.unit_inches) == (0, 0, 0) for c in one_piece)
 
 
 @needs_shared

@@ -241,7 +241,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             params = {"type": c.type} if c.type else {}
             if role == "crew":  # a minifig part that is built into something else: a part of it
                 role, reason = None, c.reason
-            elif role == "weapon" and c.accessory and c.type in ("melee", "shield", "gun"):  # racked, stored
+            elif role == "weapon" and c.accessory and c.type in ("melee", "shield"):  # a gun built in is mounted
                 role, reason = "decoration", f"{c.reason}, but built into the model, not held: decoration " \
                                              "(annotate it to arm the creation)"
                 params = {}
