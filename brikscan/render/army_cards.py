@@ -12,7 +12,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import numpy as np
 
 from ..errors import UsageError
 from ..geometry.cache import write_atomic
@@ -60,24 +59,9 @@ th {{ color: #555; font-weight: normal; }}
 
 def render_png(model, elements, size=(480, 330)) -> bytes | None:
     """Off-screen render of some elements in their LDraw colours; None when no OpenGL is available."""
-    try:
-        from .model_view import add_model, frame_camera, new_plotter, png_bytes
+    from .model_view import elements_png
 
-        mask = model.mesh.faces_of(elements)
-        if not mask.any():
-            return None
-        pl = new_plotter(True, size)
-        try:
-            add_model(pl, model, mask=mask)
-            lo = np.min([model.elements[i].bbox_min for i in elements], axis=0)
-            hi = np.max([model.elements[i].bbox_max for i in elements], axis=0)
-            frame_camera(pl, lo, hi)
-            img = pl.screenshot(return_img=True)
-        finally:
-            pl.close()
-        return png_bytes(img)
-    except Exception:  # no display / no EGL: the card still has the numbers
-        return None
+    return elements_png(model, elements, size)
 
 
 def _e(x) -> str:

@@ -351,3 +351,24 @@ def save_png(img: np.ndarray, out: str | Path) -> Path:
 
 def show(model: Model, face_rgb=None) -> None:
     model_plotter(model, off_screen=False, face_rgb=face_rgb).show()
+
+
+def elements_png(model, elements, size=(640, 480), face_rgb=None) -> bytes | None:
+    """Off-screen PNG of some elements framed alone (their LDraw colours, or ``face_rgb`` per face of the whole
+    mesh); None when they have no faces or no OpenGL is available (a card still has its numbers)."""
+    try:
+        mask = model.mesh.faces_of(elements)
+        if not mask.any():
+            return None
+        pl = new_plotter(True, size)
+        try:
+            add_model(pl, model, mask=mask, **({} if face_rgb is None else {"face_rgb": face_rgb[mask]}))
+            lo = np.min([model.elements[i].bbox_min for i in elements], axis=0)
+            hi = np.max([model.elements[i].bbox_max for i in elements], axis=0)
+            frame_camera(pl, lo, hi)
+            img = pl.screenshot(return_img=True)
+        finally:
+            pl.close()
+        return png_bytes(img)
+    except Exception:  # no display / no EGL
+        return None

@@ -9,7 +9,6 @@ import base64
 import html
 from pathlib import Path
 
-import numpy as np
 
 from ..errors import UsageError
 from ..geometry.cache import write_atomic
@@ -19,25 +18,10 @@ MAX_RENDERS = 8  # big sets hold dozens of loose items: render the main creation
 
 
 def _png_bytes(model, creation, face_rgb, size=(640, 480)) -> bytes | None:
-    """Off-screen render of one creation; None when no OpenGL is available."""
-    try:
-        from .model_view import add_model, frame_camera, new_plotter, png_bytes
+    """Off-screen render of one creation in its role tints; None when no OpenGL is available."""
+    from .model_view import elements_png
 
-        mask = model.mesh.faces_of(creation.elements)
-        if not mask.any():
-            return None
-        pl = new_plotter(True, size)
-        try:
-            add_model(pl, model, mask=mask, face_rgb=face_rgb[mask])
-            lo = np.min([model.elements[i].bbox_min for i in creation.elements], axis=0)
-            hi = np.max([model.elements[i].bbox_max for i in creation.elements], axis=0)
-            frame_camera(pl, lo, hi)
-            img = pl.screenshot(return_img=True)
-        finally:
-            pl.close()
-        return png_bytes(img)
-    except Exception:  # no display / no EGL: the card still has the numbers
-        return None
+    return elements_png(model, creation.elements, size, face_rgb)
 
 
 def fmt(x) -> str:
