@@ -193,3 +193,21 @@ def test_bundled_example_renders_filling_the_frame(path, loaded, tmp_path):
     codes = Counter(model.mesh.face_colour.tolist())
     main = codes.most_common(1)[0][0]
     assert colour_share(img, model.colours.rgb(main)) > 0.01, f"{model.colours.name(main)} not visible"
+
+
+def test_roles_picture_has_a_key(tmp_path):
+    """view --roles: the tints mean roles, so the picture carries a key with every role's colour."""
+    import numpy as np
+    from PIL import Image
+
+    from brikscan.cli import main
+    from brikscan.render.roles_view import ROLE_RGB
+
+    out = tmp_path / "roles.png"
+    assert main(["view", str(EXAMPLES / "tank.mpd"), "--roles", "--png", str(out)]) == 0
+    img = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    h, w, _ = img.shape
+    key = img[: h // 2, w // 2:]  # the key sits in the upper right
+    for role, rgb in ROLE_RGB.items():
+        near = (np.abs(key - np.array(rgb)).sum(axis=2) < 40).sum()
+        assert near >= 10, role

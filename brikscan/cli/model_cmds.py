@@ -68,15 +68,16 @@ def view(model: Path, library: Optional[str] = LibraryOpt,
         m = load_model(model, library, studs, make_limits(max_elements, max_triangles, max_depth, max_coord,
                                                           max_scale))
     warn_all(m)
-    face_rgb = None
+    face_rgb = legend = None
     if roles:
-        from ..render.roles_view import role_face_rgb
+        from ..render.roles_view import role_face_rgb, role_legend
 
-        face_rgb = role_face_rgb(m)
+        face_rgb, legend = role_face_rgb(m), role_legend()
     from ..render import model_view
 
     if png:
-        model_view.render_png(m, png, face_rgb=face_rgb)
+        model_view.render_png(m, png, face_rgb=face_rgb, legend=legend,
+                              title=f"{m.name}: BrikWars roles" if roles else None)
         typer.echo(f"wrote {png}")
     if html:
         model_view.render_html(m, html, face_rgb=face_rgb)

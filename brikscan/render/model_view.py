@@ -310,9 +310,15 @@ def model_plotter(model: Model, *, off_screen: bool, size: tuple[int, int] = (10
 
 
 def render_png(model: Model, out: str | Path, size: tuple[int, int] = (1024, 768), face_rgb=None,
-               edges: bool = True) -> Path:
-    """Off-screen PNG of the whole model, written atomically."""
+               edges: bool = True, legend: dict[str, tuple[int, int, int]] | None = None,
+               title: str | None = None) -> Path:
+    """Off-screen PNG of the whole model, written atomically; ``legend`` keys what tinted colours mean."""
     pl = model_plotter(model, off_screen=True, size=size, face_rgb=face_rgb, edges=edges)
+    if legend:
+        pl.add_legend([[name, [c / 255 for c in rgb]] for name, rgb in legend.items()], bcolor="white",
+                      border=True, face="rectangle", size=(0.24, 0.04 * len(legend) + 0.02), loc="upper right")
+    if title:
+        pl.add_text(title, position="upper_left", font_size=10, color="black")
     try:
         img = pl.screenshot(return_img=True)
     finally:

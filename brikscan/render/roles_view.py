@@ -14,6 +14,11 @@ ROLE_RGB = {
 TINT = 0.7  # share of the role colour in a tinted face
 
 
+def role_legend() -> dict[str, tuple[int, int, int]]:
+    """What the tints of ``role_face_rgb`` mean, for a picture's key (Structure keeps its brick colours)."""
+    return {"structural (own colours)": (150, 150, 150), **ROLE_RGB}
+
+
 def element_roles(analysis) -> dict[int, str]:
     out: dict[int, str] = {}
     for c in analysis.creations:
