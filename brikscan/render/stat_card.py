@@ -69,8 +69,15 @@ def role_counts(card) -> dict[str, int]:
 
 
 def _selected(analysis, include_all: bool):
+    """The cards to print, the creations a player fields first (biggest first), then minifigs and the rest."""
     cards = [c for c in analysis.cards if include_all or c.creation.kind not in ("loose item", "scenery")]
-    return cards or analysis.cards
+    cards = cards or analysis.cards
+    small = ("minifig", "loose item", "scenery")
+
+    def order(c) -> tuple[int, int]:
+        kind = c.creation.kind
+        return (1 + small.index(kind), 0) if kind in small else (0, -len(c.creation.elements))
+    return sorted(cards, key=order)  # stable: minifigs keep their file order
 
 
 def card_html(analysis, include_all: bool = False, renders: bool = True) -> str:
