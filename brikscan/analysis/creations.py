@@ -330,24 +330,39 @@ _DETAIL_WORDS = {"round", "cone", "grille", "clip", "handle", "handles", "light"
                  "dish", "jumper", "bar", "louvre", "flower", "ornament"}
 DETAIL_MAX_LDU = 42.0  # a surface detail: at most a 2 x 2 stud footprint ...
 DETAIL_MAX_HEIGHT_LDU = 28.0  # ... and a brick high
+REST_TOL_LDU = 6.0  # a part rests on another when its bottom is within a stud height of the other's top
 
 
 def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
     """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light) that hold
-    nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1]."""
+    nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1].
+
+    "Holds nothing up": no Structural part rests on it (a part whose bottom is at the detail's top). A stack of
+    details (kegs of round bricks) is decoration from the top down; a round-brick column under a floor holds the
+    floor and stays Structure."""
     inside = set(idx)
+    els = model.elements
+    cand = []
     for i in idx:
         r = roles.get(i)
         if r is None or r.role != "structural" or r.source not in ("part", "topology"):
             continue
-        e = model.elements[i]
+        e = els[i]
         size = e.bbox_max - e.bbox_min
         if max(size[0], size[2]) > DETAIL_MAX_LDU or size[1] > DETAIL_MAX_HEIGHT_LDU:
             continue
         words = set(re.split(r"[^a-z0-9]+", describe(e)[1].lower()))
-        if not words & _DETAIL_WORDS:
-            continue
-        if sum(1 for j in graph.neighbors(i) if j in inside) > 1:
+        if words & _DETAIL_WORDS:
+            cand.append(i)
+    cset = set(cand)
+    # top first, so a detail resting on a detail is judged before the one under it (-Y is up)
+    for i in sorted(cand, key=lambda k: float(els[k].bbox_min[1])):
+        top = float(els[i].bbox_min[1])
+        held = [j for j in graph.neighbors(i) if j in inside and j != i and
+                float(els[j].bbox_max[1]) <= top + REST_TOL_LDU and
+                not (j in cset and roles[j].role == "decoration") and
+                (j not in roles or roles[j].role in ("structural", "weak point", "weapon", "device", "propulsion"))]
+        if held:
             continue  # something is built on it
         roles[i] = RoleDecision("decoration", f"{classes[i].reason}; a small detail on the surface that holds "
                                               "nothing up: decoration [000 §7.1]", "detail")

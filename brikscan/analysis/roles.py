@@ -172,8 +172,11 @@ def classify_part(element, org_type: str = "") -> PartClass:
         return PartClass("device", f"{label}: '{first}' is a device or control [000 §9.4]", word=first)
     if first in _DECORATION or (cwords and cwords[0] in _DECORATION and first not in _STRUCTURAL):
         return PartClass("decoration", f"{label}: decoration (Non-Structural, free) [000 §7.1]", word=first)
-    if first == "door":
-        return PartClass("weak point", f"{label}: doors move: a weak point [003 §5.1.2]", word="door")
+    if first == "door" and "frame" in dwords:
+        return PartClass("structural", f"{label}: a door frame is part of the wall", word="door")
+    if first == "door":  # the 2010 rules: "any parts that ... are moving" are Non-Structural [000 §7.1]
+        return PartClass("decoration", f"{label}: a door leaf swings: a moving part, Non-Structural (free) "
+                                       "[000 §7.1]", word="door")
     if first in _STRUCTURAL or (cwords and cwords[0] in _STRUCTURAL):
         return PartClass("structural", f"{label}: building element", word=first)
     return PartClass(None, f"{label}: no rule for '{first}'", word=first)
