@@ -37,6 +37,7 @@ JOINTED_MIN_ELEMENTS = 6  # ... or built of at least this many structural-type p
 STRUCTURAL_SHARE = 0.75  # share of its elements that must be structural-type parts
 PANEL_MAX_THICK_LDU = 50.0  # a flat panel (door, drawbridge, hatch, lid: Non-Structural) is thinner than this
 PANEL_RATIO = 0.5  # ... and than this share of its second-longest side
+MESH_TOL_LDU = 2.0  # geometry margin for thresholds: fallback meshes are inset ~0.3 LDU per side
 STICK_MAX_LDU = 36.0  # a body narrower than this on two sides is a linkage or lever, not a turret or an arm
 _PANEL_WORDS = {"door", "doors", "gate", "gates", "hatch", "lid", "ramp", "drawbridge", "flap", "trapdoor",
                 "shutter", "shutters", "canopy"}
@@ -509,10 +510,12 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
         kinds = "/".join(sorted(pivots))
         return ("propulsion", f"a leg: a body below the core on {kinds} joints that reaches the ground; "
                               "'legs' are ground propulsion [000 §9.1]", {"type": "ground"}, False)
-    panel = thin < PANEL_MAX_THICK_LDU and thin < PANEL_RATIO * middle
+    # compared with a margin: the offline fallback's collision meshes are a fraction of an LDU smaller than the
+    # library's parts, and the same build must be judged the same with either (issue 8)
+    panel = thin < PANEL_MAX_THICK_LDU and thin + MESH_TOL_LDU < PANEL_RATIO * middle
     names = {n.lower() for i in els for n in model.elements[i].submodel_path}
     named_panel = any(w in _PANEL_WORDS for n in names for w in re.split(r"[^a-z]+", n))
-    if panel or named_panel or middle < STICK_MAX_LDU:  # doors, hatches, lids; linkages and levers
+    if panel or named_panel or middle + MESH_TOL_LDU < STICK_MAX_LDU:  # doors, hatches, lids; linkages and levers
         return None
     return ("structural", "turret/arm body on a movable joint: structural, the joint is the weak point "
                           f"[000 §7.1] ({len(struct)} structural parts, {m.size_in:.2f}\")", {}, True)
@@ -646,6 +649,8 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
 
 
 _SCENERY_WORDS = {"stand", "display", "plaque", "baseplate", "baseplates", "squad"}
+PLUGGED_MAX = 5  # a piece this small with a wheel can be plugged into a bigger body rather than drive itself
+PLUGGED_DEPTH_LDU = 4.0  # boxes overlapping this deep on every axis: one is plugged into the other
 RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held against another (no connector)
 
 
@@ -718,19 +723,29 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
     size = [len(c) for c in comps]
     for k in sorted(range(len(comps)), key=lambda k: size[k]):
         c = comps[k]
-        if any(classes[i].role == "propulsion" or classes[i].minifig_body for i in c):
-            continue  # a vehicle of its own (or a figure) is not a loose panel
+        if any(classes[i].minifig_body for i in c):
+            continue  # a figure is not a loose panel
+        # a vehicle of its own touches others at its surface; a small wheeled piece plugged into a bigger body
+        # (an engine intake ring on an axle inside a nacelle) is part of that body
+        plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c)
+        if not plugged_only and any(classes[i].role == "propulsion" for i in c):
+            continue
         others = np.flatnonzero((comp_of >= 0) & (comp_of != k))
         if not len(others):
             continue
         for i in c:
-            gap = np.maximum(0.0, np.maximum(lo[others] - hi[i], lo[i] - hi[others])).max(axis=1)
-            near = others[gap <= RESTING_GAP_LDU]
+            if plugged_only:
+                depth = np.minimum(hi[others], hi[i]) - np.maximum(lo[others], lo[i])
+                near = others[(depth >= PLUGGED_DEPTH_LDU).all(axis=1)]
+            else:
+                gap = np.maximum(0.0, np.maximum(lo[others] - hi[i], lo[i] - hi[others])).max(axis=1)
+                near = others[gap <= RESTING_GAP_LDU]
             near = [j for j in near if size[root(int(comp_of[j]))] >= size[root(k)] and root(int(comp_of[j])) != root(k)]
             if near:
                 j = int(max(near, key=lambda j: size[root(int(comp_of[j]))]))
                 graph.add_edge(int(i), j, kind="resting", movable=False, source="contact", count=1, kinds=["resting"],
-                               reason="rests on or against it (touching, no connector)")
+                               reason="plugged into it (overlapping, no connector found)" if plugged_only else
+                               "rests on or against it (touching, no connector)")
                 a, b = root(k), root(int(comp_of[j]))
                 parent[a] = b
                 size[b] += size[a]

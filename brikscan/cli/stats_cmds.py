@@ -93,7 +93,7 @@ def _print_cards(a, all_: bool) -> None:
     from rich.table import Table
 
     from ..render.stat_card import fmt as _fmt
-    from ..render.stat_card import role_counts
+    from ..render.stat_card import grouped_propulsion, grouped_weapons, propulsion_text, role_counts
     from .output import console
 
     con = console()
@@ -111,13 +111,12 @@ def _print_cards(a, all_: bool) -> None:
         t.add_row("Structure Level", f"{_fmt(card.structure_level)}  — {card.sl_reason}")
         t.add_row("Armor", f"{card.armor}  (weak points / non-structural: {card.weak_point_armor})")
         t.add_row("Base Cost", f"{_fmt(card.base_cost)} CP")
-        for w in card.weapons:
-            t.add_row("Weapon", f"{w.name}: {w.type} Size {_fmt(w.size)} — Cost {_fmt(w.cost)}, Use {_fmt(w.use)}, "
+        for n, w, total in grouped_weapons(card):
+            each = f" ×{n}: {_fmt(total)} CP ({_fmt(w.cost)} each)" if n > 1 else f" — Cost {_fmt(w.cost)}"
+            t.add_row("Weapon", f"{w.name}: {w.type} Size {_fmt(w.size)}{each}, Use {_fmt(w.use)}, "
                                 f"Range {_fmt(w.range_in)}\", Damage {w.damage or '—'}")
-        for p in card.propulsion:
-            what = f"Thrust {_fmt(p.thrust_in)}\"" if p.thrust_in is not None else f"Move {_fmt(p.move_in)}\""
-            t.add_row("Propulsion", f"{p.type.replace('_', ' ')}: {what} — {_fmt(p.cost)} CP "
-                                    f"({len(p.elements)} elements)")
+        for n, p, els, total in grouped_propulsion(card):
+            t.add_row("Propulsion", f"{propulsion_text(n, p, total)} ({len(els)} elements)")
         if card.mind_cost:
             t.add_row("Mind", f"{_fmt(card.mind_cost)} CP")
         fit = "" if card.weapons_fit is None else ("  (weapons fit)" if card.weapons_fit else "  (weapons do NOT fit)")

@@ -33,6 +33,45 @@ def fmt(x) -> str:
     return str(x)
 
 
+def grouped_propulsion(card) -> list[tuple[int, object, list[int], float | None]]:
+    """Propulsion lines as a player writes them: identical Thrusters on one line, ×N (parallel Thrust can be
+    Fudged into one combined Thrust [000 §9.3 Thrust Vectors]). (count, first card, all elements, total cost)."""
+    out: list[list] = []
+    for p in card.propulsion:
+        for g in out:
+            q = g[1]
+            if p.type == "thrust" and q.type == "thrust" and (p.thrust_in, p.cost) == (q.thrust_in, q.cost):
+                g[0] += 1
+                g[2] = g[2] + list(p.elements)
+                g[3] = None if g[3] is None or p.cost is None else g[3] + p.cost
+                break
+        else:
+            out.append([1, p, list(p.elements), p.cost])
+    return [tuple(g) for g in out]
+
+
+def grouped_weapons(card) -> list[tuple[int, object, float | None]]:
+    """Identical weapons (same type, Size, cost, Use, Range, Damage) on one line, ×N: (count, weapon, total)."""
+    out: list[list] = []
+    for w in card.weapons:
+        key = (w.type, w.size, w.cost, w.use, w.range_in, w.damage, w.category)
+        for g in out:
+            if g[3] == key:
+                g[0] += 1
+                g[2] = None if g[2] is None or w.cost is None else g[2] + w.cost
+                break
+        else:
+            out.append([1, w, w.cost, key])
+    return [(n, w, total) for n, w, total, _ in out]
+
+
+def propulsion_text(n: int, p, total) -> str:
+    """One propulsion line: 'thrust ×4: Thrust 5" each — 8 CP' or 'ground: Move 10" — 5 CP'."""
+    what = f"Thrust {fmt(p.thrust_in)}\"" if p.thrust_in is not None else f"Move {fmt(p.move_in)}\""
+    kind = p.type.replace("_", " ") + (f" ×{n}" if n > 1 else "")
+    return f"{kind}: {what}{' each' if n > 1 else ''} — {fmt(total)} CP"
+
+
 def _rows(card) -> list[tuple[str, str]]:
     c = card.creation
     rows = [("Kind", f"{c.kind} ({c.kind_reason})"),
@@ -111,17 +150,19 @@ def card_html(analysis, include_all: bool = False, renders: bool = True) -> str:
         if card.weapons:
             wt = "<h3>Weapons</h3><table><tr><th>name</th><th>type</th><th>Size</th><th>Cost</th><th>Use</th>" \
                  "<th>Range</th><th>Damage</th><th>why</th></tr>" + "".join(
-                     f"<tr><td>{html.escape(w.name)}</td><td>{w.type}</td><td>{fmt(w.size)}</td>"
-                     f"<td>{fmt(w.cost)}</td><td>{fmt(w.use)}</td><td>{fmt(w.range_in)}</td>"
+                     f"<tr><td>{html.escape(w.name)}{f' ×{n}' if n > 1 else ''}</td><td>{w.type}</td>"
+                     f"<td>{fmt(w.size)}</td><td>{fmt(total)}{' (' + fmt(w.cost) + ' each)' if n > 1 else ''}</td>"
+                     f"<td>{fmt(w.use)}</td><td>{fmt(w.range_in)}</td>"
                      f"<td>{html.escape(w.damage)}</td><td>{html.escape(w.reason + (' ' + w.notes if w.notes else ''))}"
-                     f"</td></tr>" for w in card.weapons) + "</table>"
+                     f"</td></tr>" for n, w, total in grouped_weapons(card)) + "</table>"
         pt = ""
         if card.propulsion:
-            pt = "<h3>Propulsion</h3><table><tr><th>type</th><th>elements</th><th>Move</th><th>Cost</th>" \
+            pt = "<h3>Propulsion</h3><table><tr><th>type</th><th>elements</th><th>Move / Thrust</th><th>Cost</th>" \
                  "<th>why</th></tr>" + "".join(
-                     f"<tr><td>{p.type}</td><td>{len(p.elements)}</td><td>{fmt(p.move_in)}\"</td>"
-                     f"<td>{fmt(p.cost)}</td><td>{html.escape(p.reason)}</td></tr>" for p in card.propulsion) \
-                 + "</table>"
+                     f"<tr><td>{p.type}{f' ×{n}' if n > 1 else ''}</td><td>{len(els)}</td>"
+                     f"<td>{'Thrust ' + fmt(p.thrust_in) if p.thrust_in is not None else 'Move ' + fmt(p.move_in)}"
+                     f"\"{' each' if n > 1 else ''}</td><td>{fmt(total)}</td><td>{html.escape(p.reason)}</td></tr>"
+                     for n, p, els, total in grouped_propulsion(card)) + "</table>"
         warn = "".join(f"<li>{html.escape(w)}</li>" for w in card.warnings)
         roles = "".join(
             f"<tr><td>{i}</td><td>{html.escape(model.elements[i].description or model.elements[i].part)}</td>"
