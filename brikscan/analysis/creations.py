@@ -323,45 +323,64 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
     _details(model, graph, idx, classes, roles)
     _nozzles(model, idx, classes, roles)
+    _barrels(model, idx, classes, roles)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache, on_ground)
     return roles
 
 
 _DETAIL_WORDS = {"round", "cone", "grille", "clip", "handle", "handles", "light", "lamp", "headlight", "lever",
                  "dish", "jumper", "bar", "louvre", "flower", "ornament"}
-DETAIL_MAX_LDU = 42.0  # a surface detail: at most a 2 x 2 stud footprint ...
+DETAIL_MAX_LONG_LDU = 62.0  # a surface detail: at most 3 studs long (a plate with handles) ...
+DETAIL_MAX_LDU = 42.0  # ... at most 2 studs wide ...
 DETAIL_MAX_HEIGHT_LDU = 28.0  # ... and a brick high
 REST_TOL_LDU = 6.0  # a part rests on another when its bottom is within a stud height of the other's top
+
+
+def _up_axis(element) -> tuple[int, float]:
+    """The world axis (index, sign) the part's studs face: LDraw parts stand on local -Y. Tilted parts: -Y."""
+    u = -np.asarray(element.transform, dtype=float)[:3, 1]
+    k = int(np.argmax(np.abs(u)))
+    n = float(np.linalg.norm(u)) or 1.0
+    return (k, float(np.sign(u[k]))) if abs(u[k]) / n > 0.9 else (1, -1.0)
+
+
+def _rests_on(upper, lower, axis: tuple[int, float]) -> bool:
+    """``upper`` starts where ``lower`` ends along ``lower``'s up axis (it is built on its studs)."""
+    k, sgn = axis
+    top = sgn * (lower.bbox_max[k] if sgn > 0 else lower.bbox_min[k])
+    start = sgn * (upper.bbox_min[k] if sgn > 0 else upper.bbox_max[k])
+    return start >= top - REST_TOL_LDU
 
 
 def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
     """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light) that hold
     nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1].
 
-    "Holds nothing up": no Structural part rests on it (a part whose bottom is at the detail's top). A stack of
-    details (kegs of round bricks) is decoration from the top down; a round-brick column under a floor holds the
-    floor and stays Structure."""
+    "Holds nothing up": no Structural part is built on its studs (whichever way they face: a grille tile on the
+    side of a fuselage too). A stack of details (kegs of round bricks) is decoration from the outermost in; a
+    round-brick column under a floor holds the floor and stays Structure."""
     inside = set(idx)
     els = model.elements
-    cand = []
+    cand: dict[int, tuple[int, float]] = {}
     for i in idx:
         r = roles.get(i)
         if r is None or r.role != "structural" or r.source not in ("part", "topology"):
             continue
         e = els[i]
-        size = e.bbox_max - e.bbox_min
-        if max(size[0], size[2]) > DETAIL_MAX_LDU or size[1] > DETAIL_MAX_HEIGHT_LDU:
+        small, middle, large = sorted(float(x) for x in (e.bbox_max - e.bbox_min))
+        if large > DETAIL_MAX_LONG_LDU or middle > DETAIL_MAX_LDU or small > DETAIL_MAX_HEIGHT_LDU:
             continue
         words = set(re.split(r"[^a-z0-9]+", describe(e)[1].lower()))
         if words & _DETAIL_WORDS:
-            cand.append(i)
-    cset = set(cand)
-    # top first, so a detail resting on a detail is judged before the one under it (-Y is up)
-    for i in sorted(cand, key=lambda k: float(els[k].bbox_min[1])):
-        top = float(els[i].bbox_min[1])
-        held = [j for j in graph.neighbors(i) if j in inside and j != i and
-                float(els[j].bbox_max[1]) <= top + REST_TOL_LDU and
-                not (j in cset and roles[j].role == "decoration") and
+            cand[i] = _up_axis(e)
+
+    def outward(i: int) -> float:
+        k, sgn = cand[i]
+        return -sgn * float(els[i].bbox_max[k] if sgn > 0 else els[i].bbox_min[k])
+
+    for i in sorted(cand, key=outward):  # the outermost first: a detail on a detail is judged before its base
+        held = [j for j in graph.neighbors(i) if j in inside and j != i and _rests_on(els[j], els[i], cand[i]) and
+                not (j in cand and roles[j].role == "decoration") and
                 (j not in roles or roles[j].role in ("structural", "weak point", "weapon", "device", "propulsion"))]
         if held:
             continue  # something is built on it
@@ -385,6 +404,50 @@ def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> 
         if abs(float(axis[1])) < 0.5:
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone on its side on a flyer: an engine "
                                                   "nozzle, a Thruster [000 §9.3]", "geometry", {"type": "thrust"})
+
+
+_BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "antenna", "telescope"}
+BARREL_RATIO = 2.0  # a barrel is at least twice as long as it is thick
+BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with its head)
+
+
+def _barrels(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
+    gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration."""
+    if not any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
+               for r in roles.values()):
+        return
+    els = model.elements
+    body = [i for i in idx if roles.get(i) is not None and roles[i].role == "structural"]
+    if not body:
+        return
+    lo = np.array([els[i].bbox_min for i in body])
+    hi = np.array([els[i].bbox_max for i in body])
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
+            continue
+        words = set(re.split(r"[^a-z0-9]+", describe(els[i])[1].lower()))
+        if not words & _BARREL_WORDS or classes[i].minifig_body:
+            continue
+        ext = els[i].bbox_max - els[i].bbox_min
+        k = int(np.argmax(ext))
+        thick = sorted(float(x) for x in ext)[1]
+        if k == 1 or thick > BARREL_THICK_LDU or ext[k] < BARREL_RATIO * thick:
+            continue  # standing up (an antenna, a mast) or not a rod
+        # its outer end lies outside the rest of the body: it sticks out
+        ends = [els[i].bbox_min.copy(), els[i].bbox_max.copy()]
+        centre = (els[i].bbox_min + els[i].bbox_max) / 2
+        for e in ends:
+            for a in range(3):
+                if a != k:
+                    e[a] = centre[a]
+        others = np.array([j != i for j in body])
+        out = [not bool(((lo[others] - 1 <= e) & (e <= hi[others] + 1)).all(axis=1).any()) for e in ends]
+        if any(out):
+            roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of a flyer's "
+                                              "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
+                                    {"type": "gun"})
 
 
 FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
@@ -418,7 +481,10 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     hi = np.array([els[i].bbox_max for i in body]).reshape(-1, 3)
     wings = [i for i in idx if classes[i].word == "wing" and i in roles and roles[i].source == "part"]
     out = {i: _outside_share(model, i, lo, hi) for i in wings}
-    flat = [i for i in idx if i not in roles and structural_kind(classes[i], els[i]) and h[i] <= FLAT_MAX_LDU and
+    def open_(i: int) -> bool:  # not decided yet, or only "a building element" by its part
+        return i not in roles or (roles[i].role == "structural" and roles[i].source == "part")
+
+    flat = [i for i in idx if open_(i) and structural_kind(classes[i], els[i]) and h[i] <= FLAT_MAX_LDU and
             classes[i].word in ("plate", "wedge", "tile", "slope")]
     flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}
     # a flyer: it has thrust or flight, or a wing part sticking out. Flat parts sticking out alone are no
@@ -441,7 +507,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
         return
     for i in idx:
         c = classes[i]
-        if i in roles or not structural_kind(c, els[i]):
+        if not open_(i) or not structural_kind(c, els[i]):
             continue
         if c.word == "tail":
             roles[i] = RoleDecision("propulsion", f"{c.reason}; a tail fin of a flyer: an airfoil, Forward Flight "
