@@ -148,3 +148,58 @@ def test_base_plates_and_things_lying_on_them_are_scenery(tmp_path):
     assert card.total_cost == 0
     house = max(a.creations, key=lambda c: sum(a.model.elements[i].part == "3001.dat" for i in c.elements))
     assert house.kind == "building" and house is not base
+
+
+def _official(name: str):
+    from conftest import MODELS_DIR
+
+    from brikscan import load
+
+    return _analyse(load(MODELS_DIR / name, LIBRARY_ZIP))
+
+
+def _holding(a, submodel: str) -> set[str]:
+    """Names of the creations (not minifigs) holding elements of a top-level submodel."""
+    return {c.name for c in a.creations for i in c.elements
+            if a.model.elements[i].submodel_path[:1] == (submodel,) and c.kind != "minifig"}
+
+
+@needs_shared
+def test_docked_craft_are_creations_of_their_own_a_pinned_section_is_not():
+    """A scout docked on its mothership by two studs, pods resting on a ship, a jolly boat on deck are fielded
+    as vehicles of their own; a cockpit section pinned into the fuselage is the fuselage [000 §7.1 Vehicle]."""
+    a = _official("6905 - Biwing Blaster.mpd")
+    scout, blaster = _holding(a, "mosca.ldr"), _holding(a, "coleo.ldr")
+    assert len(scout) == 1 and not scout & blaster
+    assert a.card_named(next(iter(scout))).creation.kind == "vehicle"
+    a = _official("6969 - Celestial Stinger.mpd")
+    pods, body, nose = _holding(a, "veh3.ldr"), _holding(a, "veh1.ldr"), _holding(a, "veh2.ldr")
+    assert len(pods) == 2 and not pods & body  # two pods, each its own vehicle
+    assert nose <= body  # pinned in with Technic: part of the ship
+    a = _official("6285 - Black Seas Barracuda.mpd")
+    boat = _holding(a, "6285 - jollyboat.ldr")
+    ship = max(a.creations, key=lambda c: len(c.elements)).name
+    assert len(boat) == 1 and ship not in boat
+
+
+@needs_shared
+def test_a_cockpit_without_recognised_engines_is_a_vehicle_not_a_building():
+    """Starfighters whose engines are plain round bricks still have a pilot's place: Vehicles [000 §9.4]."""
+    a = _official("7150-1 - TIE Fighter & Y-wing.mpd")
+    big = [c for c in a.creations if c.kind not in ("minifig", "scenery") and len(c.elements) > 50]
+    assert len(big) >= 2 and all(c.kind == "vehicle" for c in big), [(c.name, c.kind) for c in big]
+
+
+@needs_shared
+def test_level_rods_sticking_out_of_a_flyer_are_guns_antennas_are_not():
+    """Minifig torches lying level out of the X1 Patrol Craft's nose are its lasers [000 §8.2 Ranged Weapons];
+    antennas standing up stay decoration (issue 8)."""
+    a = _official("6861-1 - X1 Patrol Craft.mpd")
+    m = a.model
+    torches = [(c, i) for c in a.creations for i in c.elements if m.elements[i].description == "Minifig Torch"]
+    assert torches and all(c.roles[i].role == "weapon" and c.roles[i].params.get("type") == "gun"
+                           for c, i in torches)
+    card = a.card_named(torches[0][0].name)
+    assert card.weapons and all(w.type == "gun" for w in card.weapons if set(w.elements) & {i for _, i in torches})
+    antennas = [(c, i) for c in a.creations for i in c.elements if m.elements[i].description.startswith("Antenna")]
+    assert all(c.roles[i].role == "decoration" for c, i in antennas)

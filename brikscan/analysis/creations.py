@@ -371,7 +371,7 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if large > DETAIL_MAX_LONG_LDU or middle > DETAIL_MAX_LDU or small > DETAIL_MAX_HEIGHT_LDU:
             continue
         words = set(re.split(r"[^a-z0-9]+", describe(e)[1].lower()))
-        if words & _DETAIL_WORDS:
+        if words & _DETAIL_WORDS and any(j in inside for j in graph.neighbors(i)):  # stuck on something
             cand[i] = _up_axis(e)
 
     def outward(i: int) -> float:
@@ -451,6 +451,7 @@ def _barrels(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> 
 
 
 FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
+WING_MIN_BODY = 3  # bricks and slopes a flyer's body needs before its flat parts can be told to be wings
 AIRFOIL_OUT = 0.5  # share of a flat part's footprint outside the body's for it to stick out as an airfoil
 
 
@@ -505,6 +506,11 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
                                              "outside), an airfoil", "geometry", dict(r.params))
     if not flies:
         return
+    # plates stick out of a body only where there is a body: a hull built of plates alone has no wings to tell
+    # apart, so most of the flat parts sticking out means the hull itself (issue 8)
+    winglike = [i for i, v in flat_out.items() if v >= AIRFOIL_OUT]
+    if len(body) < WING_MIN_BODY or len(winglike) * 2 > len(flat) + len(body):
+        flat_out = {}
     for i in idx:
         c = classes[i]
         if not open_(i) or not structural_kind(c, els[i]):
@@ -587,6 +593,9 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
                           f"[000 §7.1] ({len(struct)} structural parts, {m.size_in:.2f}\")", {}, True)
 
 
+_COCKPIT_WORDS = {"cockpit", "windscreen", "canopy"}
+
+
 def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if note_kind:
         return note_kind, "annotated"
@@ -598,6 +607,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
         return "vehicle", f"{len(prop)} propulsion element(s) ({roles[prop[0]].reason})"
     if any(classes[i].word == "boat" for i in idx):
         return "vehicle", "a boat hull"
+    cockpit = [i for i in idx if classes[i].word in _COCKPIT_WORDS]
+    if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
+        return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
+                          "annotate its engines or wings (0 !BRIKSCAN ROLE propulsion type=...)"
     struct = [i for i in idx if roles[i].role == "structural"]
     if len(idx) <= 3 or not struct or _extent(model, idx) < 40:  # loose accessories are scenery (issue 8)
         return "scenery", f"{len(idx)} element(s), no Structure of its own: a loose accessory, scenery " \
@@ -674,7 +687,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     scenery |= lying
     for comp in nx.connected_components(graph.subgraph(scenery)):
         groups.append((sorted(comp), "\x00scenery"))
-    for comp in _join_resting(model, graph, comps, classes):
+    for comp in _docked(model, graph, _join_resting(model, graph, comps, classes), classes, in_fig):
         groups.append((comp, ""))
     groups.sort(key=lambda g: (-len(g[0]), g[0][0]))
     main_note = ann.creations.get(model.main.name)
@@ -820,6 +833,54 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
     for k, c in enumerate(comps):
         merged.setdefault(root(k), []).extend(c)
     return [sorted(v) for v in merged.values()]
+
+
+DOCKED_MIN_ELEMENTS = 10  # a docked craft has at least this many elements ...
+DOCKED_MAX_STUDS = 4  # ... and is held by at most this many connections, none of them pinned (Technic)
+_CREW_PLACE_WORDS = {"seat", "steering", "control", "controls", "cockpit", "windscreen", "canopy", "saddle"}
+
+
+def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: set[int]) -> list[list[int]]:
+    """A craft docked on another (a scout ship on its mothership, a jolly boat on deck) is a creation of its own,
+    as a player fields it: a submodel placed in the main model that is a vehicle by itself (its own propulsion
+    with a place for its crew, or a boat hull), held by a few studs or just resting there, not pinned. A
+    trailer (no crew place) or a pinned-in cockpit section stays with the vehicle [000 §7.1 Vehicle]."""
+    out: list[list[int]] = []
+    els = model.elements
+    for comp in comps:
+        by_top: dict[str, list[int]] = {}
+        for i in comp:
+            p = els[i].submodel_path
+            if p:
+                by_top.setdefault(p[0], []).append(i)
+        if not by_top:
+            out.append(comp)
+            continue
+        cset, taken = set(comp), set()
+        for name, members in sorted(by_top.items()):
+            for piece in nx.connected_components(graph.subgraph(members)):
+                piece = sorted(piece)
+                if len(piece) < DOCKED_MIN_ELEMENTS or 2 * len(piece) > len(comp):
+                    continue  # too small to crew, or the mothership itself
+                boat = any(classes[i].word == "boat" for i in piece)
+                moves = any(classes[i].role == "propulsion" for i in piece)
+                crewed = any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in piece) \
+                    or any(j in figures for i in piece for j in graph.neighbors(i))
+                if not (boat or (moves and crewed)):
+                    continue
+                pset = set(piece)
+                links = [graph.edges[i, j] for i in piece for j in graph.neighbors(i) if j in cset and j not in pset]
+                held = [d for d in links if d.get("kind") not in ("contact", "resting")]
+                if len(held) > DOCKED_MAX_STUDS or any(d.get("kind") == "technic" for d in held):
+                    continue
+                out.append(piece)
+                taken |= pset
+        if not taken:
+            out.append(comp)
+            continue
+        rest = [i for i in comp if i not in taken]
+        out.extend(sorted(c) for c in nx.connected_components(graph.subgraph(rest)))
+    return out
 
 
 def _floating(model, graph: nx.Graph, idx: list[int], name: str, diagnostics: list) -> None:
