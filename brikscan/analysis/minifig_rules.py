@@ -134,13 +134,28 @@ class HeldItem:
     hands: int
     reason: str
     warnings: list[str] = field(default_factory=list)
+    wielded_as: str = ""  # Compensating: the lighter row whose hands and pairing it takes [000 §8.1 The Heavy]
+
+
+def compensating(specialties, rules):
+    """The Specialist row among ``specialties`` that Compensates (the Heavy [000 §8.1 The Heavy]), or None."""
+    for s in specialties or []:
+        row = rules.specialists.kinds.get(s.key) if rules.specialists is not None else None
+        if row is not None and row.wields_as:
+            return row
+    return None
 
 
 def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None, *,
-               mounted: bool = False) -> list[HeldItem]:
-    """The minifig's held equipment as rows of the Core Rules weapon table, measured against its height."""
+               mounted: bool = False, heavy=None) -> list[HeldItem]:
+    """The minifig's held equipment as rows of the Core Rules weapon table, measured against its height.
+
+    ``heavy``: the Compensating Specialist row (``compensating``) when the figure is a Heavy: Heavy Weapons are
+    wielded as Hand Weapons, Two-Handed as Heavy, Melee Weapons up to Size 4" as Two-Handed and a Size 2" Ranged
+    Weapon by hand, when standing still [000 §8.1 The Heavy]."""
     t = rules.minifig_weapons
     examples = t.examples.mapping()
+    wields = dict(w.split("=", 1) for w in heavy.wields_as) if heavy is not None else {}
     equipment = creation.sections.get("equipment", [])
     out: list[HeldItem] = []
     for i in sorted(equipment):
@@ -153,7 +168,11 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
         ratio = length / t.holder_height_ldu
         why = [f"{length:.0f} LDU long = {ratio:.2f} minifig heights: {cls} [000 ch.3 Minifig Weapons]"]
         warns: list[str] = []
-        if ratio > t.too_big_over:
+        big_melee = heavy is not None and group == "melee" and length / ldu_per_inch <= heavy.melee_max_size_in
+        if ratio > t.too_big_over and big_melee:
+            why.append(f"{length / ldu_per_inch:.1f}\" Melee Weapon: a Heavy wields it as a Two-Handed Weapon "
+                       "(Compensating, standing still) [000 §8.1 The Heavy]")
+        elif ratio > t.too_big_over:
             warns.append(f"{desc}: longer than two minifigs, too big to pick up [000 §3.4 Random Objects]")
         key = t.item(group, cls)
         if group in ("explosive", "tool"):
@@ -162,7 +181,10 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
             key = "heavy_shield"
         elif group == "ranged" and cls == "L":
             key = "long_ranged_weapon"
-            if not rules.large_hand_held.ranged_long_allowed:
+            if heavy is not None and t.size_of("L") <= rules.minifig.size_in + heavy.larger_by_in:
+                why.append(f"a Size {t.size_of('L'):g}\" Ranged Weapon by hand: the Heavy's Compensating "
+                           "(standing still) [000 §8.1 The Heavy]")
+            elif not rules.large_hand_held.ranged_long_allowed:
                 warns.append(f"{desc}: a ranged weapon longer than its holder is not allowed "
                              "[000 §8.1 Large Hand-Held Weapon Equivalents]; priced as a Long-Ranged Weapon")
         ex = next((examples[w] for w in _words(desc) if w in examples), None)
@@ -182,8 +204,13 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
         if key == "two_handed_weapon" and mounted and item.mounted_pairs_with:
             hands = 1  # Jousting: a lance in one hand from a mount [000 §3.1], [000 ch.H]
             why.append("mounted: used one-handed as a lance (Jousting)")
+        as_key = wields.get(key, "")
+        if as_key:  # Compensating: one class lighter in the hands [000 §8.1 The Heavy]
+            hands = t.items[as_key].hands
+            why.append(f"a Heavy wields a {item.label} as a {t.items[as_key].label} (Compensating, standing "
+                       "still) [000 §8.1 The Heavy]")
         out.append(HeldItem(key, [i], desc, item.size_class if group != "tool" else cls, length, hands,
-                            "; ".join(why), warns))
+                            "; ".join(why), warns, as_key))
     return out
 
 
@@ -197,9 +224,10 @@ def pairing_warnings(items: list[HeldItem], rules, mounted: bool = False) -> lis
                      "(only Zahru Trollarm wields more) [000 ch.3 Minifig Weapons]")
 
     def allows(a: HeldItem, b: HeldItem) -> bool:
-        ia = t.items[a.key]
+        ia = t.items[a.wielded_as or a.key]  # a Heavy pairs what he wields as the lighter row [000 §8.1]
         ok = list(ia.pairs_with) + (list(ia.mounted_pairs_with) if mounted else [])
-        return b.key in ok or t.items[b.key].size_class in ok
+        kb = b.wielded_as or b.key
+        return kb in ok or t.items[kb].size_class in ok
 
     for k, a in enumerate(items):
         for b in items[k + 1:]:
@@ -222,7 +250,8 @@ def body_armor(model, creation: Creation, rules) -> tuple[str | None, str]:
                 return d.strip("~ ")
         return ""
 
-    body = has("torso", t.body_words)
+    # an armour plate hangs from the neck: the figure finder may file it with the head's gear
+    body = has("torso", t.body_words) or has("head", t.body_words)
     if not body:
         return None, ""
     visor = has("head", t.visor_words)

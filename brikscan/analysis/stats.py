@@ -325,7 +325,7 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
 
 
 def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float, hulls, skill: str,
-                          mounted: bool, warnings: list[str], graph: nx.Graph | None = None
+                          mounted: bool, warnings: list[str], graph: nx.Graph | None = None, heavy=None
                           ) -> tuple[list[WeaponCard], str | None, str]:
     """A minifig's held weapons priced from the Core Rules table by length [000 ch.3], not by the Chapter 8
     formulas; also its Body / Heavy Armor row from torso accessories [000 §3.3]. Returns (weapons, armour, why).
@@ -335,7 +335,7 @@ def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float,
     from .minifig_rules import body_armor, held_items, pairing_warnings
 
     t = rules.minifig_weapons
-    items = held_items(model, creation, rules, ldu_per_inch, hulls, mounted=mounted)
+    items = held_items(model, creation, rules, ldu_per_inch, hulls, mounted=mounted, heavy=heavy)
     cards = []
     for it in items:
         row = t.items[it.key]
@@ -363,6 +363,18 @@ def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float,
             cards.append(w)
     armor_key, armor_why = body_armor(model, creation, rules)
     return cards, armor_key, armor_why
+
+
+def _half_speed(prop: PropulsionCard, rules, why: str, notes: list[str]) -> float | None:
+    """Half Speed on the card: the Move shown is ``half_speed_factor`` of the bought Move [000 §4.1 Half Speed]."""
+    if prop.move_in is None:
+        return None
+    full = prop.move_in
+    prop.move_in = full * rules.minifig_weapons.half_speed_factor
+    prop.reason += f"; {why}: Half Speed, Move {full:g}\" → {prop.move_in:g}\" [000 §4.1 Half Speed]"
+    notes.append(f"{why}: Half Speed, Move {full:g}\" → {prop.move_in:g}\" (every inch costs two Move inches) "
+                 "[000 §3.3 Bodily Protection], [000 §4.1 Half Speed]")
+    return prop.move_in
 
 
 def _minifig_walk(creation: Creation, rules, move_in: float | None = None) -> PropulsionCard:
@@ -559,8 +571,12 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         warnings.extend(sw)
         MR.apply_specialties(profile, specs + MR.tool_specialties(model, creation, rules) + list(crew or []),
                              rules)
+        heavy = MR.compensating(profile.specialties, rules)
         weapons, armor_key, armor_why = _minifig_weapon_cards(model, creation, rules, ldu_per_inch, hulls,
-                                                              profile.skill, bool(mounted_on), warnings, g)
+                                                              profile.skill, bool(mounted_on), warnings, g, heavy)
+        if heavy is not None:
+            notes.append(f"{heavy.specialty}: Weapons {heavy.larger_by_in:g}\" larger than a minifig's, only on a "
+                         "turn he stands still [000 §8.1 The Heavy]")
         if profile.armor:
             armor = profile.armor
         if armor_key:  # Body Armor +2, Heavy Armor Deflection and Half Speed [000 §3.3]
@@ -569,12 +585,14 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             armor = f"{armor}+{row.armor_add}" if not armor.isdigit() else str(int(armor) + row.armor_add)
             if row.deflection:
                 armor += " + Deflection"
-            if row.half_speed:
-                notes.append(f"{row.label}: Half Speed [000 §3.3 Bodily Protection]")
         if mounted_on:
             notes.append(f"rides {mounted_on!r} [000 ch.H The Horse]")
         props = [_minifig_walk(creation, rules, profile.move_in)]
         skill, move_in = profile.skill, profile.move_in
+        if armor_key and rules.minifig_weapons.items[armor_key].half_speed:
+            # Heavy Armor: Half Speed, every inch moved costs two Move inches [000 §3.3], [000 §4.1 Half Speed];
+            # the walk is still priced at the full Move (the armour's own 2 CP is its price)
+            move_in = _half_speed(props[0], rules, rules.minifig_weapons.items[armor_key].label, notes)
     elif special == "horse":
         profile = MR.horse_profile(creation, rules)
         warnings.extend(profile.warnings)
@@ -593,6 +611,9 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         notes.extend(profile.notes)
         notes.append("the saddle is the Controls, not Size [000 ch.H The Horse]")
         skill, move_in = profile.skill, profile.move_in
+        if (creation.annotation.get("barding") or "").lower() == "heavy" and props:
+            # Horse Heavy Armor: Deflection "at the cost of reducing the Horse's Movement to Half Speed" [000 ch.H]
+            move_in = _half_speed(props[0], rules, "Horse Heavy Armor", notes)
     elif special == "vermin":
         weapons, props = [], []
         profile = MR.UnitProfile(move_in=None, unit_inches=float(rules.creatures.vermin.unit_inches))

@@ -322,6 +322,7 @@ class MinifigWeaponRules(Cited):
     too_big_over: float
     max_hands: int
     weapon_size: list[float]  # Weapon Size of an S, M and L minifig weapon [000 §8.1 Hand-Held Weapons]
+    half_speed_factor: float  # Move at Half Speed: every inch costs two Move inches [000 §4.1 Half Speed]
     items: dict[str, MinifigItem]
     examples: WordMap
     tools: WordList
@@ -353,6 +354,11 @@ class Specialist(Cited):
     armor: str | None = None
     tools: list[str] = Field(default_factory=list)
     controls: Literal["vehicle", "weapon"] | None = None
+    # Compensating [000 §8.1 The Heavy]: "item=as_item" rows wielded one class lighter, Weapons this many inches
+    # larger than a minifig's, Melee Weapons up to this Size as Two-Handed Weapons
+    wields_as: list[str] = Field(default_factory=list)
+    larger_by_in: float = 0
+    melee_max_size_in: float = 0
 
 
 class SpecialistRules(Cited):

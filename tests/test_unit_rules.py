@@ -1,0 +1,151 @@
+"""Core Rules units, the rest of issue #11: Heavy Armor's Half Speed [000 §3.3, §4.1], the Heavy's Compensating
+[000 §8.1 The Heavy], one-piece animals fielded from the Animals table [000 §10.3, §11.2 The Animal], Creature Size
+over spine and cranium [000 §7.1 Size], riders found in the saddle [000 ch.H], cannons on the ship [000 §8.1]."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from brikscan.analysis import minifig_rules as MR
+from brikscan.analysis.minifig_rules import Specialty
+from brikscan.rules.tables import load_rules
+from conftest import MODELS_DIR, NO_SHARED, needs_shared
+from test_minifig_rules import _figure
+
+R = load_rules("2010")
+T = R.minifig_weapons
+
+# a knight built from real parts: head, castle helmet with a visor, armour plate over the torso, shortsword
+KNIGHT = """0 Heavy knight
+0 Name: knight.ldr
+1 14 {x} -96 {z} 1 0 0 0 1 0 0 0 1 3626bp03.dat
+1 71 {x} -96 {z} 1 0 0 0 1 0 0 0 1 3844.dat
+{visor}1 71 {x} -96 {z} 1 0 0 0 1 0 0 0 1 2447.dat
+1 71 {x} -72 {z} 1 0 0 0 1 0 0 0 1 2587.dat
+1 71 {x} -72 {z} 1 0 0 0 1 0 0 0 1 973p40.dat
+1 71 {xr} -63 {z} 0.985 -0.0863 -0.1465 0.17 0.4999 0.8491 0 -0.8613 0.5075 3818.dat
+1 71 {xl} -63 {z} 0.985 0.17 0 -0.17 0.985 0 0 0 1 3819.dat
+1 14 {xhr} -63.2682 {zhr} 0.985 -0.1646 -0.0426 0.17 0.9537 0.2468 0 -0.2501 0.9677 3820.dat
+1 14 {xhl} -45.4044 {zhl} 0.985 0.1202 -0.1202 -0.17 0.6964 -0.6964 0 0.707 0.707 3820.dat
+1 0 {x} -40 {z} 1 0 0 0 1 0 0 0 1 3815b.dat
+1 0 {x} -28 {z} 1 0 0 0 1 0 0 0 1 3816b.dat
+1 0 {x} -28 {z} 1 0 0 0 1 0 0 0 1 3817b.dat
+1 71 {xs} -76.3473 {zs} 0.985 -0.17 0 0.17 0.9852 0.0002 0 0.0002 0.9995 3847.dat
+"""
+
+
+def knight(x: float = 0, z: float = 0, visor: bool = True) -> str:
+    return KNIGHT.format(x=x, z=z, xr=x - 15.552, xl=x + 15.552, xhr=x - 20.7803, zhr=z - 21.3963,
+                         xhl=x + 23.8634, zhl=z - 10.321, xs=x - 18.523, zs=z - 30.7679,
+                         visor="" if visor else "0 // no visor: ")
+
+
+def _analyse(loaded, path):
+    from brikscan.analysis.stats import analyse
+
+    return analyse(loaded(path))
+
+
+# ------------------------------------------------------------------ 1. Heavy Armor: Half Speed
+
+def test_half_speed_is_half_the_move_in_the_table():
+    # "When moving at Half Speed, all Movement costs twice the usual number of Move inches" [000 §4.1 Half Speed]
+    assert T.half_speed_factor == 0.5
+    assert "[000 §4.1 Half Speed]" in T.source
+    assert T.items["heavy_armor"].half_speed and not T.items["body_armor"].half_speed  # [000 §3.3]
+
+
+@needs_shared
+def test_a_knight_in_heavy_armor_moves_at_half_speed(tmp_path, loaded, library_zip):
+    """Armour plate + visored helmet = Heavy Armor (2 CP, Deflection, Half Speed) [000 §3.3]: a minifig's 5"
+    Move is 2½" on the card and in army JSON; the price stays 4 + 2 (shortsword) + 2 (Heavy Armor) = 8 CP."""
+    import brikscan
+    from brikscan.battle.army import army_json
+
+    p = tmp_path / "knight.ldr"
+    p.write_text(knight())
+    card = next(c for c in _analyse(loaded, p).cards if c.creation.kind == "minifig")
+    assert card.move_in == R.minifig.move_in * 0.5 == 2.5
+    assert card.propulsion[0].move_in == 2.5 and "Half Speed" in card.propulsion[0].reason
+    assert card.total_cost == 4 + 2 + 2 and "Deflection" in card.armor
+    assert any("[000 §4.1 Half Speed]" in n for n in card.notes)
+    entry = army_json(brikscan.army([str(p)], library_zip))["creations"][0]
+    assert (entry["move_in"], entry["total_cost"]) == (2.5, 8)
+    # without the visor it is Body Armor: Armor +2, full speed [000 §3.3]
+    q = tmp_path / "knight_body.ldr"
+    q.write_text(knight(visor=False))
+    card = next(c for c in _analyse(loaded, q).cards if c.creation.kind == "minifig")
+    assert (card.move_in, card.total_cost, card.armor) == (5, 4 + 2 + 1, "6")
+
+
+def test_horse_heavy_armor_is_half_speed_too():
+    # Horse Heavy Armor: 3 CP, Deflection, "reducing the Horse's Movement to Half Speed" [000 ch.H Horse Armor]
+    from brikscan.analysis.creations import Creation
+    from brikscan.analysis.stats import PropulsionCard, _half_speed
+
+    p = MR.horse_profile(Creation("h", "creature", [], annotation={"barding": "heavy"}), R)
+    assert p.fixed_cost == 7 + 3
+    prop = PropulsionCard("ground", [], R.creatures.horse.move_in, 5.0, "a Horse")
+    notes: list[str] = []
+    assert _half_speed(prop, R, "Horse Heavy Armor", notes) == 5 and notes
+
+
+# ------------------------------------------------------------------ 2. The Heavy: Compensating
+
+HEAVY = [Specialty("heavy", "Heavy", "Compensating", 1, "annotated")]
+_AXE, _SWORD = ("Minifig Battleaxe", 122, "weapon", "melee"), ("Minifig Sword Shortsword", 80, "weapon", "melee")
+_SHIELD, _GREAT = ("Minifig Shield Triangular", 46, "weapon", "shield"), \
+    ("Minifig Sword Greatsword", 150, "weapon", "melee")
+
+
+def test_the_heavy_row():
+    h = R.specialists.kinds["heavy"]
+    # Compensating Specialty (+1CP): can use Weapons 1" larger than normally allowed when standing still [000 §8.1]
+    assert (h.specialty, h.cost, h.larger_by_in, h.melee_max_size_in) == ("Compensating", 1, 1, 4)
+    assert "[000 §8.1 The Heavy]" in h.source and MR.compensating(HEAVY, R) is h
+
+
+@pytest.mark.parametrize("items,plain_ok", [
+    ([_AXE, _AXE], False),  # "Heavy Weapons as if they were Hand Weapons": two battleaxes, one in each hand
+    ([_AXE, _SWORD], False),
+    ([_GREAT, _SHIELD], False),  # "Two-Handed Weapons as if they were Heavy Weapons": with a Shield
+], ids=["two battleaxes", "battleaxe + shortsword", "greatsword + shield"])
+def test_a_heavy_wields_each_weapon_one_class_lighter(items, plain_ok):
+    """[000 §8.1 The Heavy]: "A Heavy can wield Heavy Weapons as if they were Hand Weapons, Two-Handed Weapons as if
+    they were Heavy Weapons" - what a plain minifig may not pair, a Heavy may; the weapons keep their own stats."""
+    model, c = _figure(items)
+    plain = MR.held_items(model, c, R, 63.5)
+    assert bool(not MR.pairing_warnings(plain, R)) == plain_ok
+    heavy = MR.held_items(model, c, R, 63.5, heavy=MR.compensating(HEAVY, R))
+    assert not MR.pairing_warnings(heavy, R), MR.pairing_warnings(heavy, R)
+    assert [h.key for h in heavy] == [p.key for p in plain]  # still priced as what they are
+    assert all(h.hands == 1 for h in heavy)
+    assert {h.wielded_as for h in heavy} <= {"hand_weapon", "heavy_weapon", ""}
+    assert all("[000 §8.1 The Heavy]" in h.reason for h in heavy if h.wielded_as)
+
+
+def test_a_heavy_carries_a_size_2_ranged_weapon_and_a_size_4_melee_weapon():
+    # "Most Heavies use their Compensating ability to wield a Size 2" ... Ranged Weapon"; "Size 3" or 4" Melee
+    # Weapons as if they were Two-Handed Weapons" [000 §8.1 The Heavy]
+    model, c = _figure([("Minifig Gun Harpoon Cannon", 160, "weapon", "gun")])
+    plain = MR.held_items(model, c, R, 63.5)[0]
+    heavy = MR.held_items(model, c, R, 63.5, heavy=MR.compensating(HEAVY, R))[0]
+    assert any("not allowed" in w for w in plain.warnings) and not heavy.warnings
+    model, c = _figure([("Minifig Sword Giant", 230, "weapon", "melee")])  # 3.6": longer than two minifigs
+    plain = MR.held_items(model, c, R, 63.5)[0]
+    heavy = MR.held_items(model, c, R, 63.5, heavy=MR.compensating(HEAVY, R))[0]
+    assert any("too big" in w for w in plain.warnings) and not heavy.warnings
+    assert heavy.key == "two_handed_weapon"
+
+
+@needs_shared
+def test_an_annotated_heavy_on_the_card(tmp_path, loaded, library_zip):
+    # UNIT specialty=heavy: +1 CP [000 §11.2], and the card says Compensating works only standing still
+    p = tmp_path / "heavy.ldr"
+    p.write_text(knight(visor=False).replace("1 14 0 -96 0", "0 !BRIKSCAN UNIT name=Brute specialty=heavy\n"
+                                                                "1 14 0 -96 0", 1))
+    card = _analyse(loaded, p).card_named("Brute")
+    assert [s.key for s in card.specialties] == ["heavy"]
+    assert card.total_cost == 4 + 2 + 1 + 1  # minifig, shortsword, Body Armor, Compensating
+    assert any("stands still" in n for n in card.notes)
