@@ -149,3 +149,48 @@ def test_an_annotated_heavy_on_the_card(tmp_path, loaded, library_zip):
     assert [s.key for s in card.specialties] == ["heavy"]
     assert card.total_cost == 4 + 2 + 1 + 1  # minifig, shortsword, Body Armor, Compensating
     assert any("stands still" in n for n in card.notes)
+
+
+# ------------------------------------------------------------------ 3. a one-piece animal fielded as an Animal
+
+PARROTS = """0 Parrots
+0 Name: parrots.ldr
+0 !BRIKSCAN UNIT name=Polly animal=flying side=red
+1 2 0 0 0 1 0 0 0 1 0 0 0 1 2546p01.dat
+0 !BRIKSCAN UNIT name=Rat animal=vermin
+1 2 100 0 0 1 0 0 0 1 0 0 0 1 2546p01.dat
+0 !BRIKSCAN UNIT name=Odd animal=griffin
+1 2 200 0 0 1 0 0 0 1 0 0 0 1 2546p01.dat
+1 2 300 0 0 1 0 0 0 1 0 0 0 1 2546p01.dat
+"""
+
+
+def test_the_animals_table():
+    # Vermin: Skill 1d6, Move 4" (Spidering), Armor 0, Cost 2CP, Bite Use 1 Damage 1; Venomous Vermin 3CP, Poison
+    # Bite 1d4; Flying Vermin: Move 4" Flying, 3CP [000 §10.3 Monsters], [000 §11.2 The Animal]
+    k = R.creatures.animals.kinds
+    assert (k["vermin"].cost, k["vermin"].skill, k["vermin"].move_in, k["vermin"].movement, k["vermin"].armor,
+            k["vermin"].attack_use, k["vermin"].attack_damage) == (2, "d6", 4, "Spidering", "0", 1, "1")
+    assert (k["venomous_vermin"].cost, k["venomous_vermin"].attack_damage) == (3, "1d4 Poison")
+    assert (k["flying_vermin"].cost, k["flying_vermin"].movement) == (3, "Flying")
+    assert R.creatures.animals.kind("venomous") == "venomous_vermin" and R.creatures.animals.kind("x") is None
+
+
+@needs_shared
+def test_parrots_fielded_from_the_animals_table(tmp_path, loaded, library_zip):
+    """UNIT animal=… before a one-piece animal: bought from the Animals table instead of the 0 CP prop (Vermin
+    Base Cost 0 [000 §7.1]); Size 0 and 0 Ű stay (Unit Inches are Sizes [000 §11.1]); an unknown kind warns at
+    its file:line and leaves the prop."""
+    p = tmp_path / "parrots.ldr"
+    p.write_text(PARROTS)
+    a = _analyse(loaded, p)
+    polly, rat, odd = (a.card_named(n) for n in ("Polly", "Rat", "Odd"))
+    assert (polly.total_cost, polly.size, polly.move_in, polly.skill, polly.unit_inches) == (3, 0, 4, "d6", 0)
+    assert polly.creation.side == "red"
+    assert (rat.total_cost, rat.move_in, rat.armor) == (2, 4, "0")
+    assert any("Bite Use 1, Damage 1" in n for n in rat.notes)
+    assert odd.total_cost == 0
+    line = PARROTS.splitlines().index("0 !BRIKSCAN UNIT name=Odd animal=griffin") + 1
+    assert any(f"parrots.ldr:{line}: unknown animal 'griffin'" in str(d) for d in a.diagnostics)
+    prop = next(c for c in a.cards if c.creation.name not in ("Polly", "Rat", "Odd"))
+    assert (prop.total_cost, prop.size) == (0, 0)  # not annotated: the prop, Base Cost 0 [000 §7.1]

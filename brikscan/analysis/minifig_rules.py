@@ -402,6 +402,61 @@ def is_vermin(model, creation: Creation) -> bool:
     return len(animals) == 1 and len(creation.elements) - 1 <= VERMIN_MAX_OTHERS
 
 
+def animal_profile(creation: Creation, rules) -> UnitProfile | None:
+    """A one-piece animal fielded as a unit (``UNIT animal=vermin|venomous|flying``), from the Animals table
+    [000 §11.2 The Animal], [000 §10.3 Monsters]; None when not annotated or the kind is unknown."""
+    a = rules.creatures.animals
+    name = creation.annotation.get("animal")
+    if a is None or not name:
+        return None
+    key = a.kind(name)
+    if key is None:
+        return None
+    row = a.kinds[key]
+    src = creation.annotation_source or "annotation"
+    p = UnitProfile(skill=row.skill, move_in=row.move_in, armor=row.armor,
+                    unit_inches=float(rules.creatures.vermin.unit_inches))
+    p.fixed_cost = float(row.cost)
+    p.cost_reason = f"fielded as {row.label} (annotated animal={name}, {src}): {row.cost:g} CP {row.source}"
+    p.notes.append(f"{row.label}: Skill {row.skill}, Move {row.move_in:g}\" ({row.movement}), Armor {row.armor}, "
+                   f"{row.attack} Use {row.attack_use:g}, Damage {row.attack_damage} {row.source}")
+    return p
+
+
+def unknown_animal(creation: Creation, rules) -> str:
+    """The warning for an ``animal=`` value the Animals table does not have ("" when fine)."""
+    a = rules.creatures.animals
+    name = creation.annotation.get("animal")
+    if a is None or not name or a.kind(name):
+        return ""
+    return f"{creation.annotation_source or 'annotation'}: unknown animal {name!r} (choose {', '.join(a.kinds)})"
+
+
+def animal_units(model, creations: list[Creation], ann) -> None:
+    """``0 !BRIKSCAN UNIT animal=… name=… side=…`` before an animal's part: that Creature's annotation."""
+    from .creations import _unit_notes
+
+    notes = _unit_notes(model, ann)
+    if not notes:
+        return
+    for c in creations:
+        if c.kind != "creature" or c.annotation:
+            continue
+        for i in c.structural_elements or c.elements:
+            params = next((notes[link] for link in model.elements[i].refs[::-1] if link in notes), None)
+            if params is None:
+                continue
+            c.annotation = dict(params)
+            for fname, line, p in ann.units:
+                if p == params:
+                    f = model.files.get(fname)
+                    c.annotation_source = f"{f.path if f is not None else fname}:{line}"
+                    break
+            c.name = params.get("name") or c.name
+            c.side = params.get("side") or c.side
+            break
+
+
 def horse_profile(creation: Creation, rules) -> UnitProfile:
     """The Horse: Size 2, SL ½, Move 10", Half Mind, free natural attack, 7 CP [000 ch.H], varieties and armour
     by annotation (``variety=steel|flying|gun``, ``barding=body|heavy``)."""

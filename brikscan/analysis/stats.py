@@ -616,10 +616,19 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             move_in = _half_speed(props[0], rules, "Horse Heavy Armor", notes)
     elif special == "vermin":
         weapons, props = [], []
-        profile = MR.UnitProfile(move_in=None, unit_inches=float(rules.creatures.vermin.unit_inches))
-        profile.fixed_cost = float(rules.creatures.vermin.cost)
-        profile.cost_reason = f"a one-piece animal is Vermin: Size 0, Armor 0, 0 CP {rules.creatures.vermin.source}"
-        notes.append(profile.cost_reason)
+        profile = MR.animal_profile(creation, rules)  # fielded from the Animals table [000 §11.2 The Animal]
+        if profile is not None:
+            notes.append(profile.cost_reason)
+            notes.extend(profile.notes)
+            skill, move_in, armor = profile.skill, profile.move_in, profile.armor
+            notes.append("the Animal's price includes its Mind and Move [000 §11.2 The Animal]")
+        else:
+            profile = MR.UnitProfile(move_in=None, unit_inches=float(rules.creatures.vermin.unit_inches))
+            profile.fixed_cost = float(rules.creatures.vermin.cost)
+            profile.cost_reason = (f"a one-piece animal is Vermin: Size 0, Armor 0, Base Cost 0 CP "
+                                   f"{rules.creatures.vermin.source}; fielded as a unit: annotate "
+                                   "UNIT animal=vermin|venomous|flying [000 §11.2 The Animal]")
+            notes.append(profile.cost_reason)
     else:
         weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, hulls)
                    for k, idx in enumerate(_weapon_groups(g, creation), start=1)]
@@ -726,6 +735,7 @@ def _crew(model, creations: list[Creation], ann, rules, diags: list[Diagnostic])
 
     if rules.minifig_weapons is None or rules.specialists is None:
         return {}, {}
+    MR.animal_units(model, creations, ann)  # UNIT animal=… before a one-piece animal [000 §11.2 The Animal]
     for c in creations:
         if c.kind == "minifig" and c.annotation and not c.annotation_source:
             for fname, line, params in ann.units:
@@ -738,6 +748,8 @@ def _crew(model, creations: list[Creation], ann, rules, diags: list[Diagnostic])
             continue
         fl, _, ln = c.annotation_source.rpartition(":")
         msgs = MR.mind_profile(c, rules)[3] + (MR.annotated_specialties(c, rules)[1] if c.kind == "minifig" else [])
+        if MR.unknown_animal(c, rules):
+            msgs.append(MR.unknown_animal(c, rules))
         side = c.annotation.get("side")
         if side is not None and not side.strip():
             msgs.append(f"{c.annotation_source}: empty side=")

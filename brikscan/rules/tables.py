@@ -395,12 +395,40 @@ class VerminRules(Cited):
     unit_inches: float
 
 
+class AnimalRow(Cited):
+    """One row of the Animals table: a one-piece animal fielded as a unit [000 §11.2 The Animal]."""
+
+    label: str
+    cost: float
+    skill: str
+    move_in: float
+    movement: str
+    armor: str
+    attack: str
+    attack_use: float
+    attack_damage: str
+    examples: str = ""
+
+
+class AnimalRules(Cited):
+    kinds: dict[str, AnimalRow]
+
+    def kind(self, name: str) -> str | None:
+        """The row of an annotated ``animal=`` value: "vermin", "venomous" / "venomous_vermin", "flying" ..."""
+        n = name.strip().lower().replace("-", "_").replace(" ", "_")
+        for k in (n, f"{n}_vermin"):
+            if k in self.kinds:
+                return k
+        return None
+
+
 class CreatureRules(Cited):
     half_mind_kinds: list[str]
     arm_pair_cost_per_in: float
     minifig_arm_in: float
     horse: HorseRules
     vermin: VerminRules
+    animals: AnimalRules | None = None
 
 
 class ArmyRules(Cited):
