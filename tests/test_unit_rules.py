@@ -194,3 +194,67 @@ def test_parrots_fielded_from_the_animals_table(tmp_path, loaded, library_zip):
     assert any(f"parrots.ldr:{line}: unknown animal 'griffin'" in str(d) for d in a.diagnostics)
     prop = next(c for c in a.cards if c.creation.name not in ("Polly", "Rat", "Odd"))
     assert (prop.total_cost, prop.size) == (0, 0)  # not annotated: the prop, Base Cost 0 [000 §7.1]
+
+
+# ------------------------------------------------------------------ 5. riders found in the saddle
+
+_FIG = """1 14 {x} {y0} {z} 1 0 0 0 1 0 0 0 1 3626bp03.dat
+1 71 {x} {y1} {z} 1 0 0 0 1 0 0 0 1 973p40.dat
+1 71 {xr} {y2} {z} 0.985 -0.0863 -0.1465 0.17 0.4999 0.8491 0 -0.8613 0.5075 3818.dat
+1 71 {xl} {y2} {z} 0.985 0.17 0 -0.17 0.985 0 0 0 1 3819.dat
+1 0 {x} {y3} {z} 1 0 0 0 1 0 0 0 1 3815b.dat
+1 0 {x} {y4} {z} 1 0 0 0 1 0 0 0 1 3816b.dat
+1 0 {x} {y4} {z} 1 0 0 0 1 0 0 0 1 3817b.dat
+"""
+
+
+def _fig(x: float = 0.0, y: float = 0.0, z: float = 0.0, name: str = "") -> str:
+    unit = f"0 !BRIKSCAN UNIT name={name}\n" if name else ""
+    return unit + _FIG.format(x=x, z=z, xr=x - 15.552, xl=x + 15.552, y0=y - 96, y1=y - 72, y2=y - 63,
+                              y3=y - 40, y4=y - 28)
+
+
+# a horse (4493c01) with its saddle (4491b) where the part's clips put it, a minifig astride the saddle (hips a
+# plate above it), one standing against the horse's flank, one at saddle height but a horse-length away
+RIDE = ("0 Rider\n0 Name: rider.ldr\n1 4 0 -57 0 1 0 0 0 1 0 0 0 1 4493c01.dat\n"
+        "1 0 0 -65 0 1 0 0 0 1 0 0 0 1 4491b.dat\n" + _fig(y=-69, name="Lancelot") + _fig(x=32, name="Groom")
+        + _fig(z=-120, y=-69, name="Floater"))
+
+
+@needs_shared
+def test_a_minifig_in_the_saddle_is_its_rider(tmp_path, loaded, library_zip):
+    """No annotation: the minifig whose hips and legs sit on the saddle rides the Horse (the saddle is its
+    Controls [000 ch.H The Horse]); any minifig may ride, so no Rider Specialty and his own 1 Ű
+    [000 §11.2 The Rider]. The card, stats JSON and army JSON show the mount with its rider."""
+    import brikscan
+    from brikscan.analysis.stats import card_json
+    from brikscan.battle.army import army_json
+
+    p = tmp_path / "rider.ldr"
+    p.write_text(RIDE)
+    a = _analyse(loaded, p)
+    horse = next(c for c in a.cards if c.creation.kind == "creature")
+    rider, groom, floater = (a.card_named(n) for n in ("Lancelot", "Groom", "Floater"))
+    assert rider.mounted_on == horse.creation.name and horse.riders == ["Lancelot"]
+    assert "Saddle" in rider.notes[0] and "ridden by 'Lancelot'" in horse.notes[0]
+    assert groom.mounted_on == "" and floater.mounted_on == ""
+    assert (rider.total_cost, rider.unit_inches, rider.specialties) == (4, 1, [])
+    assert (horse.total_cost, horse.unit_inches) == (7, 2)  # the Horse, 7 CP, Size 2 [000 ch.H]
+    assert card_json(horse)["riders"] == ["Lancelot"]
+    entries = {e["name"]: e for e in army_json(brikscan.army([str(p)], library_zip))["creations"]}
+    assert entries["Lancelot"]["mounted_on"] == horse.creation.name
+    assert entries[horse.creation.name]["riders"] == ["Lancelot"]
+
+
+@needs_shared
+def test_6761_cavalry_ride_their_horses(loaded, library_zip):
+    """6761 Bandit's Secret Hide-Out: the cavalry lieutenant and soldier sit in their saddles; the packhorse has
+    no rider."""
+    path = MODELS_DIR / "6761-1 - Bandit's Secret Hide-Out.mpd"
+    if not path.exists():
+        pytest.skip(NO_SHARED)
+    a = _analyse(loaded, path)
+    riders = [c for c in a.cards if c.mounted_on]
+    horses = [c for c in a.cards if c.creation.kind == "creature" and c.size == 2]
+    assert len(riders) == 2 and len({c.mounted_on for c in riders}) == 2
+    assert sorted(len(h.riders) for h in horses) == [0, 1, 1]

@@ -617,18 +617,89 @@ def crew_specialties(model, creations: list[Creation], rules) -> dict[int, list[
     return out
 
 
-def mounts(model, creations: list[Creation], rules) -> dict[int, str]:
-    """Minifigs sitting on a Horse: index of the minifig creation -> the Horse's name (Jousting, Riders)."""
-    horses = [(c, _boxes(model, c.elements)) for c in creations if c.kind == "creature" and
-              is_horse(model, c, rules)]
-    out = {}
+SEAT_WORDS = {"saddle", "seat"}  # the Controls a rider sits on: a Horse's saddle [000 ch.H], a vehicle seat
+SEAT_CONTACT_LDU = 4.0  # the rider's hips or legs this close to the seat's surface sit on it
+SEAT_MARGIN_LDU = 10.0  # ... with his hips above the seat, over its footprint (this much to spare)
+
+
+def _vertices(model, idx) -> np.ndarray:
+    """World vertices of the elements' triangles (their surfaces, for contact)."""
+    chunks = [np.asarray(model.mesh.element_triangles(i), dtype=float).reshape(-1, 3) for i in idx]
+    chunks = [c for c in chunks if len(c)]
+    return np.concatenate(chunks) if chunks else np.zeros((0, 3))
+
+
+def _seats(model, creations: list[Creation], rules) -> list[tuple[int, int, str]]:
+    """(creation index, seat element, what it is) of every saddle or seat on a Creature or Vehicle; a Horse
+    without a saddle is ridden bareback on its body."""
+    out = []
     for k, c in enumerate(creations):
-        if c.kind != "minifig" or not horses:
+        if c.kind not in ("creature", "vehicle"):
             continue
-        legs = c.sections.get("legs") or c.elements
-        lo, hi = _boxes(model, legs)
-        for h, (hlo, hhi) in horses:
-            if _gap(lo, hi, hlo, hhi) <= 2.0:
-                out[k] = h.name
-                break
+        seats = [i for i in c.elements if set(_words(model.elements[i].description)) & SEAT_WORDS]
+        if not seats and c.kind == "creature" and is_horse(model, c, rules):
+            seats = list(c.structural_elements or c.elements)
+        out += [(k, i, (model.elements[i].description or model.elements[i].part).strip("~ ")) for i in seats]
     return out
+
+
+def riders(model, creations: list[Creation], rules, graph=None) -> dict[int, tuple[int, str]]:
+    """Minifigs sitting in a saddle or a seat: minifig index -> (index of the mount, why).
+
+    A rider's hips or legs touch the seat (a graph edge, or within ``SEAT_CONTACT_LDU`` of its surface) from
+    above, over its footprint: the saddle is a Horse's Controls [000 ch.H The Horse], a seat a Vehicle's
+    [000 §9.4 Piloting]. Any minifig may ride [000 §11.2 The Rider]: no Specialty is implied."""
+    from scipy.spatial import cKDTree
+
+    seats = _seats(model, creations, rules)
+    out: dict[int, tuple[int, str]] = {}
+    if not seats:
+        return out
+    slo, shi = _boxes(model, [i for _, i, _ in seats])
+    trees: dict[int, object] = {}
+    for k, c in enumerate(creations):
+        if c.kind != "minifig":
+            continue
+        legs = c.sections.get("legs") or []
+        if not legs:
+            continue
+        lo, hi = _boxes(model, legs)
+        llo, lhi = lo.min(axis=0), hi.max(axis=0)
+        gaps = np.maximum(0.0, np.maximum(slo - lhi, llo - shi)).max(axis=1)
+        hips = [i for i in legs if "hips" in (model.elements[i].description or "").lower()] or legs
+        hc = np.mean([(np.asarray(model.elements[i].bbox_min) + np.asarray(model.elements[i].bbox_max)) / 2
+                      for i in hips], axis=0)
+        pts = None
+        best = None
+        for n in np.argsort(gaps):
+            if gaps[n] > SEAT_CONTACT_LDU:
+                break
+            mk, seat, what = seats[n]
+            # sitting: hips above the seat's middle (-Y is up), over its footprint
+            mid = (slo[n] + shi[n]) / 2
+            if hc[1] >= mid[1] or np.any(hc[[0, 2]] < slo[n][[0, 2]] - SEAT_MARGIN_LDU) or \
+                    np.any(hc[[0, 2]] > shi[n][[0, 2]] + SEAT_MARGIN_LDU):
+                continue
+            if graph is not None and any(graph.has_edge(i, seat) for i in legs):
+                best = (mk, f"hips/legs connected to '{what}'")
+                break
+            if pts is None:
+                pts = _vertices(model, legs)
+            if seat not in trees:
+                v = _vertices(model, [seat])
+                trees[seat] = cKDTree(v) if len(v) else None
+            tree = trees[seat]
+            if tree is None or not len(pts):
+                continue
+            d = float(tree.query(pts, k=1)[0].min())
+            if d <= SEAT_CONTACT_LDU:
+                best = (mk, f"sits on '{what}' (hips/legs {d:.1f} LDU from it)")
+                break
+        if best is not None:
+            out[k] = best
+    return out
+
+
+def mounts(model, creations: list[Creation], rules, graph=None) -> dict[int, str]:
+    """Minifigs sitting on a mount or in a seat: index of the minifig creation -> the mount's name."""
+    return {k: creations[m].name for k, (m, _) in riders(model, creations, rules, graph).items()}

@@ -119,6 +119,7 @@ class StatCard:
     notes: list[str] = field(default_factory=list)
     mounted_on: str = ""
     cost_reason: str = ""
+    riders: list[str] = field(default_factory=list)  # minifigs in this mount's saddle or seats [000 ch.H]
 
     def loadout_key(self) -> tuple:
         """Identical minifigs (same weapons, armour, Specialties, Skill, cost) group as one card (×N)."""
@@ -480,11 +481,13 @@ def space_flag(creation: Creation, space: bool | None) -> tuple[bool, str]:
 def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode: str = "nearest",
               sl: float | None = None, graph: nx.Graph | None = None, cache: AnalysisCache | None = None,
               *, space: bool | None = None, move: str = "default", crew: list | None = None,
-              mounted_on: str = "") -> StatCard:
+              mounted_on: str = "", mount: tuple[str, str] | None = None, riders: list[str] | None = None
+              ) -> StatCard:
     """The costing of one Creation under ``rules`` (a Rules object); ``cache`` reuses per-part hulls.
 
     Minifigs, Horses and Vermin follow the Core Rules tables when the edition has them [000 ch.2-3, ch.H,
-    §10.3]; ``crew``: Specialties found at a Vehicle's Controls or guns; ``mounted_on``: the Horse it rides."""
+    §10.3]; ``crew``: Specialties found at a Vehicle's Controls or guns; ``mounted_on``: the mount it sits on,
+    ``mount``: (that mount's kind, how the seat was found); ``riders``: the minifigs sitting on this one."""
     from . import minifig_rules as MR
 
     if round_mode not in ROUND_MODES:  # checked here too: the 2001 fallback below must not swallow it
@@ -572,8 +575,9 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         MR.apply_specialties(profile, specs + MR.tool_specialties(model, creation, rules) + list(crew or []),
                              rules)
         heavy = MR.compensating(profile.specialties, rules)
+        jousting = bool(mounted_on) and (mount is None or mount[0] == "creature")  # from a mount [000 ch.H]
         weapons, armor_key, armor_why = _minifig_weapon_cards(model, creation, rules, ldu_per_inch, hulls,
-                                                              profile.skill, bool(mounted_on), warnings, g, heavy)
+                                                              profile.skill, jousting, warnings, g, heavy)
         if heavy is not None:
             notes.append(f"{heavy.specialty}: Weapons {heavy.larger_by_in:g}\" larger than a minifig's, only on a "
                          "turn he stands still [000 §8.1 The Heavy]")
@@ -585,8 +589,12 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             armor = f"{armor}+{row.armor_add}" if not armor.isdigit() else str(int(armor) + row.armor_add)
             if row.deflection:
                 armor += " + Deflection"
-        if mounted_on:
-            notes.append(f"rides {mounted_on!r} [000 ch.H The Horse]")
+        if mounted_on and mount is not None and mount[0] == "vehicle":
+            notes.append(f"seated in {mounted_on!r}: {mount[1]} [000 §9.4 Piloting]")
+        elif mounted_on:
+            how = f": {mount[1]}" if mount is not None else ""
+            notes.insert(0, f"rides {mounted_on!r}{how} (any minifig may ride [000 §11.2 The Rider]) "
+                            "[000 ch.H The Horse]")
         props = [_minifig_walk(creation, rules, profile.move_in)]
         skill, move_in = profile.skill, profile.move_in
         if armor_key and rules.minifig_weapons.items[armor_key].half_speed:
@@ -721,13 +729,19 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         ui = 0.0
     else:
         ui = float(size)  # Unit Inches: a Creature's or Vehicle's Size [000 §11.1]
+    if riders:
+        who = ", ".join(repr(r) for r in riders)
+        notes.insert(0, f"ridden by {who} [000 ch.H The Horse]" if creation.kind == "creature" else
+                     f"seated: {who} [000 §9.4 Piloting]")
     return StatCard(creation, size_in, size, m.method, level, why, armor, wp_sl, wp_armor, base, weapons, props,
                     power, flying, fit, mind, total, int(math.ceil(total - 1e-9)), warnings, in_space, space_why,
                     skill=skill, move_in=move_in, specialties=list(profile.specialties) if profile else [],
-                    extras=extras, unit_inches=ui, notes=notes, mounted_on=mounted_on, cost_reason=cost_reason)
+                    extras=extras, unit_inches=ui, notes=notes, mounted_on=mounted_on, cost_reason=cost_reason,
+                    riders=list(riders or []))
 
 
-def _crew(model, creations: list[Creation], ann, rules, diags: list[Diagnostic]) -> tuple[dict, dict]:
+def _crew(model, creations: list[Creation], ann, rules, diags: list[Diagnostic], graph=None
+          ) -> tuple[dict, dict]:
     """Core Rules crew facts that need more than one creation: Pilots at Controls, Gunners at mounted guns
     [000 §11.2], minifigs riding Horses [000 ch.H]; also the ``file:line`` of each minifig's UNIT annotation,
     and a warning there for an unknown specialty, mind die or side."""
@@ -755,7 +769,7 @@ def _crew(model, creations: list[Creation], ann, rules, diags: list[Diagnostic])
             msgs.append(f"{c.annotation_source}: empty side=")
         for msg in msgs:
             diags.append(Diagnostic(fl, int(ln) if ln.isdigit() else 0, msg.split(": ", 1)[-1]))
-    return MR.crew_specialties(model, creations, rules), MR.mounts(model, creations, rules)
+    return MR.crew_specialties(model, creations, rules), MR.riders(model, creations, rules, graph)
 
 
 def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "nearest", sl: float | None = None,
@@ -806,9 +820,14 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
         creations = find_creations(model, g, ann, overrides, hull_cache=cache.hulls, ldu_per_inch=ldu,
                                    interior_cache=cache.interiors, rules=r, diagnostics=diags)
     t2 = time.perf_counter()
-    crew, mounted = _crew(model, creations, ann, r, diags)
+    crew, seated = _crew(model, creations, ann, r, diags, g)
+    carried: dict[int, list[str]] = {}  # mount -> its riders [000 ch.H], [000 §9.4]
+    for fig, (mount, _) in sorted(seated.items()):
+        carried.setdefault(mount, []).append(creations[fig].name)
     cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache, space=space, move=move, crew=crew.get(k),
-                       mounted_on=mounted.get(k, ""))
+                       mounted_on=creations[seated[k][0]].name if k in seated else "",
+                       mount=(creations[seated[k][0]].kind, seated[k][1]) if k in seated else None,
+                       riders=carried.get(k))
              for k, c in steps(list(enumerate(creations)), "stat cards", progress=cb)]
     t3 = time.perf_counter()
     a = Analysis(model, g, creations, cards, str(rules), scale, ldu, round_mode, diags,
@@ -843,7 +862,7 @@ def card_json(card: StatCard) -> dict:
         "skill": card.skill or None, "move_in": _num(card.move_in), "side": c.side,
         "specialties": [s.to_json() for s in card.specialties], "extras": [e.to_json() for e in card.extras],
         "unit_inches": _num(card.unit_inches), "notes": card.notes, "cost_reason": card.cost_reason,
-        "mounted_on": card.mounted_on or None,
+        "mounted_on": card.mounted_on or None, "riders": list(getattr(card, "riders", [])),
     }
 
 
