@@ -258,3 +258,85 @@ def test_6761_cavalry_ride_their_horses(loaded, library_zip):
     horses = [c for c in a.cards if c.creation.kind == "creature" and c.size == 2]
     assert len(riders) == 2 and len({c.mounted_on for c in riders}) == 2
     assert sorted(len(h.riders) for h in horses) == [0, 1, 1]
+
+
+# ------------------------------------------------------------------ 4. Creature Size over spine and cranium
+
+
+def lizard(bent: bool = False) -> str:
+    """A brick-built lizard: body Brick 2 x 10 (3006, x -100..100), head a Plate 2 x 4 (3020) reaching 40 LDU past
+    the body with a Brick 2 x 2 (3003) on it; tail: three Plates 2 x 4 in a submodel 'lizard-tail' behind (to
+    x = -260); four Brick 1 x 1 legs in 'lizard-legs'. Bent: the head on a neck of three 2 x 2 bricks raised from
+    the body's front end."""
+    head = ("1 14 80 -48 0 1 0 0 0 1 0 0 0 1 3003.dat\n1 14 80 -72 0 1 0 0 0 1 0 0 0 1 3003.dat\n"
+            "1 14 80 -96 0 1 0 0 0 1 0 0 0 1 3003.dat\n1 2 100 -104 0 1 0 0 0 1 0 0 0 1 3020.dat\n"
+            "1 14 120 -128 0 1 0 0 0 1 0 0 0 1 3003.dat\n") if bent else \
+        "1 2 100 -32 0 1 0 0 0 1 0 0 0 1 3020.dat\n1 14 120 -56 0 1 0 0 0 1 0 0 0 1 3003.dat\n"
+    return ("0 FILE lizard.ldr\n0 Lizard\n0 Name: lizard.ldr\n0 !BRIKSCAN CREATION kind=creature name=Lizard\n"
+            "1 2 0 -24 0 1 0 0 0 1 0 0 0 1 3006.dat\n" + head +
+            "1 2 -100 -32 0 1 0 0 0 1 0 0 0 1 lizard-tail.ldr\n1 2 0 0 0 1 0 0 0 1 0 0 0 1 lizard-legs.ldr\n"
+            "0 NOFILE\n0 FILE lizard-tail.ldr\n0 Lizard tail\n0 Name: lizard-tail.ldr\n"
+            "1 2 0 0 0 1 0 0 0 1 0 0 0 1 3020.dat\n1 2 -60 8 0 1 0 0 0 1 0 0 0 1 3020.dat\n"
+            "1 2 -120 0 0 1 0 0 0 1 0 0 0 1 3020.dat\n0 NOFILE\n"
+            "0 FILE lizard-legs.ldr\n0 Lizard legs\n0 Name: lizard-legs.ldr\n"
+            "1 2 -90 0 -10 1 0 0 0 1 0 0 0 1 3005.dat\n1 2 -90 0 10 1 0 0 0 1 0 0 0 1 3005.dat\n"
+            "1 2 90 0 -10 1 0 0 0 1 0 0 0 1 3005.dat\n1 2 90 0 10 1 0 0 0 1 0 0 0 1 3005.dat\n0 NOFILE\n")
+
+
+def test_the_spine_table():
+    sp = R.creatures.spine
+    # the rulebook's Non-Structural Creature parts: limbs, wings, jaws, tail, fins, tentacles [000 §7.1 Structure]
+    assert {"tail", "jaw", "wing", "fin", "tentacle", "leg", "arm"} <= set(sp.surface_words)
+    assert "[000 §7.1 Size]" in sp.source
+
+
+@needs_shared
+def test_a_brick_built_lizard_is_measured_over_spine_and_cranium(tmp_path, loaded, library_zip):
+    """'measuring the lengths of their spinal column and cranium. Tails and jaws are excluded' [000 §7.1 Size]:
+    body + head = x -100..140 = 240 LDU = 3.78" -> Size 4, not the whole lizard's 400 LDU (6.3", Size 6)."""
+    from brikscan.analysis.measure import measure_size
+
+    p = tmp_path / "lizard.mpd"
+    p.write_text(lizard())
+    a = _analyse(loaded, p)
+    card = a.card_named("Lizard")
+    assert card.creation.kind == "creature"
+    assert card.size_in == pytest.approx(240 / 63.5, abs=0.02) and card.size == 4
+    whole = measure_size(a.model, card.creation.elements, a.ldu_per_inch).size_in
+    assert whole == pytest.approx(400 / 63.5, abs=0.05)
+    assert any("spine and cranium" in n and "tail" in n for n in card.notes)
+    # Size sets the Base Cost: Size 4 x SL 1/2 (plain plastic creature) = 2 CP [000 §7.1]
+    assert card.base_cost == 4 * card.structure_level
+
+
+@needs_shared
+def test_a_raised_neck_is_measured_along_the_spine(tmp_path, loaded, library_zip):
+    """The same lizard with its head raised on a neck: a player measures along the body and up the neck -
+    rear (x -100) to the neck (x 80) 180, up the neck 80, forward to the snout (x 140) 60: 320 LDU = 5.0" -> Size 5,
+    where the straight-line extent of body, neck and head is 240 LDU (3.78", Size 4)."""
+    p = tmp_path / "lizard_bent.mpd"
+    p.write_text(lizard(bent=True))
+    card = _analyse(loaded, p).card_named("Lizard")
+    assert card.size == 5 and card.size_in > 240 / 63.5 + 0.5
+    assert "bent" in card.size_method
+
+
+@needs_shared
+def test_7327_scorpion_spine_without_its_tail(loaded, library_zip):
+    """7327 Scorpion Pyramid's brick-built scorpion, fielded as a Creature (CREATION kind=creature, as a player
+    would annotate it): the tail and tail end, legs and claws (named so in the set's submodels) are not measured;
+    its body from the head wedge to the rear plates is about 200 LDU: Size 3."""
+    from brikscan.analysis.stats import AnalysisCache, analyse
+
+    path = MODELS_DIR / "7327-1 - Scorpion Pyramid.mpd"
+    if not path.exists():
+        pytest.skip(NO_SHARED)
+    import brikscan
+
+    m = brikscan.load(path, library_zip)
+    f = next(f for k, f in m.files.items() if k.lower().endswith("scorpion.ldr"))
+    f.metas.append((2, "!BRIKSCAN CREATION kind=creature"))
+    card = analyse(m, cache=AnalysisCache()).card_named("7327 - scorpion")
+    assert card.creation.kind == "creature" and card.size == 3
+    assert 3.0 <= card.size_in <= 3.5
+    assert any("tail" in n and "not measured" in n for n in card.notes)

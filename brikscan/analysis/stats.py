@@ -505,6 +505,13 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             special = "horse"
         elif MR.is_vermin(model, creation) and not creation.annotation.get("size"):
             special = "vermin"
+        elif rules.creatures.spine is not None and len(struct) > 1:
+            # a brick-built Creature: Size over spine and cranium, tails, jaws and limbs excluded [000 §7.1 Size]
+            from .creature_size import spine_size
+
+            m, _, spine_why = spine_size(model, creation, graph, ldu_per_inch, rules, hulls)
+            creation.size = m
+            notes.append(f"Size over spine and cranium: {spine_why} [000 §7.1 Size]")
     if creation.kind == "minifig":
         size_in, size = m.size_in, int(rules.minifig.size_in)  # [000 §9.5 The Minifig] Size 1
     elif special == "horse":

@@ -422,6 +422,13 @@ class AnimalRules(Cited):
         return None
 
 
+class SpineRules(Cited):
+    """What is not measured for a Creature's Size, and when its spine counts as bent [000 §7.1 Size]."""
+
+    surface_words: list[str]
+    bend_tolerance_ldu: float
+
+
 class CreatureRules(Cited):
     half_mind_kinds: list[str]
     arm_pair_cost_per_in: float
@@ -429,6 +436,7 @@ class CreatureRules(Cited):
     horse: HorseRules
     vermin: VerminRules
     animals: AnimalRules | None = None
+    spine: SpineRules | None = None
 
 
 class ArmyRules(Cited):
