@@ -340,3 +340,27 @@ def test_7327_scorpion_spine_without_its_tail(loaded, library_zip):
     assert card.creation.kind == "creature" and card.size == 3
     assert 3.0 <= card.size_in <= 3.5
     assert any("tail" in n and "not measured" in n for n in card.notes)
+
+
+# ------------------------------------------------------------------ annotations reaching the cards
+
+@needs_shared
+def test_a_horse_in_heavy_barding_by_unit_annotation(tmp_path, loaded, library_zip):
+    """UNIT before the horse's part: Horse Heavy Armor +3 CP, Deflection, Half Speed: 10" -> 5" [000 ch.H]."""
+    p = tmp_path / "barded.ldr"
+    p.write_text(RIDE.replace("1 4 0 -57 0", "0 !BRIKSCAN UNIT name=Destrier barding=heavy\n1 4 0 -57 0", 1))
+    horse = _analyse(loaded, p).card_named("Destrier")
+    assert (horse.total_cost, horse.move_in) == (7 + 3, R.creatures.horse.move_in * T.half_speed_factor)
+    assert "Deflection" in horse.armor and horse.riders == ["Lancelot"]
+
+
+@needs_shared
+def test_creation_extras_annotated_in_the_model_file(tmp_path, loaded, library_zip):
+    """CREATION turrets=small plating=3 (docs/army.md) reaches the card: a Small Turret 0 CP [000 §8.1 Turrets],
+    Armor Plating Size 3: (Size)+1 = 4 CP [000 §8.2 Armor Plating]; no 'unknown key' warning."""
+    p = tmp_path / "plated.mpd"
+    p.write_text(lizard().replace("kind=creature name=Lizard", "kind=creature name=Lizard turrets=small plating=3"))
+    a = _analyse(loaded, p)
+    card = a.card_named("Lizard")
+    assert {e.kind: e.cost for e in card.extras} == {"turret": 0, "armor_plating": 4}
+    assert not [d for d in a.diagnostics if "unknown key" in str(d)]

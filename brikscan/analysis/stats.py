@@ -611,6 +611,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     elif special == "horse":
         profile = MR.horse_profile(creation, rules)
         warnings.extend(profile.warnings)
+        armor = profile.armor or armor  # barding: 1d10, or Deflection [000 ch.H Horse Armor]
         stowed = [i for i in creation.elements if creation.roles[i].role == "weapon"]
         weapons = []
         if stowed:  # a Horse cannot use equipment items [000 ch.H Horse Abilities]
