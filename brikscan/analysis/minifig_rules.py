@@ -237,6 +237,9 @@ def pairing_warnings(items: list[HeldItem], rules, mounted: bool = False) -> lis
     return warns
 
 
+PLATE_WORDS = ["plate", "breastplate", "cuirass"]  # torso armour filed with the head: "Minifig Armour Plate"
+
+
 def body_armor(model, creation: Creation, rules) -> tuple[str | None, str]:
     """Body Armor from a torso accessory, Heavy Armor with a visored helmet too [000 §3.3 Bodily Protection]."""
     t = rules.minifig_weapons.armor
@@ -250,8 +253,9 @@ def body_armor(model, creation: Creation, rules) -> tuple[str | None, str]:
                 return d.strip("~ ")
         return ""
 
-    # an armour plate hangs from the neck: the figure finder may file it with the head's gear
-    body = has("torso", t.body_words) or has("head", t.body_words)
+    # an armour plate hangs from the neck: the figure finder may file it with the head's gear (shoulder pads
+    # there stay free, like epaulettes)
+    body = has("torso", t.body_words) or (has("head", t.body_words) if has("head", PLATE_WORDS) else "")
     if not body:
         return None, ""
     visor = has("head", t.visor_words)
