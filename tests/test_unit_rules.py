@@ -260,6 +260,21 @@ def test_6761_cavalry_ride_their_horses(loaded, library_zip):
     assert sorted(len(h.riders) for h in horses) == [0, 1, 1]
 
 
+@needs_shared
+def test_6716_the_wagon_driver_sits_in_the_wagon(loaded, library_zip):
+    """6716 Covered Wagon: the driver sits (thighs level) on the wagon's bench plate - seated in the Vehicle
+    [000 §9.4 Piloting]; the horse in front has no rider."""
+    path = MODELS_DIR / "6716-1 - Covered Wagon.mpd"
+    if not path.exists():
+        pytest.skip(NO_SHARED)
+    a = _analyse(loaded, path)
+    driver = next(c for c in a.cards if c.creation.kind == "minifig")
+    wagon = a.card_named(driver.mounted_on)
+    assert wagon.creation.kind == "vehicle" and wagon.riders == [driver.creation.name]
+    assert "seated pose" in driver.notes[0] or any("seated in" in n for n in driver.notes)
+    assert all(not c.riders for c in a.cards if c.creation.kind == "creature")
+
+
 # ------------------------------------------------------------------ 4. Creature Size over spine and cranium
 
 

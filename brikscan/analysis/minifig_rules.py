@@ -647,6 +647,16 @@ def _seats(model, creations: list[Creation], rules) -> list[tuple[int, int, str]
     return out
 
 
+def _seated(model, legs: list[int]) -> bool:
+    """A sitting minifig: its legs' long axis lies level (thighs forward), not upright [000 ch.2]."""
+    for i in legs:
+        d = (model.elements[i].description or "").lower()
+        if "leg" in d and "hips" not in d:
+            down = np.asarray(model.elements[i].transform, dtype=float)[:3, :3] @ np.array([0.0, 1.0, 0.0])
+            return abs(float(down[1])) < 0.5
+    return False
+
+
 def riders(model, creations: list[Creation], rules, graph=None) -> dict[int, tuple[int, str]]:
     """Minifigs sitting in a saddle or a seat: minifig index -> (index of the mount, why).
 
@@ -655,18 +665,26 @@ def riders(model, creations: list[Creation], rules, graph=None) -> dict[int, tup
     [000 §9.4 Piloting]. Any minifig may ride [000 §11.2 The Rider]: no Specialty is implied."""
     from scipy.spatial import cKDTree
 
-    seats = _seats(model, creations, rules)
+    named = _seats(model, creations, rules)
     out: dict[int, tuple[int, str]] = {}
-    if not seats:
+    # a seated figure (thighs level) on a Vehicle sits in it, on whatever its seat is built of (a bench plate)
+    vehicle = [(k, i, (model.elements[i].description or model.elements[i].part).strip("~ ") + " (seated pose)")
+               for k, c in enumerate(creations) if c.kind == "vehicle" for i in c.elements]
+    if not named and not vehicle:
         return out
-    slo, shi = _boxes(model, [i for _, i, _ in seats])
     trees: dict[int, object] = {}
+    all_lo, all_hi = _boxes(model, range(len(model.elements)))
     for k, c in enumerate(creations):
         if c.kind != "minifig":
             continue
         legs = c.sections.get("legs") or []
         if not legs:
             continue
+        seats = named + (vehicle if _seated(model, legs) else [])
+        if not seats:
+            continue
+        idx = [i for _, i, _ in seats]
+        slo, shi = all_lo[idx], all_hi[idx]
         lo, hi = _boxes(model, legs)
         llo, lhi = lo.min(axis=0), hi.max(axis=0)
         gaps = np.maximum(0.0, np.maximum(slo - lhi, llo - shi)).max(axis=1)
