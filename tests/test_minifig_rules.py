@@ -361,15 +361,20 @@ def test_pilot_at_the_controls_of_1180_moon_buggy(loaded, library_zip):
 
 
 @needs_shared
-def test_a_cannon_by_a_minifig_is_a_vehicle_weapon(loaded, library_zip):
-    """6286: deck cannons the figure finder hands to pirates are priced as Cannons [000 §8.4], not as a minifig's
-    Long-Ranged Weapons, and the pirate at one is its Gunner [000 §8.6]; the parrot on the map tile is Vermin."""
+def test_6286_deck_cannons_are_the_ships_weapons(loaded, library_zip):
+    """docs/minifig-loadouts.md, 6286 Skulls Eye Schooner: the four deck cannons are mounted on the ship - Vehicle
+    Weapons on its card, Cannon Size 2 at (Size)x3 = 6 CP each [000 §8.4 Cannons]; "minifig Weapons are for
+    minifigs, and Vehicle Weapons are for Vehicles" [000 §8.1 Turrets]. A pirate standing at one is its crew (the
+    Gunner assigned to it, +1 CP Gunnery [000 §11.2], [000 §8.6]) and carries only his own weapons."""
     a = _cards(loaded, "6286 - Skulls Eye Schooner.mpd")
-    gunners = [c for c in a.cards if c.creation.kind == "minifig" and any(w.type == "cannon" for w in c.weapons)]
-    assert gunners
-    for c in gunners:
-        cannons = [w for w in c.weapons if w.type == "cannon"]
-        assert all(not w.category and w.cost == 3 * w.size for w in cannons)
-        assert "gunner" in [s.key for s in c.specialties]
+    ship = a.card_named("6286 - main")
+    cannons = [w for w in ship.weapons if w.type == "cannon"]
+    assert len(cannons) == 4 and all((w.size, w.cost, w.category) == (2, 6, "") for w in cannons)
+    figs = {c.creation.name: c for c in a.cards if c.creation.kind == "minifig"}
+    assert not any(w.type == "cannon" for c in figs.values() for w in c.weapons)
+    gunners = {n: c for n, c in figs.items() if "gunner" in [s.key for s in c.specialties]}
+    # pirate2 and pirate7 with cutlasses, minifig-3 with a flintlock pistol, at the cannons
+    got = sorted((c.total_cost, tuple(w.category for w in c.weapons)) for c in gunners.values())
+    assert got == [(4 + 2 + 1, ("hand_weapon",))] * 2 + [(4 + 3 + 1, ("short_ranged_weapon",))], got
     parrots = [c for c in a.cards if c.creation.kind == "creature" and c.size == 0]
-    assert parrots and all(p.total_cost == 0 for p in parrots)
+    assert parrots and all(p.total_cost == 0 for p in parrots)  # Vermin, Base Cost 0 [000 §7.1]

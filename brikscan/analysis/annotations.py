@@ -20,7 +20,10 @@ PROPULSION_TYPES = ("ground", "water", "flight", "forward_flight", "thrust")  # 
 KINDS = ("building", "vehicle", "creature", "scenery")
 SLS = ("0", "0.5", "1/2", "½", "1", "2", "3", "4", "5")
 ROLE_KEYS = {"name", "type", "size", "move", "xsize"}
-CREATION_KEYS = {"name", "kind", "sl", "space", "spacecraft", "antigravity", "side"}
+CREATION_KEYS = {"name", "kind", "sl", "space", "spacecraft", "antigravity", "side",
+                 # Core Rules units and purchasable extras (issue #11, docs/army.md): Minds, Horses, extras
+                 "mind", "skill", "minds", "half", "arms", "horse", "variety", "barding", "animal", "size",
+                 "turrets", "turret", "plating", "shields", "shield_size", "mods"}
 
 # Words in group and submodel names that say what the group is (a "role word").
 _WEAPON_WORDS = {w: w for w in WEAPON_TYPES} | {

@@ -30,6 +30,7 @@ KINDS = ("building", "vehicle", "creature", "minifig", "loose item")
 MINIFIG_REACH_LDU = 70.0  # a loose body part within this distance of a torso belongs to that minifig
 HELD_MAX_LDU = 260.0  # longest extent of something a minifig can hold or wear (about 4")
 HEADGEAR_REACH_LDU = 30.0  # an item closer than this to a minifig's head is worn on it (its head section)
+MOUNTED_WEAPON_TYPES = ("cannon", "launcher")  # Vehicle weapons: a minifig mans them, he does not carry them
 # Bodies hanging on the core by movable joints (brikscan heuristics, not rule numbers):
 JOINTED_MIN_SIZE_IN = 1.0  # a turret / arm body at least this long is Structure ...
 JOINTED_MIN_SIZE_PARTS = 3  # ... (and made of at least this many structural-type parts) ...
@@ -131,6 +132,8 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 outside = [w for w in graph.neighbors(v) if w not in members and w not in fig["items"] and w != u
                            and w not in seen]
                 small = _extent(model, [v]) <= HELD_MAX_LDU
+                if c.role == "weapon" and c.type in MOUNTED_WEAPON_TYPES:
+                    continue  # a cannon is a Vehicle weapon on its mount, never carried [000 §8.1 Turrets]
                 carried = c.accessory or c.role == "weapon"
                 only_ours = not outside and c.role not in ("structural", None, "propulsion")
                 if small and (carried or only_ours):

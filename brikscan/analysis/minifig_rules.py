@@ -134,13 +134,28 @@ class HeldItem:
     hands: int
     reason: str
     warnings: list[str] = field(default_factory=list)
+    wielded_as: str = ""  # Compensating: the lighter row whose hands and pairing it takes [000 §8.1 The Heavy]
+
+
+def compensating(specialties, rules):
+    """The Specialist row among ``specialties`` that Compensates (the Heavy [000 §8.1 The Heavy]), or None."""
+    for s in specialties or []:
+        row = rules.specialists.kinds.get(s.key) if rules.specialists is not None else None
+        if row is not None and row.wields_as:
+            return row
+    return None
 
 
 def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None, *,
-               mounted: bool = False) -> list[HeldItem]:
-    """The minifig's held equipment as rows of the Core Rules weapon table, measured against its height."""
+               mounted: bool = False, heavy=None) -> list[HeldItem]:
+    """The minifig's held equipment as rows of the Core Rules weapon table, measured against its height.
+
+    ``heavy``: the Compensating Specialist row (``compensating``) when the figure is a Heavy: Heavy Weapons are
+    wielded as Hand Weapons, Two-Handed as Heavy, Melee Weapons up to Size 4" as Two-Handed and a Size 2" Ranged
+    Weapon by hand, when standing still [000 §8.1 The Heavy]."""
     t = rules.minifig_weapons
     examples = t.examples.mapping()
+    wields = dict(w.split("=", 1) for w in heavy.wields_as) if heavy is not None else {}
     equipment = creation.sections.get("equipment", [])
     out: list[HeldItem] = []
     for i in sorted(equipment):
@@ -153,7 +168,11 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
         ratio = length / t.holder_height_ldu
         why = [f"{length:.0f} LDU long = {ratio:.2f} minifig heights: {cls} [000 ch.3 Minifig Weapons]"]
         warns: list[str] = []
-        if ratio > t.too_big_over:
+        big_melee = heavy is not None and group == "melee" and length / ldu_per_inch <= heavy.melee_max_size_in
+        if ratio > t.too_big_over and big_melee:
+            why.append(f"{length / ldu_per_inch:.1f}\" Melee Weapon: a Heavy wields it as a Two-Handed Weapon "
+                       "(Compensating, standing still) [000 §8.1 The Heavy]")
+        elif ratio > t.too_big_over:
             warns.append(f"{desc}: longer than two minifigs, too big to pick up [000 §3.4 Random Objects]")
         key = t.item(group, cls)
         if group in ("explosive", "tool"):
@@ -162,7 +181,10 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
             key = "heavy_shield"
         elif group == "ranged" and cls == "L":
             key = "long_ranged_weapon"
-            if not rules.large_hand_held.ranged_long_allowed:
+            if heavy is not None and t.size_of("L") <= rules.minifig.size_in + heavy.larger_by_in:
+                why.append(f"a Size {t.size_of('L'):g}\" Ranged Weapon by hand: the Heavy's Compensating "
+                           "(standing still) [000 §8.1 The Heavy]")
+            elif not rules.large_hand_held.ranged_long_allowed:
                 warns.append(f"{desc}: a ranged weapon longer than its holder is not allowed "
                              "[000 §8.1 Large Hand-Held Weapon Equivalents]; priced as a Long-Ranged Weapon")
         ex = next((examples[w] for w in _words(desc) if w in examples), None)
@@ -182,8 +204,13 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
         if key == "two_handed_weapon" and mounted and item.mounted_pairs_with:
             hands = 1  # Jousting: a lance in one hand from a mount [000 §3.1], [000 ch.H]
             why.append("mounted: used one-handed as a lance (Jousting)")
+        as_key = wields.get(key, "")
+        if as_key:  # Compensating: one class lighter in the hands [000 §8.1 The Heavy]
+            hands = t.items[as_key].hands
+            why.append(f"a Heavy wields a {item.label} as a {t.items[as_key].label} (Compensating, standing "
+                       "still) [000 §8.1 The Heavy]")
         out.append(HeldItem(key, [i], desc, item.size_class if group != "tool" else cls, length, hands,
-                            "; ".join(why), warns))
+                            "; ".join(why), warns, as_key))
     return out
 
 
@@ -197,9 +224,10 @@ def pairing_warnings(items: list[HeldItem], rules, mounted: bool = False) -> lis
                      "(only Zahru Trollarm wields more) [000 ch.3 Minifig Weapons]")
 
     def allows(a: HeldItem, b: HeldItem) -> bool:
-        ia = t.items[a.key]
+        ia = t.items[a.wielded_as or a.key]  # a Heavy pairs what he wields as the lighter row [000 §8.1]
         ok = list(ia.pairs_with) + (list(ia.mounted_pairs_with) if mounted else [])
-        return b.key in ok or t.items[b.key].size_class in ok
+        kb = b.wielded_as or b.key
+        return kb in ok or t.items[kb].size_class in ok
 
     for k, a in enumerate(items):
         for b in items[k + 1:]:
@@ -207,6 +235,9 @@ def pairing_warnings(items: list[HeldItem], rules, mounted: bool = False) -> lis
                 la, lb = t.items[a.key].label, t.items[b.key].label
                 warns.append(f"a {la} ({a.name}) and a {lb} ({b.name}) cannot be paired [000 ch.3 Minifig Weapons]")
     return warns
+
+
+PLATE_WORDS = ["plate", "breastplate", "cuirass"]  # torso armour filed with the head: "Minifig Armour Plate"
 
 
 def body_armor(model, creation: Creation, rules) -> tuple[str | None, str]:
@@ -222,7 +253,9 @@ def body_armor(model, creation: Creation, rules) -> tuple[str | None, str]:
                 return d.strip("~ ")
         return ""
 
-    body = has("torso", t.body_words)
+    # an armour plate hangs from the neck: the figure finder may file it with the head's gear (shoulder pads
+    # there stay free, like epaulettes)
+    body = has("torso", t.body_words) or (has("head", t.body_words) if has("head", PLATE_WORDS) else "")
     if not body:
         return None, ""
     visor = has("head", t.visor_words)
@@ -371,6 +404,61 @@ def is_vermin(model, creation: Creation) -> bool:
     """A one-piece animal (a parrot, a snake, a bat): Vermin [000 §10.3 Monsters]."""
     animals = [i for i in creation.elements if _words(model.elements[i].description)[:1] == ["animal"]]
     return len(animals) == 1 and len(creation.elements) - 1 <= VERMIN_MAX_OTHERS
+
+
+def animal_profile(creation: Creation, rules) -> UnitProfile | None:
+    """A one-piece animal fielded as a unit (``UNIT animal=vermin|venomous|flying``), from the Animals table
+    [000 §11.2 The Animal], [000 §10.3 Monsters]; None when not annotated or the kind is unknown."""
+    a = rules.creatures.animals
+    name = creation.annotation.get("animal")
+    if a is None or not name:
+        return None
+    key = a.kind(name)
+    if key is None:
+        return None
+    row = a.kinds[key]
+    src = creation.annotation_source or "annotation"
+    p = UnitProfile(skill=row.skill, move_in=row.move_in, armor=row.armor,
+                    unit_inches=float(rules.creatures.vermin.unit_inches))
+    p.fixed_cost = float(row.cost)
+    p.cost_reason = f"fielded as {row.label} (annotated animal={name}, {src}): {row.cost:g} CP {row.source}"
+    p.notes.append(f"{row.label}: Skill {row.skill}, Move {row.move_in:g}\" ({row.movement}), Armor {row.armor}, "
+                   f"{row.attack} Use {row.attack_use:g}, Damage {row.attack_damage} {row.source}")
+    return p
+
+
+def unknown_animal(creation: Creation, rules) -> str:
+    """The warning for an ``animal=`` value the Animals table does not have ("" when fine)."""
+    a = rules.creatures.animals
+    name = creation.annotation.get("animal")
+    if a is None or not name or a.kind(name):
+        return ""
+    return f"{creation.annotation_source or 'annotation'}: unknown animal {name!r} (choose {', '.join(a.kinds)})"
+
+
+def animal_units(model, creations: list[Creation], ann) -> None:
+    """``0 !BRIKSCAN UNIT animal=… name=… side=…`` before an animal's part: that Creature's annotation."""
+    from .creations import _unit_notes
+
+    notes = _unit_notes(model, ann)
+    if not notes:
+        return
+    for c in creations:
+        if c.kind != "creature" or c.annotation:
+            continue
+        for i in c.structural_elements or c.elements:
+            params = next((notes[link] for link in model.elements[i].refs[::-1] if link in notes), None)
+            if params is None:
+                continue
+            c.annotation = dict(params)
+            for fname, line, p in ann.units:
+                if p == params:
+                    f = model.files.get(fname)
+                    c.annotation_source = f"{f.path if f is not None else fname}:{line}"
+                    break
+            c.name = params.get("name") or c.name
+            c.side = params.get("side") or c.side
+            break
 
 
 def horse_profile(creation: Creation, rules) -> UnitProfile:
@@ -533,18 +621,107 @@ def crew_specialties(model, creations: list[Creation], rules) -> dict[int, list[
     return out
 
 
-def mounts(model, creations: list[Creation], rules) -> dict[int, str]:
-    """Minifigs sitting on a Horse: index of the minifig creation -> the Horse's name (Jousting, Riders)."""
-    horses = [(c, _boxes(model, c.elements)) for c in creations if c.kind == "creature" and
-              is_horse(model, c, rules)]
-    out = {}
+SEAT_WORDS = {"saddle", "seat"}  # the Controls a rider sits on: a Horse's saddle [000 ch.H], a vehicle seat
+SEAT_CONTACT_LDU = 4.0  # the rider's hips or legs this close to the seat's surface sit on it
+SEAT_MARGIN_LDU = 10.0  # ... with his hips above the seat, over its footprint (this much to spare)
+
+
+def _vertices(model, idx) -> np.ndarray:
+    """World vertices of the elements' triangles (their surfaces, for contact)."""
+    chunks = [np.asarray(model.mesh.element_triangles(i), dtype=float).reshape(-1, 3) for i in idx]
+    chunks = [c for c in chunks if len(c)]
+    return np.concatenate(chunks) if chunks else np.zeros((0, 3))
+
+
+def _seats(model, creations: list[Creation], rules) -> list[tuple[int, int, str]]:
+    """(creation index, seat element, what it is) of every saddle or seat on a Creature or Vehicle; a Horse
+    without a saddle is ridden bareback on its body."""
+    out = []
     for k, c in enumerate(creations):
-        if c.kind != "minifig" or not horses:
+        if c.kind not in ("creature", "vehicle"):
             continue
-        legs = c.sections.get("legs") or c.elements
-        lo, hi = _boxes(model, legs)
-        for h, (hlo, hhi) in horses:
-            if _gap(lo, hi, hlo, hhi) <= 2.0:
-                out[k] = h.name
-                break
+        seats = [i for i in c.elements if set(_words(model.elements[i].description)) & SEAT_WORDS]
+        if not seats and c.kind == "creature" and is_horse(model, c, rules):
+            seats = list(c.structural_elements or c.elements)
+        out += [(k, i, (model.elements[i].description or model.elements[i].part).strip("~ ")) for i in seats]
     return out
+
+
+def _seated(model, legs: list[int]) -> bool:
+    """A sitting minifig: its legs' long axis lies level (thighs forward), not upright [000 ch.2]."""
+    for i in legs:
+        d = (model.elements[i].description or "").lower()
+        if "leg" in d and "hips" not in d:
+            down = np.asarray(model.elements[i].transform, dtype=float)[:3, :3] @ np.array([0.0, 1.0, 0.0])
+            return abs(float(down[1])) < 0.5
+    return False
+
+
+def riders(model, creations: list[Creation], rules, graph=None) -> dict[int, tuple[int, str]]:
+    """Minifigs sitting in a saddle or a seat: minifig index -> (index of the mount, why).
+
+    A rider's hips or legs touch the seat (a graph edge, or within ``SEAT_CONTACT_LDU`` of its surface) from
+    above, over its footprint: the saddle is a Horse's Controls [000 ch.H The Horse], a seat a Vehicle's
+    [000 §9.4 Piloting]. Any minifig may ride [000 §11.2 The Rider]: no Specialty is implied."""
+    from scipy.spatial import cKDTree
+
+    named = _seats(model, creations, rules)
+    out: dict[int, tuple[int, str]] = {}
+    # a seated figure (thighs level) on a Vehicle sits in it, on whatever its seat is built of (a bench plate)
+    vehicle = [(k, i, (model.elements[i].description or model.elements[i].part).strip("~ ") + " (seated pose)")
+               for k, c in enumerate(creations) if c.kind == "vehicle" for i in c.elements]
+    if not named and not vehicle:
+        return out
+    trees: dict[int, object] = {}
+    all_lo, all_hi = _boxes(model, range(len(model.elements)))
+    for k, c in enumerate(creations):
+        if c.kind != "minifig":
+            continue
+        legs = c.sections.get("legs") or []
+        if not legs:
+            continue
+        seats = named + (vehicle if _seated(model, legs) else [])
+        if not seats:
+            continue
+        idx = [i for _, i, _ in seats]
+        slo, shi = all_lo[idx], all_hi[idx]
+        lo, hi = _boxes(model, legs)
+        llo, lhi = lo.min(axis=0), hi.max(axis=0)
+        gaps = np.maximum(0.0, np.maximum(slo - lhi, llo - shi)).max(axis=1)
+        hips = [i for i in legs if "hips" in (model.elements[i].description or "").lower()] or legs
+        hc = np.mean([(np.asarray(model.elements[i].bbox_min) + np.asarray(model.elements[i].bbox_max)) / 2
+                      for i in hips], axis=0)
+        pts = None
+        best = None
+        for n in np.argsort(gaps):
+            if gaps[n] > SEAT_CONTACT_LDU:
+                break
+            mk, seat, what = seats[n]
+            # sitting: hips above the seat's middle (-Y is up), over its footprint
+            mid = (slo[n] + shi[n]) / 2
+            if hc[1] >= mid[1] or np.any(hc[[0, 2]] < slo[n][[0, 2]] - SEAT_MARGIN_LDU) or \
+                    np.any(hc[[0, 2]] > shi[n][[0, 2]] + SEAT_MARGIN_LDU):
+                continue
+            if graph is not None and any(graph.has_edge(i, seat) for i in legs):
+                best = (mk, f"hips/legs connected to '{what}'")
+                break
+            if pts is None:
+                pts = _vertices(model, legs)
+            if seat not in trees:
+                v = _vertices(model, [seat])
+                trees[seat] = cKDTree(v) if len(v) else None
+            tree = trees[seat]
+            if tree is None or not len(pts):
+                continue
+            d = float(tree.query(pts, k=1)[0].min())
+            if d <= SEAT_CONTACT_LDU:
+                best = (mk, f"sits on '{what}' (hips/legs {d:.1f} LDU from it)")
+                break
+        if best is not None:
+            out[k] = best
+    return out
+
+
+def mounts(model, creations: list[Creation], rules, graph=None) -> dict[int, str]:
+    """Minifigs sitting on a mount or in a seat: index of the minifig creation -> the mount's name."""
+    return {k: creations[m].name for k, (m, _) in riders(model, creations, rules, graph).items()}

@@ -119,6 +119,7 @@ class StatCard:
     notes: list[str] = field(default_factory=list)
     mounted_on: str = ""
     cost_reason: str = ""
+    riders: list[str] = field(default_factory=list)  # minifigs in this mount's saddle or seats [000 ch.H]
 
     def loadout_key(self) -> tuple:
         """Identical minifigs (same weapons, armour, Specialties, Skill, cost) group as one card (×N)."""
@@ -325,7 +326,7 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
 
 
 def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float, hulls, skill: str,
-                          mounted: bool, warnings: list[str], graph: nx.Graph | None = None
+                          mounted: bool, warnings: list[str], graph: nx.Graph | None = None, heavy=None
                           ) -> tuple[list[WeaponCard], str | None, str]:
     """A minifig's held weapons priced from the Core Rules table by length [000 ch.3], not by the Chapter 8
     formulas; also its Body / Heavy Armor row from torso accessories [000 §3.3]. Returns (weapons, armour, why).
@@ -335,7 +336,7 @@ def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float,
     from .minifig_rules import body_armor, held_items, pairing_warnings
 
     t = rules.minifig_weapons
-    items = held_items(model, creation, rules, ldu_per_inch, hulls, mounted=mounted)
+    items = held_items(model, creation, rules, ldu_per_inch, hulls, mounted=mounted, heavy=heavy)
     cards = []
     for it in items:
         row = t.items[it.key]
@@ -363,6 +364,18 @@ def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float,
             cards.append(w)
     armor_key, armor_why = body_armor(model, creation, rules)
     return cards, armor_key, armor_why
+
+
+def _half_speed(prop: PropulsionCard, rules, why: str, notes: list[str]) -> float | None:
+    """Half Speed on the card: the Move shown is ``half_speed_factor`` of the bought Move [000 §4.1 Half Speed]."""
+    if prop.move_in is None:
+        return None
+    full = prop.move_in
+    prop.move_in = full * rules.minifig_weapons.half_speed_factor
+    prop.reason += f"; {why}: Half Speed, Move {full:g}\" → {prop.move_in:g}\" [000 §4.1 Half Speed]"
+    notes.append(f"{why}: Half Speed, Move {full:g}\" → {prop.move_in:g}\" (every inch costs two Move inches) "
+                 "[000 §3.3 Bodily Protection], [000 §4.1 Half Speed]")
+    return prop.move_in
 
 
 def _minifig_walk(creation: Creation, rules, move_in: float | None = None) -> PropulsionCard:
@@ -468,11 +481,13 @@ def space_flag(creation: Creation, space: bool | None) -> tuple[bool, str]:
 def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode: str = "nearest",
               sl: float | None = None, graph: nx.Graph | None = None, cache: AnalysisCache | None = None,
               *, space: bool | None = None, move: str = "default", crew: list | None = None,
-              mounted_on: str = "") -> StatCard:
+              mounted_on: str = "", mount: tuple[str, str] | None = None, riders: list[str] | None = None
+              ) -> StatCard:
     """The costing of one Creation under ``rules`` (a Rules object); ``cache`` reuses per-part hulls.
 
     Minifigs, Horses and Vermin follow the Core Rules tables when the edition has them [000 ch.2-3, ch.H,
-    §10.3]; ``crew``: Specialties found at a Vehicle's Controls or guns; ``mounted_on``: the Horse it rides."""
+    §10.3]; ``crew``: Specialties found at a Vehicle's Controls or guns; ``mounted_on``: the mount it sits on,
+    ``mount``: (that mount's kind, how the seat was found); ``riders``: the minifigs sitting on this one."""
     from . import minifig_rules as MR
 
     if round_mode not in ROUND_MODES:  # checked here too: the 2001 fallback below must not swallow it
@@ -490,6 +505,13 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             special = "horse"
         elif MR.is_vermin(model, creation) and not creation.annotation.get("size"):
             special = "vermin"
+        elif rules.creatures.spine is not None and len(struct) > 1:
+            # a brick-built Creature: Size over spine and cranium, tails, jaws and limbs excluded [000 §7.1 Size]
+            from .creature_size import spine_size
+
+            m, _, spine_why = spine_size(model, creation, graph, ldu_per_inch, rules, hulls)
+            creation.size = m
+            notes.append(f"Size over spine and cranium: {spine_why} [000 §7.1 Size]")
     if creation.kind == "minifig":
         size_in, size = m.size_in, int(rules.minifig.size_in)  # [000 §9.5 The Minifig] Size 1
     elif special == "horse":
@@ -559,8 +581,13 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         warnings.extend(sw)
         MR.apply_specialties(profile, specs + MR.tool_specialties(model, creation, rules) + list(crew or []),
                              rules)
+        heavy = MR.compensating(profile.specialties, rules)
+        jousting = bool(mounted_on) and (mount is None or mount[0] == "creature")  # from a mount [000 ch.H]
         weapons, armor_key, armor_why = _minifig_weapon_cards(model, creation, rules, ldu_per_inch, hulls,
-                                                              profile.skill, bool(mounted_on), warnings, g)
+                                                              profile.skill, jousting, warnings, g, heavy)
+        if heavy is not None:
+            notes.append(f"{heavy.specialty}: Weapons {heavy.larger_by_in:g}\" larger than a minifig's, only on a "
+                         "turn he stands still [000 §8.1 The Heavy]")
         if profile.armor:
             armor = profile.armor
         if armor_key:  # Body Armor +2, Heavy Armor Deflection and Half Speed [000 §3.3]
@@ -569,15 +596,22 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             armor = f"{armor}+{row.armor_add}" if not armor.isdigit() else str(int(armor) + row.armor_add)
             if row.deflection:
                 armor += " + Deflection"
-            if row.half_speed:
-                notes.append(f"{row.label}: Half Speed [000 §3.3 Bodily Protection]")
-        if mounted_on:
-            notes.append(f"rides {mounted_on!r} [000 ch.H The Horse]")
+        if mounted_on and mount is not None and mount[0] == "vehicle":
+            notes.append(f"seated in {mounted_on!r}: {mount[1]} [000 §9.4 Piloting]")
+        elif mounted_on:
+            how = f": {mount[1]}" if mount is not None else ""
+            notes.insert(0, f"rides {mounted_on!r}{how} (any minifig may ride [000 §11.2 The Rider]) "
+                            "[000 ch.H The Horse]")
         props = [_minifig_walk(creation, rules, profile.move_in)]
         skill, move_in = profile.skill, profile.move_in
+        if armor_key and rules.minifig_weapons.items[armor_key].half_speed:
+            # Heavy Armor: Half Speed, every inch moved costs two Move inches [000 §3.3], [000 §4.1 Half Speed];
+            # the walk is still priced at the full Move (the armour's own 2 CP is its price)
+            move_in = _half_speed(props[0], rules, rules.minifig_weapons.items[armor_key].label, notes)
     elif special == "horse":
         profile = MR.horse_profile(creation, rules)
         warnings.extend(profile.warnings)
+        armor = profile.armor or armor  # barding: 1d10, or Deflection [000 ch.H Horse Armor]
         stowed = [i for i in creation.elements if creation.roles[i].role == "weapon"]
         weapons = []
         if stowed:  # a Horse cannot use equipment items [000 ch.H Horse Abilities]
@@ -593,12 +627,24 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         notes.extend(profile.notes)
         notes.append("the saddle is the Controls, not Size [000 ch.H The Horse]")
         skill, move_in = profile.skill, profile.move_in
+        if (creation.annotation.get("barding") or "").lower() == "heavy" and props:
+            # Horse Heavy Armor: Deflection "at the cost of reducing the Horse's Movement to Half Speed" [000 ch.H]
+            move_in = _half_speed(props[0], rules, "Horse Heavy Armor", notes)
     elif special == "vermin":
         weapons, props = [], []
-        profile = MR.UnitProfile(move_in=None, unit_inches=float(rules.creatures.vermin.unit_inches))
-        profile.fixed_cost = float(rules.creatures.vermin.cost)
-        profile.cost_reason = f"a one-piece animal is Vermin: Size 0, Armor 0, 0 CP {rules.creatures.vermin.source}"
-        notes.append(profile.cost_reason)
+        profile = MR.animal_profile(creation, rules)  # fielded from the Animals table [000 §11.2 The Animal]
+        if profile is not None:
+            notes.append(profile.cost_reason)
+            notes.extend(profile.notes)
+            skill, move_in, armor = profile.skill, profile.move_in, profile.armor
+            notes.append("the Animal's price includes its Mind and Move [000 §11.2 The Animal]")
+        else:
+            profile = MR.UnitProfile(move_in=None, unit_inches=float(rules.creatures.vermin.unit_inches))
+            profile.fixed_cost = float(rules.creatures.vermin.cost)
+            profile.cost_reason = (f"a one-piece animal is Vermin: Size 0, Armor 0, Base Cost 0 CP "
+                                   f"{rules.creatures.vermin.source}; fielded as a unit: annotate "
+                                   "UNIT animal=vermin|venomous|flying [000 §11.2 The Animal]")
+            notes.append(profile.cost_reason)
     else:
         weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, hulls)
                    for k, idx in enumerate(_weapon_groups(g, creation), start=1)]
@@ -691,13 +737,19 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         ui = 0.0
     else:
         ui = float(size)  # Unit Inches: a Creature's or Vehicle's Size [000 §11.1]
+    if riders:
+        who = ", ".join(repr(r) for r in riders)
+        notes.insert(0, f"ridden by {who} [000 ch.H The Horse]" if creation.kind == "creature" else
+                     f"seated: {who} [000 §9.4 Piloting]")
     return StatCard(creation, size_in, size, m.method, level, why, armor, wp_sl, wp_armor, base, weapons, props,
                     power, flying, fit, mind, total, int(math.ceil(total - 1e-9)), warnings, in_space, space_why,
                     skill=skill, move_in=move_in, specialties=list(profile.specialties) if profile else [],
-                    extras=extras, unit_inches=ui, notes=notes, mounted_on=mounted_on, cost_reason=cost_reason)
+                    extras=extras, unit_inches=ui, notes=notes, mounted_on=mounted_on, cost_reason=cost_reason,
+                    riders=list(riders or []))
 
 
-def _crew(model, creations: list[Creation], ann, rules, diags: list[Diagnostic]) -> tuple[dict, dict]:
+def _crew(model, creations: list[Creation], ann, rules, diags: list[Diagnostic], graph=None
+          ) -> tuple[dict, dict]:
     """Core Rules crew facts that need more than one creation: Pilots at Controls, Gunners at mounted guns
     [000 §11.2], minifigs riding Horses [000 ch.H]; also the ``file:line`` of each minifig's UNIT annotation,
     and a warning there for an unknown specialty, mind die or side."""
@@ -705,6 +757,7 @@ def _crew(model, creations: list[Creation], ann, rules, diags: list[Diagnostic])
 
     if rules.minifig_weapons is None or rules.specialists is None:
         return {}, {}
+    MR.animal_units(model, creations, ann)  # UNIT animal=… before a one-piece animal [000 §11.2 The Animal]
     for c in creations:
         if c.kind == "minifig" and c.annotation and not c.annotation_source:
             for fname, line, params in ann.units:
@@ -717,12 +770,14 @@ def _crew(model, creations: list[Creation], ann, rules, diags: list[Diagnostic])
             continue
         fl, _, ln = c.annotation_source.rpartition(":")
         msgs = MR.mind_profile(c, rules)[3] + (MR.annotated_specialties(c, rules)[1] if c.kind == "minifig" else [])
+        if MR.unknown_animal(c, rules):
+            msgs.append(MR.unknown_animal(c, rules))
         side = c.annotation.get("side")
         if side is not None and not side.strip():
             msgs.append(f"{c.annotation_source}: empty side=")
         for msg in msgs:
             diags.append(Diagnostic(fl, int(ln) if ln.isdigit() else 0, msg.split(": ", 1)[-1]))
-    return MR.crew_specialties(model, creations, rules), MR.mounts(model, creations, rules)
+    return MR.crew_specialties(model, creations, rules), MR.riders(model, creations, rules, graph)
 
 
 def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "nearest", sl: float | None = None,
@@ -773,9 +828,14 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
         creations = find_creations(model, g, ann, overrides, hull_cache=cache.hulls, ldu_per_inch=ldu,
                                    interior_cache=cache.interiors, rules=r, diagnostics=diags)
     t2 = time.perf_counter()
-    crew, mounted = _crew(model, creations, ann, r, diags)
+    crew, seated = _crew(model, creations, ann, r, diags, g)
+    carried: dict[int, list[str]] = {}  # mount -> its riders [000 ch.H], [000 §9.4]
+    for fig, (mount, _) in sorted(seated.items()):
+        carried.setdefault(mount, []).append(creations[fig].name)
     cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache, space=space, move=move, crew=crew.get(k),
-                       mounted_on=mounted.get(k, ""))
+                       mounted_on=creations[seated[k][0]].name if k in seated else "",
+                       mount=(creations[seated[k][0]].kind, seated[k][1]) if k in seated else None,
+                       riders=carried.get(k))
              for k, c in steps(list(enumerate(creations)), "stat cards", progress=cb)]
     t3 = time.perf_counter()
     a = Analysis(model, g, creations, cards, str(rules), scale, ldu, round_mode, diags,
@@ -810,7 +870,7 @@ def card_json(card: StatCard) -> dict:
         "skill": card.skill or None, "move_in": _num(card.move_in), "side": c.side,
         "specialties": [s.to_json() for s in card.specialties], "extras": [e.to_json() for e in card.extras],
         "unit_inches": _num(card.unit_inches), "notes": card.notes, "cost_reason": card.cost_reason,
-        "mounted_on": card.mounted_on or None,
+        "mounted_on": card.mounted_on or None, "riders": list(getattr(card, "riders", [])),
     }
 
 

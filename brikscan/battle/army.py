@@ -43,7 +43,8 @@ class ArmyEntry:
         return {"model": self.model, "placement": self.placement, "name": c.name, "kind": c.kind,
                 "size": self.card.size, "total_cost": _num(self.total_cost), "card_cost": _num(self.card.total_cost),
                 "unit_inches": _num(self.unit_inches), "side": self.side, "counts": self.counts,
-                "reason": self.reason}
+                "reason": self.reason, "move_in": _num(self.card.move_in),
+                "mounted_on": self.card.mounted_on or None, "riders": list(getattr(self.card, "riders", []))}
 
 
 @dataclass

@@ -5,6 +5,8 @@ the connections are the analysis graph's, so a blast, a hit and ``stats`` always
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -108,6 +110,9 @@ def _components(n: int, edges: np.ndarray, alive: np.ndarray | None = None) -> n
 def _body(card, rules: Rules) -> Body:
     c = card.creation
     fixed = int(rules.minifig.armor_fixed) if c.kind == "minifig" else None  # [000 §9.5 The Minifig]
+    lead = re.match(r"\d+", str(card.armor or ""))
+    if fixed is not None and lead:  # the card's fixed Armor: Body Armor +2 [000 §3.3 Bodily Protection]
+        fixed = int(lead.group())
     weapons = [Weapon(str(w.name), str(w.type), tuple(int(i) for i in w.elements), float(w.size))
                for w in card.weapons]
     return Body(str(c.name), c.kind, sorted(int(i) for i in c.elements),

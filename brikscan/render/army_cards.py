@@ -114,6 +114,11 @@ def card_html(group, model, png: bytes | None) -> str:
     notes = "".join(f"<div>{_e(x)}</div>" for x in card.notes[:3])
     warns = "".join(f"<div class='warn'>⚠ {_e(x)}</div>" for x in card.warnings[:2])
     side = f" · side {e0.side}" if e0.side else ""
+    riders = list(getattr(card, "riders", []))  # the mount with its rider [000 ch.H]
+    if card.mounted_on:
+        side += f" · rides {card.mounted_on}"
+    elif riders:
+        side += " · ridden by " + ", ".join(riders)
     names = ", ".join(e.name for e in group.entries[:6]) + (" …" if group.count > 6 else "")
     return (f"<div class='card'><div class='frame'><div class='title'><span>{_e(c.name)}</span>{n}</div>"
             f"<div class='sub'>{_e(c.kind)}{_e(side)} · {_e(Path(e0.model).stem)}</div>"

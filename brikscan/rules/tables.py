@@ -322,6 +322,7 @@ class MinifigWeaponRules(Cited):
     too_big_over: float
     max_hands: int
     weapon_size: list[float]  # Weapon Size of an S, M and L minifig weapon [000 §8.1 Hand-Held Weapons]
+    half_speed_factor: float  # Move at Half Speed: every inch costs two Move inches [000 §4.1 Half Speed]
     items: dict[str, MinifigItem]
     examples: WordMap
     tools: WordList
@@ -353,6 +354,11 @@ class Specialist(Cited):
     armor: str | None = None
     tools: list[str] = Field(default_factory=list)
     controls: Literal["vehicle", "weapon"] | None = None
+    # Compensating [000 §8.1 The Heavy]: "item=as_item" rows wielded one class lighter, Weapons this many inches
+    # larger than a minifig's, Melee Weapons up to this Size as Two-Handed Weapons
+    wields_as: list[str] = Field(default_factory=list)
+    larger_by_in: float = 0
+    melee_max_size_in: float = 0
 
 
 class SpecialistRules(Cited):
@@ -389,12 +395,48 @@ class VerminRules(Cited):
     unit_inches: float
 
 
+class AnimalRow(Cited):
+    """One row of the Animals table: a one-piece animal fielded as a unit [000 §11.2 The Animal]."""
+
+    label: str
+    cost: float
+    skill: str
+    move_in: float
+    movement: str
+    armor: str
+    attack: str
+    attack_use: float
+    attack_damage: str
+    examples: str = ""
+
+
+class AnimalRules(Cited):
+    kinds: dict[str, AnimalRow]
+
+    def kind(self, name: str) -> str | None:
+        """The row of an annotated ``animal=`` value: "vermin", "venomous" / "venomous_vermin", "flying" ..."""
+        n = name.strip().lower().replace("-", "_").replace(" ", "_")
+        for k in (n, f"{n}_vermin"):
+            if k in self.kinds:
+                return k
+        return None
+
+
+class SpineRules(Cited):
+    """What is not measured for a Creature's Size, and when its spine counts as bent [000 §7.1 Size]."""
+
+    surface_words: list[str]
+    bend_tolerance_ldu: float
+
+
 class CreatureRules(Cited):
     half_mind_kinds: list[str]
     arm_pair_cost_per_in: float
     minifig_arm_in: float
     horse: HorseRules
     vermin: VerminRules
+    animals: AnimalRules | None = None
+    spine: SpineRules | None = None
 
 
 class ArmyRules(Cited):
