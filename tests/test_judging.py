@@ -203,3 +203,17 @@ def test_level_rods_sticking_out_of_a_flyer_are_guns_antennas_are_not():
     assert card.weapons and all(w.type == "gun" for w in card.weapons if set(w.elements) & {i for _, i in torches})
     antennas = [(c, i) for c in a.creations for i in c.elements if m.elements[i].description.startswith("Antenna")]
     assert all(c.roles[i].role == "decoration" for c, i in antennas)
+
+
+@needs_shared
+def test_yards_hanging_off_a_mast_are_part_of_the_sail_rig():
+    """The Skull's Eye Schooner's yards (plates with towballs the sails hang from, outside the hull) carry its
+    sails: part of its Thrusters [000 §9.3 Thrust Vectors], not free decoration."""
+    a = _official("6286 - Skulls Eye Schooner.mpd")
+    m = a.model
+    ship = max(a.creations, key=lambda c: len(c.elements))
+    sails = {j for j in ship.elements if ship.roles[j].role == "propulsion" and ship.roles[j].source == "part"}
+    yards = [i for i in ship.elements if m.elements[i].description.startswith("Plate  1 x  4 with Towball")
+             and set(a.graph.neighbors(i)) & sails]
+    assert yards
+    assert all(ship.roles[i].role == "propulsion" and ship.roles[i].params.get("type") == "thrust" for i in yards)

@@ -328,7 +328,30 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     _nozzles(model, idx, classes, roles)
     _barrels(model, idx, classes, roles)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache, on_ground)
+    if boat:
+        _sail_rig(graph, idx, roles)
     return roles
+
+
+def _sail_rig(graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
+    """On a ship, the yards and spars hanging off a mast, outside the hull's Structure, carry the sails: part of
+    the Thruster [000 §9.3 Thrust Vectors]."""
+    inside = set(idx)
+    rig = {i for i in idx if roles[i].role == "propulsion" and roles[i].params.get("type") == "thrust"}
+    frontier = list(rig)
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j in graph.neighbors(i):
+                r = roles.get(j)
+                if j in inside and j not in rig and r is not None and r.role == "decoration" and \
+                        r.source == "topology":
+                    roles[j] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; hangs off the mast outside the "
+                                                          "hull: a yard or spar of the sail rig, part of the Thruster "
+                                                          "[000 §9.3]", "topology", {"type": "thrust"})
+                    rig.add(j)
+                    nxt.append(j)
+        frontier = nxt
 
 
 _DETAIL_WORDS = {"round", "cone", "grille", "clip", "handle", "handles", "light", "lamp", "headlight", "lever",
