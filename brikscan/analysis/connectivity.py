@@ -14,8 +14,11 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
-import networkx as nx
 import numpy as np
+
+from ..lazy import lazy
+
+nx = lazy("networkx")  # imported on first use: a cached analysis needs none of it
 
 CONTACT_TOL_LDU = 1.0  # bounding boxes closer than this count as touching (fallback only)
 PENETRATION_LDU = 2.0  # labelled parts without any connector match: boxes must overlap this deep on every axis

@@ -13,6 +13,7 @@ import os
 import pickle
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +38,9 @@ class AnalysisOptions:
         return repr((self.rules, self.scale, self.round_mode, self.sl, self.overrides, self.space, self.move))
 
 
+@lru_cache(maxsize=1)
 def _versions() -> str:
+    """Once per process: the installed versions do not change under a running command."""
     from importlib import metadata
 
     out = []
@@ -49,8 +52,12 @@ def _versions() -> str:
     return ";".join(out)
 
 
+@lru_cache(maxsize=1)
 def _code_stamp() -> str:
-    """The analysis code itself (size and mtime of its modules and rule tables): an edited rule is a new key."""
+    """The analysis code itself (size and mtime of its modules and rule tables): an edited rule is a new key.
+
+    Computed once per process, not on every analyse call: the code that runs is what the process imported at its
+    start, and editing the files later does not change it."""
     here = Path(__file__).parent
     files = sorted(list(here.glob("*.py")) + list((here.parent / "rules").glob("*.toml")) +
                    list((here.parent / "rules").glob("*.py")))
