@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import OutputError
 from ..ldraw.tempfiles import clean_stale_temps, temp_name
 
-CACHE_VERSION = "3"
+CACHE_VERSION = "4"  # 4: the header records the part an alias stands for ("alias"), so a warm load parses no alias file
 MAGIC = b"BKS3"
 _DIGEST = 32
 
