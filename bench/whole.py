@@ -6,9 +6,11 @@ against a peer timed in the same run (alternating runs, medians, ratios), with e
   (``$BRIKSCAN_CACHE``, a folder of its own that the benchmark warms first) stays warm.
 * Peers: ``brikscan info`` of the same model for the small tank; ldraw2mesh reading the model and flattening it to
   one triangle array (a fresh Python process too) for the large models.
-* Wall time of each child from ``os.wait4``, its peak RSS from ``/usr/bin/time -f %M``.
+* Wall time of each child from ``os.wait4``, its peak RSS from ``/usr/bin/time -f %M``; children keep compiled
+  bytecode in ``$TMPDIR/brikscan-bench-pycache`` (as an installed package has it).
+* Every section is one ``alternating`` loop: each command once per round, in turn, medians over the rounds.
 
-    python bench/whole.py [--quick]        (bench/run.py runs it as its first section)
+    python bench/whole.py [--quick] [--commands info,stats]     (bench/run.py runs it as its first section)
 """
 from __future__ import annotations
 
