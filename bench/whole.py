@@ -6,9 +6,11 @@ against a peer timed in the same run (alternating runs, medians, ratios), with e
   (``$BRIKSCAN_CACHE``, a folder of its own that the benchmark warms first) stays warm.
 * Peers: ``brikscan info`` of the same model for the small tank; ldraw2mesh reading the model and flattening it to
   one triangle array (a fresh Python process too) for the large models.
-* Wall time of each child from ``os.wait4``, its peak RSS from ``/usr/bin/time -f %M``.
+* Wall time of each child from ``os.wait4``, its peak RSS from ``/usr/bin/time -f %M``; children keep compiled
+  bytecode in ``$TMPDIR/brikscan-bench-pycache`` (as an installed package has it).
+* Every section is one ``alternating`` loop: each command once per round, in turn, medians over the rounds.
 
-    python bench/whole.py [--quick]        (bench/run.py runs it as its first section)
+    python bench/whole.py [--quick] [--commands info,stats]     (bench/run.py runs it as its first section)
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "ldraw"
@@ -29,6 +32,7 @@ TANK = ROOT / "ldraw_models" / "tank.mpd"
 LARGE = ["75827 - GHOSTBUSTERS HQ .mpd", "10030-1 - Imperial Star Destroyer - UCS.mpd"]
 ARMY_SET = "10213-1 - Shuttle Adventure.mpd"  # ~1,250 elements: 16 copies make the 20,000-element army
 ARMY_COPIES = [1, 2, 4, 8, 16]
+LARGE_COMMANDS = ("info", "stats", "blast", "hit", "los")
 
 L2M_CHILD = r"""
 import sys
@@ -40,6 +44,10 @@ ldraw2mesh_load(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]))
 
 
 TIME = "/usr/bin/time"
+# Children write and reuse compiled bytecode here, as an installed package has it: with PYTHONDONTWRITEBYTECODE
+# set (as in these sessions) every child recompiled every brikscan module it imported, which charged a command
+# for the size of its source (stats imports twice the modules info does) rather than for its work.
+PYCACHE = Path(tempfile.gettempdir()) / "brikscan-bench-pycache"
 
 
 def run(cmd: list[str], env: dict | None = None, check: bool = True, cwd: Path = ROOT) -> dict:
@@ -53,8 +61,10 @@ def run(cmd: list[str], env: dict | None = None, check: bool = True, cwd: Path =
     with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile(suffix=".rss") as rss:
         full = [TIME, "-f", "%M", "-o", rss.name, *cmd] if use_time else cmd
         t0 = time.perf_counter()
+        child_env = {**os.environ, "PYTHONPYCACHEPREFIX": str(PYCACHE), **(env or {})}
+        child_env.pop("PYTHONDONTWRITEBYTECODE", None)
         p = subprocess.Popen(full, stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL,
-                             env={**os.environ, **(env or {})}, cwd=cwd)
+                             env=child_env, cwd=cwd)
         _, status, usage = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0
         p.returncode = os.waitstatus_to_exitcode(status)
@@ -84,6 +94,11 @@ class Bench:
 
     def brikscan(self, *args, env: dict | None = None, check: bool = True) -> dict:
         return run([sys.executable, "-m", "brikscan", *map(str, args)], {**self.env, **(env or {})}, check)
+
+    def brikscan_cold(self, *args) -> dict:
+        """One run with an empty parts cache of its own (the analysis cache goes with it)."""
+        with tempfile.TemporaryDirectory(prefix="brikscan-cold-") as empty:
+            return self.brikscan(*args, env={"BRIKSCAN_CACHE": empty})
 
     def ldraw2mesh(self, model: Path) -> dict:
         return run([sys.executable, "-c", L2M_CHILD, str(model), str(self.unzipped), str(self.links), str(ROOT)],
@@ -148,56 +163,64 @@ def los_scene(model: Path, lo, hi, units: int = 30) -> tuple[Path, str]:
     return scene, ",".join(f"u{k + 1:02d}" for k in range(units))
 
 
-def bench_tank(b: Bench, repeat: int) -> dict:
-    """stats of the bundled tank vs info of it, both on a just-edited copy; then stats again unchanged."""
-    info, stats = [], []
+def alternating(repeat: int, commands: dict[str, Callable[[], dict | None]]) -> dict[str, list[dict]]:
+    """Every command once per round, in turn, for ``repeat`` rounds (so a command and its peer see the same
+    machine load); each command's runs (a command returning None is not timed that round)."""
+    runs: dict[str, list[dict]] = {k: [] for k in commands}
     for _ in range(repeat):
-        info.append(b.brikscan("info", b.edited(TANK), "--library", b.library))
-        stats.append(b.brikscan("stats", b.edited(TANK), "--library", b.library))
-    same = b.edited(TANK, "unchanged")
-    b.brikscan("stats", same, "--library", b.library)
-    again, info_same = [], []
-    for _ in range(repeat):
-        info_same.append(b.brikscan("info", same, "--library", b.library))
-        again.append(b.brikscan("stats", same, "--library", b.library))
-    return {"model": TANK.name, "info_s": _med(info), "stats_s": _med(stats), "stats_again_s": _med(again),
-            "info_unchanged_s": _med(info_same), "peak_mb": max(r["mb"] for r in info + stats + again)}
+        for k, fn in commands.items():
+            r = fn()
+            if r is not None:
+                runs[k].append(r)
+    return runs
 
 
-def bench_large(b: Bench, model: Path, repeat: int, los: bool = True) -> dict:
-    """stats, blast, hit, los and info of a large model (edited before each run) against ldraw2mesh."""
-    el, n_el, lo, hi = _centre_element(model, b.library)
-    runs: dict[str, list] = {k: [] for k in ("ldraw2mesh", "info", "stats", "blast", "hit", "los")}
-    for _ in range(repeat):
-        runs["ldraw2mesh"].append(b.ldraw2mesh(b.edited(model)))
-        runs["info"].append(b.brikscan("info", b.edited(model), "--library", b.library))
-        runs["stats"].append(b.brikscan("stats", b.edited(model), "--library", b.library))
-        runs["blast"].append(b.brikscan("blast", b.edited(model), "--at-element", el, "--dice", "3d10", "--rolls",
-                                        "3,6,7", "--library", b.library))
-        runs["hit"].append(b.brikscan("hit", b.edited(model), "--element", el, "--damage", "12", "--library",
-                                      b.library))
-        if los:
-            scene, names = los_scene(b.edited(model, "los"), lo, hi)
-            runs["los"].append(b.brikscan("los", scene, "--from", names, "--to", names, "--library", b.library))
-    # the same command again on an unchanged model, against info of it
+def stats_again(b: Bench, model: Path, repeat: int) -> tuple[dict, dict[str, list[dict]]]:
+    """``stats`` again on an unchanged model (its analysis cached by a first, untimed run) against ``info``."""
     same = b.edited(model, "unchanged")
     b.brikscan("stats", same, "--library", b.library)
-    again, info_same = [], []
-    for _ in range(repeat):
-        info_same.append(b.brikscan("info", same, "--library", b.library))
-        again.append(b.brikscan("stats", same, "--library", b.library))
-    # cold: an empty parts cache for brikscan (ldraw2mesh has no cache)
-    cold, l2m_cold = [], []
-    for _ in range(max(1, repeat // 2)):
-        with tempfile.TemporaryDirectory(prefix="brikscan-cold-") as empty:
-            l2m_cold.append(b.ldraw2mesh(b.edited(model)))
-            cold.append(b.brikscan("info", b.edited(model), "--library", b.library, env={"BRIKSCAN_CACHE": empty}))
-    out = {"model": model.name, "elements": n_el, "element": el,
-           **{f"{k}_s": _med(v) for k, v in runs.items() if v},
-           **{f"{k}_mb": max(r["mb"] for r in v) for k, v in runs.items() if v},
-           "stats_again_s": _med(again), "info_unchanged_s": _med(info_same),
-           "info_cold_s": _med(cold), "ldraw2mesh_cold_s": _med(l2m_cold)}
-    return out
+    runs = alternating(repeat, {"info": lambda: b.brikscan("info", same, "--library", b.library),
+                                "stats": lambda: b.brikscan("stats", same, "--library", b.library)})
+    return {"stats_again_s": _med(runs["stats"]), "info_unchanged_s": _med(runs["info"])}, runs
+
+
+def bench_tank(b: Bench, repeat: int) -> dict:
+    """stats of the bundled tank vs info of it, both on a just-edited copy; then stats again unchanged."""
+    runs = alternating(repeat, {"info": lambda: b.brikscan("info", b.edited(TANK), "--library", b.library),
+                                "stats": lambda: b.brikscan("stats", b.edited(TANK), "--library", b.library)})
+    again, again_runs = stats_again(b, TANK, repeat)
+    return {"model": TANK.name, "info_s": _med(runs["info"]), "stats_s": _med(runs["stats"]), **again,
+            "peak_mb": max(r["mb"] for r in runs["info"] + runs["stats"] + again_runs["stats"])}
+
+
+def bench_large(b: Bench, model: Path, repeat: int, los: bool = True,
+                commands: tuple[str, ...] = LARGE_COMMANDS) -> dict:
+    """stats, blast, hit, los and info of a large model (edited before each run) against ldraw2mesh.
+
+    ``commands``: which of ``LARGE_COMMANDS`` to time besides the peer (all by default)."""
+    el, n_el, lo, hi = _centre_element(model, b.library)
+
+    def los_run():
+        scene, names = los_scene(b.edited(model, "los"), lo, hi)
+        return b.brikscan("los", scene, "--from", names, "--to", names, "--library", b.library)
+
+    timed = {"info": lambda: b.brikscan("info", b.edited(model), "--library", b.library),
+             "stats": lambda: b.brikscan("stats", b.edited(model), "--library", b.library),
+             "blast": lambda: b.brikscan("blast", b.edited(model), "--at-element", el, "--dice", "3d10", "--rolls",
+                                         "3,6,7", "--library", b.library),
+             "hit": lambda: b.brikscan("hit", b.edited(model), "--element", el, "--damage", "12", "--library",
+                                       b.library),
+             "los": los_run if los else (lambda: None)}
+    runs = alternating(repeat, {"ldraw2mesh": lambda: b.ldraw2mesh(b.edited(model)),
+                                **{k: fn for k, fn in timed.items() if k in commands}})
+    again, _ = stats_again(b, model, repeat)  # the same command again on an unchanged model, against info of it
+    cold = alternating(max(1, repeat // 2), {  # cold: an empty parts cache for brikscan (ldraw2mesh has none)
+        "ldraw2mesh": lambda: b.ldraw2mesh(b.edited(model)),
+        "info": lambda: b.brikscan_cold("info", b.edited(model), "--library", b.library)})
+    return {"model": model.name, "elements": n_el, "element": el,
+            **{f"{k}_s": _med(v) for k, v in runs.items() if v},
+            **{f"{k}_mb": max(r["mb"] for r in v) for k, v in runs.items() if v},
+            **again, "info_cold_s": _med(cold["info"]), "ldraw2mesh_cold_s": _med(cold["ldraw2mesh"])}
 
 
 def army_mpd(set_path: Path, copies: int, folder: Path, spacing: float) -> Path:
@@ -215,8 +238,9 @@ def army_mpd(set_path: Path, copies: int, folder: Path, spacing: float) -> Path:
     return out
 
 
-def bench_army(b: Bench, copies_list: list[int]) -> dict:
-    """stats and info of 1…16 copies of a large set in one MPD: time and memory growth with elements."""
+def bench_army(b: Bench, copies_list: list[int], repeat: int = 1) -> dict:
+    """stats and info of 1…16 copies of a large set in one MPD: time and memory growth with elements (medians
+    of ``repeat`` alternating runs, the army written again before each)."""
     set_path = SHARED / "models" / ARMY_SET
     _, n_set, lo, hi = _centre_element(set_path, b.library)
     spacing = float(max(hi[0] - lo[0], hi[2] - lo[2])) + 400.0
@@ -225,10 +249,11 @@ def bench_army(b: Bench, copies_list: list[int]) -> dict:
         folder = b.tmp / f"army{c}"
         folder.mkdir(parents=True, exist_ok=True)
         b.brikscan("info", army_mpd(set_path, c, folder, spacing), "--library", b.library)  # parts warm
-        info = b.brikscan("info", army_mpd(set_path, c, folder, spacing), "--library", b.library)
-        stats = b.brikscan("stats", army_mpd(set_path, c, folder, spacing), "--library", b.library)
-        rows.append({"copies": c, "elements": c * n_set, "info_s": info["s"], "info_mb": info["mb"],
-                     "stats_s": stats["s"], "stats_mb": stats["mb"]})
+        runs = alternating(repeat, {
+            "info": lambda: b.brikscan("info", army_mpd(set_path, c, folder, spacing), "--library", b.library),
+            "stats": lambda: b.brikscan("stats", army_mpd(set_path, c, folder, spacing), "--library", b.library)})
+        rows.append({"copies": c, "elements": c * n_set, "repeat": repeat,
+                     **{f"{k}_{u}": _med(v, u) for k, v in runs.items() for u in ("s", "mb")}})
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     return {"set": ARMY_SET, "rows": rows, "linear": growth(rows)}
 
@@ -254,7 +279,8 @@ def warm(b: Bench, models: list[Path]) -> None:
     b.brikscan("stats", TANK, "--library", b.library)
 
 
-def bench_whole(library: Path, models_dir: Path, quick: bool = False, cache: Path | None = None) -> dict:
+def bench_whole(library: Path, models_dir: Path, quick: bool = False, cache: Path | None = None,
+                commands: tuple[str, ...] = LARGE_COMMANDS) -> dict:
     repeat = 1 if quick else 3
     cache = cache or Path(tempfile.gettempdir()) / "brikscan-bench-parts-cache"
     with tempfile.TemporaryDirectory(prefix="brikscan-whole-") as tmp:
@@ -265,9 +291,9 @@ def bench_whole(library: Path, models_dir: Path, quick: bool = False, cache: Pat
         print(json.dumps(out["tank"]), file=sys.stderr, flush=True)
         out["large"] = []
         for m in large:
-            out["large"].append(bench_large(b, m, repeat))
+            out["large"].append(bench_large(b, m, repeat, commands=commands))
             print(json.dumps(out["large"][-1]), file=sys.stderr, flush=True)
-        out["army"] = bench_army(b, ARMY_COPIES[:3] if quick else ARMY_COPIES)
+        out["army"] = bench_army(b, ARMY_COPIES[:3] if quick else ARMY_COPIES, repeat)
     out["targets"] = targets(out)
     return out
 
@@ -317,11 +343,12 @@ def whole_table(r: dict) -> str:
     for m in r["large"]:
         peak = max(v for k, v in m.items() if k.endswith("_mb") and k != "ldraw2mesh_mb")
         out.append(_row([m["model"], m["elements"], f"{m['ldraw2mesh_s']:.2f}", f"{m['info_s']:.2f}",
-                         f"{m['stats_s']:.2f}", f"{m['blast_s']:.2f}", f"{m['hit_s']:.2f}",
+                         f"{m['stats_s']:.2f}", *(f"{m[k]:.2f}" if k in m else "" for k in ("blast_s", "hit_s")),
                          f"{m['los_s']:.2f}" if "los_s" in m else "", f"{m['stats_again_s']:.2f}",
                          f"{m['info_cold_s']:.2f}", f"{m['ldraw2mesh_cold_s']:.2f}", f"{peak:.0f}"]))
     a = r["army"]
-    out += ["", f"**Growth** (one MPD with N copies of {a['set']}; one fresh process each)", "",
+    out += ["", f"**Growth** (one MPD with N copies of {a['set']}; fresh processes, medians of "
+                f"{a['rows'][0].get('repeat', 1) if a['rows'] else 1} alternating runs)", "",
             _row(["copies", "elements", "info s", "info MB", "stats s", "stats MB"]), "|---:|---:|---:|---:|---:|---:|"]
     for row in a["rows"]:
         out.append(_row([row["copies"], row["elements"], f"{row['info_s']:.2f}", f"{row['info_mb']:.0f}",
@@ -339,8 +366,14 @@ def main(argv=None) -> int:
     ap.add_argument("--library", type=Path, default=SHARED / "complete.zip")
     ap.add_argument("--models", type=Path, default=SHARED / "models")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--commands", default=",".join(LARGE_COMMANDS),
+                    help="the large models' commands to time against ldraw2mesh (default: all)")
     a = ap.parse_args(argv)
-    r = bench_whole(a.library, a.models, a.quick)
+    commands = tuple(c.strip() for c in a.commands.split(",") if c.strip())
+    unknown = set(commands) - set(LARGE_COMMANDS)
+    if unknown:
+        ap.error(f"--commands: unknown {', '.join(sorted(unknown))} (choose from {', '.join(LARGE_COMMANDS)})")
+    r = bench_whole(a.library, a.models, a.quick, commands=commands)
     print(json.dumps(r, indent=1))
     print(whole_table(r))
     return 0

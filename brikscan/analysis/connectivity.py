@@ -14,8 +14,11 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
-import networkx as nx
 import numpy as np
+
+from ..lazy import lazy
+
+nx = lazy("networkx")  # imported on first use: a cached analysis needs none of it
 
 CONTACT_TOL_LDU = 1.0  # bounding boxes closer than this count as touching (fallback only)
 PENETRATION_LDU = 2.0  # labelled parts without any connector match: boxes must overlap this deep on every axis
@@ -45,25 +48,63 @@ def bricknet_stem(part: str, known) -> str | None:
 
 
 def _axle_pairs(bng, kind_arr, f_len, wf_pos, part_of, sub_arr) -> np.ndarray:
-    """Candidate axle connector pairs, as BrickNet's per-connector ball search but in one cKDTree query.
+    """Candidate axle connector pairs, as BrickNet's per-connector ball search but in a few cKDTree queries.
 
-    BrickNet pairs axle connectors i<j within ``rad_i + max_rad + 2.65`` LDU; one query_pairs at the widest
-    radius followed by the same per-pair bound gives the same set.
+    BrickNet pairs axle connectors i<j within ``rad_i + max_rad + 2.65`` LDU (one long axle widens every search
+    to 640 LDU: millions of candidates in a large model). Of those, ``_find_pairs`` accepts only pairs whose
+    offset across the axis is at most ``_POS_THR`` and whose offset along it at most ``rad_i + rad_j +
+    _POS_THR`` (its overlap and slack tests), so only pairs within ``rad_i + rad_j + 2 _POS_THR`` can connect:
+    searched per length class, then cut by BrickNet's own bound, this keeps exactly the pairs it can accept.
+    When none is left, BrickNet's full candidate set is returned (it is then empty or accepts nothing either,
+    and the caller orders its pairs as before).
     """
-    from scipy.spatial import cKDTree
-
     ai = np.where(kind_arr == bng.Kind.axle)[0]
     if len(ai) < 2:
         return np.empty((0, 2), dtype=np.intp)
     apos = wf_pos[ai]
     arad = np.maximum(f_len[ai], bng._AXLE_DEFAULT_RAD)
     pad = float(arad.max()) + bng._AXLE_PERP_THR + bng._AXLE_QUERY_PAD
+    reach = 2.0 * bng._POS_THR + 1.0  # + 1 LDU: rounding can never drop a pair
+    pairs = _pairs_by_class(apos, arad, reach)
+    out = _axle_cut(bng, ai, apos, arad, pad, pairs, part_of, sub_arr, reach)
+    if len(out):
+        return out
+    from scipy.spatial import cKDTree
+
     pairs = cKDTree(apos).query_pairs(r=float(arad.max()) + pad, output_type="ndarray")
+    return _axle_cut(bng, ai, apos, arad, pad, pairs, part_of, sub_arr, None)
+
+
+def _pairs_by_class(pos: np.ndarray, rad: np.ndarray, reach: float) -> np.ndarray:
+    """Index pairs (i, j) with ``|pos_i - pos_j| <= rad_i + rad_j + reach`` (a superset: classes of radius)."""
+    from scipy.spatial import cKDTree
+
+    cls = np.ceil(np.log2(np.maximum(rad, 1.0))).astype(np.int64)  # radius classes (1, 2], (2, 4], ...
+    groups = [(np.nonzero(cls == c)[0], float(rad[cls == c].max())) for c in np.unique(cls)]
+    trees = [cKDTree(pos[g]) for g, _ in groups]
+    found = []
+    for a, (ga, ra) in enumerate(groups):
+        p = trees[a].query_pairs(r=2 * ra + reach, output_type="ndarray")
+        if len(p):
+            found.append(ga[p])
+        for b in range(a + 1, len(groups)):
+            gb, rb = groups[b]
+            m = trees[a].sparse_distance_matrix(trees[b], ra + rb + reach, output_type="ndarray")
+            if len(m):
+                found.append(np.column_stack([ga[m["i"]], gb[m["j"]]]))
+    return np.vstack(found) if found else np.empty((0, 2), dtype=np.intp)
+
+
+def _axle_cut(bng, ai, apos, arad, pad, pairs, part_of, sub_arr, reach) -> np.ndarray:
+    """BrickNet's bound (the lower index's radius), the tight bound when ``reach`` is given, mates of two parts."""
     if len(pairs) == 0:
         return np.empty((0, 2), dtype=np.intp)
     pairs = np.sort(pairs, axis=1)
     d = np.linalg.norm(apos[pairs[:, 0]] - apos[pairs[:, 1]], axis=1)
-    pairs = ai[pairs[d <= arad[pairs[:, 0]] + pad]]  # the lower index's radius, as BrickNet's loop
+    keep = d <= arad[pairs[:, 0]] + pad  # the lower index's radius, as BrickNet's loop
+    if reach is not None:
+        keep &= d <= arad[pairs[:, 0]] + arad[pairs[:, 1]] + reach
+    pairs = ai[pairs[keep]]
     n_subs = bng._N_SUBS
     mate = bng._AXLE_MATE_MAT[sub_arr[pairs[:, 0]].astype(np.intp) % n_subs,
                               sub_arr[pairs[:, 1]].astype(np.intp) % n_subs]

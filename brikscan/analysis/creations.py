@@ -11,20 +11,26 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 
 from ..errors import UsageError
 from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
+from ..lazy import lazy
 from ..rules.formulas import sl_text
-from ..rules.tables import Rules, load_rules
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
 from .connectivity import rigid_groups
 from .interior import enclosure
 from .measure import SizeMeasure, measure_size
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
                     jointed_bodies, parse_override, select_elements, structural_kind)
+
+if TYPE_CHECKING:
+    from ..rules.tables import Rules
+
+nx = lazy("networkx")  # imported on first use: a cached analysis needs none of it
+_tables = lazy("brikscan.rules.tables")
 
 KINDS = ("building", "vehicle", "creature", "minifig", "loose item")
 MINIFIG_REACH_LDU = 70.0  # a loose body part within this distance of a torso belongs to that minifig
@@ -671,7 +677,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     figs = _find_minifigs(model, graph, classes)
     in_fig: set[int] = set()
     for k, fig in enumerate(figs, start=1):
-        c = _minifig_creation(model, fig, classes, k, rules if rules is not None else load_rules("2010"))
+        c = _minifig_creation(model, fig, classes, k, rules if rules is not None else _tables.load_rules("2010"))
         creations.append(c)
         in_fig.update(c.elements)
     rest = [e.index for e in model.elements if e.index not in in_fig and not e.missing]

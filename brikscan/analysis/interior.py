@@ -70,10 +70,13 @@ class Enclosure:
 _EMPTY = Enclosure(PITCH_LDU, (0, 0, 0), 0.0, [], {})
 
 
-def _rigid(t) -> bool:
-    r = np.asarray(t[:3, :3], dtype=np.float64)
-    # official models round their matrices to a few digits: 1e-2 still means "a rotation", not a stretch
-    return bool(np.allclose(r.T @ r, np.eye(3), atol=1e-2))
+def _rigid_many(tf: np.ndarray) -> np.ndarray:
+    """(k,) whether each of (k, 4, 4) placements is a rotation (``np.allclose(R.T @ R, I, atol=1e-2)``, at once).
+
+    Official models round their matrices to a few digits: 1e-2 still means "a rotation", not a stretch."""
+    r = np.asarray(tf[:, :3, :3], dtype=np.float64)
+    eye = np.eye(3)
+    return np.all(np.abs(np.matmul(r.transpose(0, 2, 1), r) - eye) <= 1e-2 + 1e-5 * eye, axis=(1, 2))
 
 
 def _part_samples(model, i: int, spacing: float) -> np.ndarray:
@@ -102,10 +105,12 @@ def element_samples(model, idx: np.ndarray, spacing: float, store: dict | None =
     count = off[idx + 1] - off[idx]
     groups: dict[tuple[str, int], list[int]] = {}
     odd: list[int] = []
-    for i, n in zip(idx.tolist(), count.tolist()):
+    els = model.elements
+    rigid = _rigid_many(np.stack([els[i].transform for i in idx.tolist()])) if len(idx) else np.zeros(0, bool)
+    for i, n, rig in zip(idx.tolist(), count.tolist(), rigid.tolist()):
         if not n:
             continue
-        if _rigid(model.elements[i].transform):
+        if rig:
             groups.setdefault((model.elements[i].part, n), []).append(i)
         else:
             odd.append(i)

@@ -50,13 +50,15 @@ def _element_points(model, element_indices, cache: dict | None = None) -> np.nda
     mesh = model.mesh
     cache = {} if cache is None else cache
     chunks = []
-    for i in element_indices:
-        e = model.elements[i]
+    els = [model.elements[i] for i in element_indices]
+    # mirrored placements, all at once (one det call per element was a third of a large model's measuring)
+    dets = np.linalg.det(np.stack([e.transform[:3, :3] for e in els]).astype(np.float64)) if els else []
+    for i, e, det in zip(element_indices, els, dets):
         t = mesh.element_triangles(i)
         if not len(t):
             chunks.append(np.array([e.bbox_min, e.bbox_max], dtype=np.float64))
             continue
-        flipped = bool(np.linalg.det(e.transform[:3, :3]) < 0)
+        flipped = bool(det < 0)
         key = e.part
         if key not in cache:
             idx = _hull_index(t)

@@ -14,10 +14,12 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import networkx as nx
 import numpy as np
 
 from ..errors import UsageError
+from ..lazy import lazy
+
+nx = lazy("networkx")  # imported on first use: a cached analysis needs none of it
 
 
 @dataclass

@@ -11,16 +11,17 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from ..errors import BrikscanError, Diagnostic, UsageError
 from ..geometry.units import SCALES, ldu_per_inch as _ldu_per_inch
+from ..lazy import lazy
 from ..rules import formulas as F
-from ..rules.tables import load_rules
 from .annotations import parse_annotations
 from .connectivity import build_graph
 from .creations import Creation, find_creations
 from .measure import measure_size
+
+nx = lazy("networkx")  # imported on first use: a cached analysis needs none of it
+_tables = lazy("brikscan.rules.tables")  # the pydantic rule tables: a cached analysis needs none of them
 
 ROUND_MODES = ("nearest", "up", "down")
 
@@ -151,13 +152,32 @@ class Analysis:
     _hulls: dict = field(default_factory=dict, repr=False)
 
     def __getstate__(self):
+        import pickle
+
         state = dict(self.__dict__)
         state["_hulls"] = {}
+        # the graph travels as its own pickle, read back on first use: reading a cached analysis to print its
+        # cards then needs no networkx (0.15-0.4 s of imports)
+        blob = state.pop("_graph_pickle", None)
+        if "graph" in state:
+            blob = pickle.dumps(state.pop("graph"), protocol=pickle.HIGHEST_PROTOCOL)
+        state["_graph_pickle"] = blob
         return state
+
+    def __getattr__(self, name: str):
+        # only reached when normal lookup fails: ``graph`` of an analysis read back from the cache
+        blob = self.__dict__.get("_graph_pickle") if name == "graph" else None
+        if blob is None:
+            raise AttributeError(name)
+        import pickle
+
+        self.graph = pickle.loads(blob)
+        del self.__dict__["_graph_pickle"]
+        return self.graph
 
     @property
     def rules_table(self):
-        return load_rules(self.rules)
+        return _tables.load_rules(self.rules)
 
     def creation_index(self) -> "np.ndarray":
         """(E,) index into ``creations`` of every element (-1: in none, e.g. a missing part)."""
@@ -235,7 +255,7 @@ def suggest_sl(model, creation: Creation, rules=None) -> tuple[float, str]:
 
     Minifigs never get here: ``stat_card`` takes their SL from ``rules.minifig.sl``.
     """
-    rules = rules if rules is not None else load_rules("2010")
+    rules = rules if rules is not None else _tables.load_rules("2010")
     t = rules.sl_suggestion
     idx = creation.structural_elements or creation.elements
     classes = Counter(_material(model.colours.name(model.elements[i].colour), rules).name for i in idx)
@@ -801,7 +821,6 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
         raise UsageError(f"unknown Move rule {move!r} (choose {' or '.join(MOVE_MODES)})")
     if sl is not None:
         F.check_sl(sl)
-    r = load_rules(str(rules))
     opts = AnalysisOptions(str(rules), scale, round_mode, sl, tuple(overrides or ()), space, move)
     use_store = graph is None and cache is None and not cache_disabled()
     key = ""
@@ -813,6 +832,7 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
             hit.model = model
             hit.cached = True
             return hit
+    r = _tables.load_rules(str(rules))  # after the cache: an entry exists only for an edition that loaded
     from ..progress import current, phase, steps
 
     cb = current(progress)

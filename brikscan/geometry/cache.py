@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import OutputError
 from ..ldraw.tempfiles import clean_stale_temps, temp_name
 
-CACHE_VERSION = "3"
+CACHE_VERSION = "4"  # 4: the header records the part an alias stands for ("alias"), so a warm load parses no alias file
 MAGIC = b"BKS3"
 _DIGEST = 32
 
@@ -122,6 +122,7 @@ class PartCache:
     hits: int = 0
     misses: int = 0
     warnings: list[str] = field(default_factory=list)
+    _made: set = field(default_factory=set, repr=False)  # folders already made by this process
 
     def __post_init__(self) -> None:
         self.root = (self.root_dir or default_cache_dir()) / "parts"
@@ -191,9 +192,11 @@ class PartCache:
 
     def _write(self, p: Path, blob: bytes) -> None:
         try:
-            p.parent.mkdir(parents=True, exist_ok=True)
             tmp_dir = self.root / "tmp"
-            tmp_dir.mkdir(parents=True, exist_ok=True)
+            for d in (p.parent, tmp_dir):  # each folder made once per process, not once per part written
+                if d not in self._made:
+                    d.mkdir(parents=True, exist_ok=True)
+                    self._made.add(d)
             _replace_via_temp(p, blob, tmp_dir, "")
         except OSError:
             self.enabled = False  # read-only home: go on without a cache

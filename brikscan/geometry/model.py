@@ -238,14 +238,15 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
     geoms: dict[str, FlatGeometry | None] = {}
     parts: dict[str, PartInfo] = {}
     names = list(dict.fromkeys(e.part for e in walk.elements))
+    known: set[str] = set()  # parts whose alias (or none) is settled: from their cache header or just read
     for name in steps(names, "reading parts", progress=progress, every=16):
-        geoms[name], parts[name] = _part_geometry(name, resolver, flat, pcache, lib, fallback, model_key)
+        geoms[name], parts[name] = _part_geometry(name, resolver, flat, pcache, lib, fallback, model_key, known)
     for sub, src in flat.missing.items():
         diags.append(Diagnostic(src.rsplit(":", 1)[0], int(src.rsplit(":", 1)[1]), f"missing subfile {short(sub)}"))
     _check_triangles(walk.elements, geoms, limits, label)
     t_parts = time.perf_counter()
 
-    _resolve_aliases(parts, resolver)
+    _resolve_aliases(parts, resolver, known)
     with phase("placing parts", progress):
         inline = [(flat.file_own(resolver.embedded.get(ig.file) or resolver.get(ig.file)), ig) for ig in walk.inline]
         mesh, bmin, bmax = _assemble(walk.elements, geoms, inline)
@@ -313,34 +314,58 @@ def _check_extent(mesh: "ModelMesh", bmin: np.ndarray, bmax: np.ndarray, limits:
 _ALIAS_TYPES = ("part alias", "part physical_colour", "shortcut alias", "shortcut physical_colour")
 
 
-def _resolve_aliases(parts: dict[str, PartInfo], resolver: Resolver) -> None:
-    """Give alias parts the description and category of the part they point to, so they are judged as it.
+def _is_alias(description: str, org_type: str) -> bool:
+    d = description.strip()
+    return d.lower().startswith("~moved to") or d.startswith("=") or org_type.strip().lower() in _ALIAS_TYPES
 
-    A "~Moved to 3660a" file, an "=" alias or a physical-colour variant holds one type-1 line to the real part.
+
+def _alias_target(name: str, resolver: Resolver, library_only: bool) -> list[str] | None:
+    """[target, its description, its category] of an alias part (None: not one, or it leads nowhere).
+
+    A "~Moved to 3660a" file, an "=" alias or a physical-colour variant holds one type-1 line to the real part;
+    chains are followed to the first part that is not an alias itself. Worked out when a part is read from the
+    library and kept in its part cache header, so a warm load parses no alias file.
     """
+    seen = {name}
+    f = resolver.get(name, library_only=library_only)
+    while f is not None and len(f.refs) == 1 and f.refs[0].name not in seen:
+        target = f.refs[0].name
+        seen.add(target)
+        f = resolver.get(target, library_only=library_only)
+        if f is None:
+            break
+        d = f.header.description.strip()
+        if not (d.lower().startswith("~moved to") or d.startswith("=")):
+            return [target, d, f.header.category or (d.split(" ")[0] if d else "")]
+    return None
+
+
+def _apply_alias(info: PartInfo, alias: list[str] | None) -> PartInfo:
+    """Give an alias part the description and category of the part it points to, so it is judged as that part."""
+    if alias:
+        info.alias_of, info.description, info.category = alias[0], alias[1], alias[2]
+    return info
+
+
+def _resolve_aliases(parts: dict[str, PartInfo], resolver: Resolver, known: set[str]) -> None:
+    """Aliases among the parts whose header did not already say (``known``): parts neither cached nor read."""
     for name, info in parts.items():
-        desc = info.description.strip()
-        if not (desc.lower().startswith("~moved to") or desc.startswith("=") or
-                info.org_type.strip().lower() in _ALIAS_TYPES):
-            continue
-        seen = {name}
-        f = resolver.get(name, library_only=info.source == "library")
-        while f is not None and len(f.refs) == 1 and f.refs[0].name not in seen:
-            target = f.refs[0].name
-            seen.add(target)
-            f = resolver.get(target, library_only=info.source == "library")
-            if f is None:
-                break
-            d = f.header.description.strip()
-            if not (d.lower().startswith("~moved to") or d.startswith("=")):
-                info.alias_of = target
-                info.description = d
-                info.category = f.header.category or (d.split(" ")[0] if d else "")
-                break
+        if name not in known and _is_alias(info.description, info.org_type):
+            _apply_alias(info, _alias_target(name, resolver, library_only=info.source == "library"))
+
+
+def _cached_alias(header: dict, name: str, resolver: Resolver, library_only: bool) -> list[str] | None:
+    """The alias a part cache header records, or (an entry without one) worked out now."""
+    if "alias" in header:
+        a = header["alias"]
+        return a if isinstance(a, list) and len(a) == 3 and all(isinstance(x, str) for x in a) else None
+    if not _is_alias(header["description"], header["org_type"]):
+        return None
+    return _alias_target(name, resolver, library_only)
 
 
 def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartCache, lib: Library | None,
-                   fallback, model_key: str) -> tuple[FlatGeometry | None, PartInfo]:
+                   fallback, model_key: str, known: set[str]) -> tuple[FlatGeometry | None, PartInfo]:
     if resolver.local(name):
         # Parts written inside the MPD or the .io: cached under the model file's hash (any edit invalidates).
         key = f"mpd:{model_key}:{name}" if resolver.where(name) in ("mpd", "custom") else None
@@ -348,23 +373,31 @@ def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartC
         if cached is not None:
             hd = cached.header
             g = FlatGeometry(cached.tris, cached.colours)
-            return g, PartInfo(name, hd["description"], hd["category"], hd["keywords"], hd["org_type"], g.n, "mpd")
+            known.add(name)
+            return g, _apply_alias(PartInfo(name, hd["description"], hd["category"], hd["keywords"], hd["org_type"],
+                                            g.n, "mpd"), _cached_alias(hd, name, resolver, False))
         g = flat.part(name, library_only=False)
         f = resolver.get(name)
         h = f.header if f else None
         src = resolver.origin.get(name, "mpd")
+        alias = _alias_target(name, resolver, False) if h is not None and _is_alias(h.description, h.org_type) \
+            else None
         if key and g is not None and h is not None and lib is not None:
             pcache.store(key, g.tris, g.colours, {"description": h.description, "category": h.category,
-                                                  "keywords": h.keywords, "org_type": h.org_type}, [])
-        return g, PartInfo(name, h.description if h else "", h.category if h else "", list(h.keywords) if h else [],
-                           h.org_type if h else "", g.n if g else 0, src)
+                                                  "keywords": h.keywords, "org_type": h.org_type, "alias": alias},
+                         [])
+        known.add(name)
+        return g, _apply_alias(PartInfo(name, h.description if h else "", h.category if h else "",
+                                        list(h.keywords) if h else [], h.org_type if h else "", g.n if g else 0, src),
+                               alias)
     if lib is not None:
         cached = pcache.load(name, lib.stamp)
         if cached is not None:
             hd = cached.header
             g = FlatGeometry(cached.tris, cached.colours)
-            return g, PartInfo(name, hd["description"], hd["category"], hd["keywords"], hd["org_type"], g.n,
-                               "library")
+            known.add(name)
+            return g, _apply_alias(PartInfo(name, hd["description"], hd["category"], hd["keywords"], hd["org_type"],
+                                            g.n, "library"), _cached_alias(hd, name, resolver, True))
         if pcache.load_json(f"missing:{name}"):
             return None, PartInfo(name, source="missing")
         flat.deps = set()
@@ -374,8 +407,9 @@ def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartC
             return None, PartInfo(name, source="missing")
         f = resolver.get(name, library_only=True)
         h = f.header
+        alias = _alias_target(name, resolver, True) if _is_alias(h.description, h.org_type) else None
         header = {"description": h.description, "category": h.category, "keywords": h.keywords,
-                  "org_type": h.org_type}
+                  "org_type": h.org_type, "alias": alias}
         deps = []
         if lib.kind == "folder":
             for d in flat.deps:
@@ -383,7 +417,9 @@ def _part_geometry(name: str, resolver: Resolver, flat: Flattener, pcache: PartC
                 if loc:
                     deps.append((loc, lib.stamp(loc)))
         pcache.store(name, g.tris, g.colours, header, deps)
-        return g, PartInfo(name, h.description, h.category, list(h.keywords), h.org_type, g.n, "library")
+        known.add(name)
+        return g, _apply_alias(PartInfo(name, h.description, h.category, list(h.keywords), h.org_type, g.n,
+                                        "library"), alias)
     if fallback is not None:
         m = fallback.mesh(name)
         info = fallback.info(name) if hasattr(fallback, "info") else None
@@ -447,15 +483,12 @@ def _assemble(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None],
         if flip.any():
             world[flip] = world[flip][:, :, ::-1, :]
         bmin[idx_a], bmax[idx_a] = _axis_min_max(world.reshape(len(idx), -1, 3))
-        gcol = g.colours
-        inherit = gcol == 16
-        for j, i in enumerate(idx):
-            o = offsets[i]
-            tris[o:o + g.n] = world[j]
-            c = cols[o:o + g.n]
-            c[:] = gcol
-            c[inherit] = elements[i].colour
-            fel[o:o + g.n] = i
+        # every instance's run of faces at once (a Python loop per element was most of placing a large model)
+        rows = (offsets[idx_a][:, None] + np.arange(g.n)).reshape(-1)
+        tris[rows] = world.reshape(-1, 3, 3)
+        own = np.array([elements[i].colour for i in idx], dtype=np.int32)
+        cols[rows] = np.where(g.colours[None, :] == 16, own[:, None], g.colours[None, :]).reshape(-1)
+        fel[rows] = np.repeat(idx_a.astype(np.int32), g.n)
     if n_inline:
         start = int(offsets[-1])
         tris[start:] = np.concatenate(inline_tris)

@@ -132,14 +132,20 @@ def _colour(tok: str, path: str, lineno: int, diags) -> int | None:
 
 def _floats(toks: list[str]) -> list[float] | None:
     try:
-        vals = [float(t) for t in toks]
+        return list(map(float, toks))
     except ValueError:
         return None
-    return vals
 
 
 def _bad_coords(vals: list[float]) -> bool:
-    return any(not math.isfinite(v) or abs(v) > MAX_COORD for v in vals)
+    """Any value not finite or beyond ``MAX_COORD``: C-level sum, min and max instead of a test per value (a
+    non-finite value makes the sum non-finite; a finite sum can only overflow when some value is beyond the
+    limit anyway)."""
+    if not vals:
+        return False
+    if not math.isfinite(sum(vals)):
+        return True
+    return max(vals) > MAX_COORD or min(vals) < -MAX_COORD
 
 
 _HEADER_KEYS = ("name:", "author:", "!ldraw_org", "!license", "!category", "!keywords", "!history",

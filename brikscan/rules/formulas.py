@@ -11,10 +11,15 @@ import numbers
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from brikscan.errors import UsageError
-from brikscan.rules.tables import EDITIONS, PropulsionKind, Rules, Section, WeaponFormula, load_rules
+from brikscan.lazy import lazy
+
+if TYPE_CHECKING:
+    from brikscan.rules.tables import PropulsionKind, Rules, Section, WeaponFormula
+
+_tables = lazy("brikscan.rules.tables")  # the pydantic tables, built when a formula first needs them
 
 RoundMode = Literal["nearest", "up", "down"]
 _EPS = 1e-9
@@ -462,7 +467,7 @@ _DICE_RE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
 
 def default_die_sides() -> tuple[int, ...]:
     """Dice any edition uses (``dice.sides`` of every rules table): d4 ... d12 [000 §1.2], d20 [001 §1.4]."""
-    return tuple(sorted({s for e in EDITIONS for s in load_rules(e).dice.sides}))
+    return tuple(sorted({s for e in _tables.EDITIONS for s in _tables.load_rules(e).dice.sides}))
 
 
 def parse_dice(text: str, rules: Rules | None = None, *,
