@@ -44,6 +44,23 @@ class RayEngine:
         raise ImportError(f"no ray engine available ({last})")
 
     @staticmethod
+    def for_model(mesh, transforms, keys=None, engine: str | None = None) -> "RayEngine":
+        """An engine over a whole model of placed parts: one Embree tree per distinct part, instanced per
+        element (``battle/instanced.py``), when Embree is asked for (or nothing is) and its library is there;
+        else the flat tree over every world triangle. Same answers, with the whole model's face indices.
+
+        ``transforms`` (E,4,4): the elements' world placements; ``keys`` (E,): what makes two elements' local
+        geometry the same (the part name; (file, part) on a scene of several files). None: no two share a tree.
+        """
+        if engine in (None, "embree") and len(transforms):
+            from . import instanced
+
+            if instanced.available():
+                return instanced.InstancedEngine(mesh, transforms,
+                                                 keys if keys is not None else range(len(transforms)))
+        return RayEngine.build(mesh.triangles, engine)
+
+    @staticmethod
     def for_region(mesh, elem_lo: np.ndarray, elem_hi: np.ndarray, lo, hi, engine: str | None = None,
                    pad: float = 1.0) -> "RayEngine":
         """An engine over only the geometry in the box ``lo..hi`` (LDU): every ray segment inside it gets the

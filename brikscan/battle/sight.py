@@ -183,10 +183,22 @@ def get_engine(battlefield, engine: str | None = None) -> RayEngine:
     key = ("engine", engine)
     if cache is not None and key in cache:
         return cache[key]
-    eng = RayEngine.build(battlefield.mesh.triangles, engine)
+    eng = RayEngine.for_model(battlefield.mesh, *_placed_parts(battlefield), engine)
     if cache is not None:
         cache[key] = eng
     return eng
+
+
+def _placed_parts(battlefield) -> tuple[np.ndarray, list]:
+    """(E,4,4) element placements and (E,) keys of their local geometry: (file, part), since two files of a
+    scene may each define a part of the same name."""
+    els = battlefield.elements
+    tf = np.array([e.transform for e in els], dtype=np.float64).reshape(-1, 4, 4)
+    keys: list = [e.part for e in els]
+    for pl in getattr(battlefield, "placements", []) or []:
+        for i in range(pl.first_element, min(len(els), pl.first_element + pl.n_elements)):
+            keys[i] = (str(pl.path), keys[i])
+    return tf, keys
 
 
 def _head_box(battlefield, unit: Unit) -> tuple[np.ndarray, np.ndarray] | None:
@@ -238,17 +250,23 @@ def sight_origin(battlefield, unit: Unit, origin: str = "eyes") -> tuple[np.ndar
     return np.asarray(unit.eye_ldu, dtype=float), "eyes", None
 
 
-def cast_segments(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None):
-    """First blocking face of each segment, skipping faces owned by the ray's own viewer or target.
+def march(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None,
+          stop_at_target=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The one ray march of sight and attacks: the first blocking face of each segment ``origin + t*dir``,
+    ``start <= t < length - END_MARGIN_LDU``, stepping past faces of the ray's own viewer (its body, its weapon's
+    creation) and of its target, which never block.
 
-    ``start``: where each ray begins (e.g. outside the viewer's own head). Returns (block_face (R,),
-    block_t (R,), passes). Ignored hits are stepped over and the ray goes on.
+    ``ray_viewer`` / ``ray_target`` (R,): the actor owning the ray's start and end; ``face_owner`` (F,): the
+    actor owning each face (-1: none). ``stop_at_target`` (actors,) bool: a ray ends on the first face of such a
+    target it meets (that part of a creation is in view: no need to look through it). Returns (blocking face,
+    distance to it, target face where a ray stopped, passes); -1 / inf where none.
     """
     r = len(origins)
     block_face = np.full(r, -1, dtype=np.int64)
     block_t = np.full(r, np.inf, dtype=np.float64)
+    target_face = np.full(r, -1, dtype=np.int64)
     start = np.zeros(r, dtype=np.float64) if start is None else np.asarray(start, dtype=np.float64).copy()
-    active = np.nonzero(length - END_MARGIN_LDU > 0)[0]
+    active = np.nonzero(length - END_MARGIN_LDU > start)[0]
     passes = 0
     while len(active) and passes < MAX_PASSES:
         passes += 1
@@ -257,15 +275,29 @@ def cast_segments(engine: RayEngine, origins, dirs, length, ray_viewer, ray_targ
         hits = engine.first_hit(o, dirs[active], tmax)
         hit = (hits.face >= 0) & (hits.t < tmax)
         owner = np.where(hit, face_owner[np.clip(hits.face, 0, None)], -1)
-        ignore = hit & (owner >= 0) & ((owner == ray_viewer[active]) | (owner == ray_target[active]))
-        blocked = hit & ~ignore
+        own = hit & (owner >= 0) & (owner == ray_viewer[active])
+        on_target = hit & (owner >= 0) & (owner == ray_target[active])
+        if stop_at_target is not None:
+            reached = on_target & stop_at_target[ray_target[active]]
+            target_face[active[reached]] = hits.face[reached]
+            on_target &= ~reached
+        else:
+            reached = np.zeros_like(hit)
+        ignore = own | on_target
+        blocked = hit & ~ignore & ~reached
         ba = active[blocked]
         block_face[ba] = hits.face[blocked]
         block_t[ba] = start[ba] + hits.t[blocked]
         ia = active[ignore]
         start[ia] += hits.t[ignore] + STEP_LDU
         active = ia[start[ia] < length[ia] - END_MARGIN_LDU]
-    return block_face, block_t, passes
+    return block_face, block_t, target_face, passes
+
+
+def cast_segments(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None):
+    """``march`` for sight: (blocking face (R,), distance to it (R,), passes)."""
+    bface, bt, _, passes = march(engine, origins, dirs, length, ray_viewer, ray_target, face_owner, start)
+    return bface, bt, passes
 
 
 def _extent(points: np.ndarray, view_dir: np.ndarray) -> tuple[float, float]:
