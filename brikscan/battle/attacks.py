@@ -839,17 +839,17 @@ def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int =
     gap = np.linalg.norm(np.maximum(0.0, np.maximum(lo - point, point - hi)), axis=1)
     order = np.argsort(gap)
     best = float(upper)  # a sample point already this close: only nearer elements can do better
-    from trimesh.triangles import closest_point
+    from .explosion import point_triangle_distance
 
+    p = np.asarray(point, dtype=np.float64)
     for k in order[:nearest]:
         if gap[k] >= best:
             break
-        tris = np.asarray(battlefield.mesh.element_triangles(int(ids[k])), dtype=np.float64)
+        tris = battlefield.mesh.element_triangles(int(ids[k]))
         if not len(tris):
             best = min(best, float(gap[k]))
             continue
-        cp = closest_point(tris, np.broadcast_to(point, (len(tris), 3)))
-        best = min(best, float(np.linalg.norm(cp - point, axis=1).min()))
+        best = min(best, float(point_triangle_distance(p, tris).min()))
     return best
 
 

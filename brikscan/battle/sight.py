@@ -107,29 +107,45 @@ class LosResult:
         return m
 
 
-def sample_surface(tris: np.ndarray, n: int, rng: np.random.Generator, return_index: bool = False):
+def _areas(tris: np.ndarray, faces: np.ndarray | None, chunk: int = 1 << 20) -> np.ndarray:
+    """(F,) float64 area of each triangle (of ``tris[faces]``), a million at a time: a 5 M-triangle target needs
+    no copy of its triangles and no full-size temporaries."""
+    n = len(tris) if faces is None else len(faces)
+    area = np.empty(n, dtype=np.float64)
+    for s in range(0, n, chunk):
+        t32 = np.asarray(tris[s:s + chunk] if faces is None else tris[faces[s:s + chunk]], dtype=np.float32)
+        a, b = t32[:, 1] - t32[:, 0], t32[:, 2] - t32[:, 0]
+        cx = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]  # the cross product by hand: np.cross is slow on millions
+        cy = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
+        cz = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+        area[s:s + chunk] = 0.5 * np.sqrt(cx * cx + cy * cy + cz * cz, dtype=np.float64)
+    return area
+
+
+def sample_surface(tris: np.ndarray, n: int, rng: np.random.Generator, return_index: bool = False,
+                   faces: np.ndarray | None = None):
     """``n`` points on a triangle soup, stratified by area: sample k falls in the k-th 1/n slice of the area.
 
-    ``return_index``: also the triangle each point lies on (to tell which element a sample belongs to)."""
-    if n <= 0 or len(tris) == 0:
+    ``return_index``: also the triangle each point lies on (to tell which element a sample belongs to), as an
+    index into ``faces`` when given (then only the triangles ``tris[faces]`` are sampled, without copying them)."""
+    count = len(tris) if faces is None else len(faces)
+    if n <= 0 or count == 0:
         return (np.zeros((0, 3)), np.zeros(0, np.int64)) if return_index else np.zeros((0, 3))
-    t32 = np.asarray(tris, dtype=np.float32)
-    a, b = t32[:, 1] - t32[:, 0], t32[:, 2] - t32[:, 0]
-    cx = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]  # the cross product by hand: np.cross is slow on millions
-    cy = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
-    cz = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-    area = 0.5 * np.sqrt(cx * cx + cy * cy + cz * cz, dtype=np.float64)
-    del a, b, cx, cy, cz
+
+    def pick(idx):
+        return tris[idx] if faces is None else tris[faces[idx]]
+    area = _areas(tris, faces)
     total = area.sum()
     if total <= 0:
-        idx = np.arange(n) % len(tris)
-        return (tris[idx].mean(axis=1), idx) if return_index else tris[idx].mean(axis=1)
+        idx = np.arange(n) % count
+        return (pick(idx).mean(axis=1), idx) if return_index else pick(idx).mean(axis=1)
     cdf = np.cumsum(area) / total
+    del area
     u = (np.arange(n) + rng.random(n)) / n
-    idx = np.minimum(np.searchsorted(cdf, u, side="right"), len(tris) - 1)
+    idx = np.minimum(np.searchsorted(cdf, u, side="right"), count - 1)
     r1 = np.sqrt(rng.random(n))
     r2 = rng.random(n)
-    picked = np.asarray(tris[idx], dtype=np.float64)
+    picked = np.asarray(pick(idx), dtype=np.float64)
     a, b, c = picked[:, 0], picked[:, 1], picked[:, 2]
     pts = (1 - r1)[:, None] * a + (r1 * (1 - r2))[:, None] * b + (r1 * r2)[:, None] * c
     return (pts, idx) if return_index else pts
@@ -164,12 +180,12 @@ def target_samples_with_elements(battlefield, target: Unit, samples: int, seed: 
             pts.append(p)
             sec.append(np.full(len(p), SECTIONS.index(s), dtype=np.int8))
             els.append(owners(target.sections[s], ti))
-    else:
-        tris = element_triangles(mesh, target.elements)
-        p, ti = sample_surface(tris, samples, rng, return_index=True)
+    else:  # a creation (a whole scene model: millions of triangles) sampled in place
+        faces = mesh.face_runs(list(target.elements))
+        p, ti = sample_surface(mesh.triangles, samples, rng, return_index=True, faces=faces)
         pts.append(p)
         sec.append(np.full(len(p), 3, dtype=np.int8))
-        els.append(owners(target.elements, ti))
+        els.append(np.asarray(mesh.face_element)[faces[ti]] if len(ti) else np.zeros(0, np.int64))
     out = (np.concatenate(pts) if pts else np.zeros((0, 3)), np.concatenate(sec) if sec else np.zeros(0, np.int8),
            np.concatenate(els).astype(np.int64) if els else np.zeros(0, np.int64))
     if cache is not None:
