@@ -23,7 +23,6 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import networkx as nx
 import numpy as np
 
 from ..errors import NotFoundError
@@ -400,6 +399,8 @@ def creation_mount(an, creation, w_local: list[int], axis_world: np.ndarray, xf:
     Rigid bodies are the creation's elements joined by rigid edges (turntable parts and joints that turn the
     weapon cut them); the main body holds the most Structure. The joints on the way from the weapon's body to the
     main body are the mount: none = fixed, a turntable = turret, hinges / pins = hinge or arm."""
+    import networkx as nx  # only mounted weapons need it: held ones (every minifig) never do
+
     jr = rules.joints
     g = an.graph
     members = set(creation.elements)
