@@ -99,6 +99,8 @@ class InstancedEngine:
         self.n_faces = int(mesh.n_triangles)
         self._keep: list = []  # buffers Embree reads in place: they must live as long as the trees
         self._device = lib.rtcNewDevice(f"threads={os.cpu_count() or 1}".encode())
+        if not self._device:
+            raise RuntimeError("Embree could not create a device")
         self._top = lib.rtcNewScene(self._device)
         self._parts: list = []
         off = np.asarray(mesh.element_offsets, dtype=np.int64)
@@ -135,6 +137,9 @@ class InstancedEngine:
         if len(faces):
             self._flat_gid = int(self._add_triangles(self._top, mesh.triangles[faces]))
         lib.rtcCommitScene(self._top)
+        err = lib.rtcGetDeviceError(self._device)
+        if err:
+            raise RuntimeError(f"Embree error {err} while building the instanced trees")
         self._inst_base = np.full(max(len(inst_elem), 1), -1, dtype=np.int64)
         ie = np.asarray(inst_elem, dtype=np.int64)
         self._inst_base[:len(ie)] = np.where(ie >= 0, off[np.clip(ie, 0, None)], -1)

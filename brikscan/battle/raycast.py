@@ -56,8 +56,11 @@ class RayEngine:
             from . import instanced
 
             if instanced.available():
-                return instanced.InstancedEngine(mesh, transforms,
-                                                 keys if keys is not None else range(len(transforms)))
+                try:
+                    return instanced.InstancedEngine(mesh, transforms,
+                                                     keys if keys is not None else range(len(transforms)))
+                except RuntimeError:  # Embree refused (out of memory, a broken install): the flat tree answers
+                    pass
         return RayEngine.build(mesh.triangles, engine)
 
     @staticmethod
