@@ -32,7 +32,7 @@ TANK = ROOT / "ldraw_models" / "tank.mpd"
 LARGE = ["75827 - GHOSTBUSTERS HQ .mpd", "10030-1 - Imperial Star Destroyer - UCS.mpd"]
 ARMY_SET = "10213-1 - Shuttle Adventure.mpd"  # ~1,250 elements: 16 copies make the 20,000-element army
 ARMY_COPIES = [1, 2, 4, 8, 16]
-LARGE_COMMANDS = ("info", "stats", "blast", "hit", "los")
+LARGE_COMMANDS = ("info", "stats", "blast", "hit", "los", "attacks")
 
 L2M_CHILD = r"""
 import sys
@@ -195,14 +195,20 @@ def bench_tank(b: Bench, repeat: int) -> dict:
 
 def bench_large(b: Bench, model: Path, repeat: int, los: bool = True,
                 commands: tuple[str, ...] = LARGE_COMMANDS) -> dict:
-    """stats, blast, hit, los and info of a large model (edited before each run) against ldraw2mesh.
+    """stats, blast, hit, los, attacks and info of a large model (edited before each run) against ldraw2mesh.
 
     ``commands``: which of ``LARGE_COMMANDS`` to time besides the peer (all by default)."""
+    from bench.bench_attacks import attacks_scene
+
     el, n_el, lo, hi = _centre_element(model, b.library)
 
     def los_run():
         scene, names = los_scene(b.edited(model, "los"), lo, hi)
         return b.brikscan("los", scene, "--from", names, "--to", names, "--library", b.library)
+
+    def attacks_run():  # all attack options of 30 minifigs with a bow and a sword each (issue 13)
+        scene, names = attacks_scene(b.edited(model, "attacks"), lo, hi, b.tmp / "attacks")
+        return b.brikscan("attacks", scene, "--from", names, "--library", b.library)
 
     timed = {"info": lambda: b.brikscan("info", b.edited(model), "--library", b.library),
              "stats": lambda: b.brikscan("stats", b.edited(model), "--library", b.library),
@@ -210,7 +216,8 @@ def bench_large(b: Bench, model: Path, repeat: int, los: bool = True,
                                          "3,6,7", "--library", b.library),
              "hit": lambda: b.brikscan("hit", b.edited(model), "--element", el, "--damage", "12", "--library",
                                        b.library),
-             "los": los_run if los else (lambda: None)}
+             "los": los_run if los else (lambda: None),
+             "attacks": attacks_run if los else (lambda: None)}
     runs = alternating(repeat, {"ldraw2mesh": lambda: b.ldraw2mesh(b.edited(model)),
                                 **{k: fn for k, fn in timed.items() if k in commands}})
     again, _ = stats_again(b, model, repeat)  # the same command again on an unchanged model, against info of it
@@ -312,7 +319,7 @@ def targets(r: dict) -> list[dict]:
     for m in r["large"]:
         name, peer = m["model"].removesuffix(".mpd").strip(), m["ldraw2mesh_s"]
         add(f"{name}: stats ÷ ldraw2mesh", m["stats_s"] / peer, 1.5)
-        for cmd in ("blast", "hit", "los"):
+        for cmd in ("blast", "hit", "los", "attacks"):
             if f"{cmd}_s" in m:
                 add(f"{name}: {cmd} ÷ ldraw2mesh", m[f"{cmd}_s"] / peer, 2.0)
         add(f"{name}: stats again (unchanged) ÷ info", m["stats_again_s"] / m["info_unchanged_s"], 1.2)
@@ -336,15 +343,16 @@ def whole_table(r: dict) -> str:
     out = [f"**Whole process** (fresh process per run, model edited before each run, parts cache warm; medians of "
            f"{r['repeat']} alternating runs{', quick' if r['quick'] else ''})", "",
            _row(["model", "elements", "ldraw2mesh s", "info s", "stats s", "blast s", "hit s", "los s (30 units)",
-                 "stats again s", "info cold s", "ldraw2mesh cold s", "peak MB"]),
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-           _row([t["model"], 48, "", f"{t['info_s']:.2f}", f"{t['stats_s']:.2f}", "", "", "",
+                 "attacks s (30 units)", "stats again s", "info cold s", "ldraw2mesh cold s", "peak MB"]),
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+           _row([t["model"], 48, "", f"{t['info_s']:.2f}", f"{t['stats_s']:.2f}", "", "", "", "",
                  f"{t['stats_again_s']:.2f}", "", "", f"{t['peak_mb']:.0f}"])]
     for m in r["large"]:
         peak = max(v for k, v in m.items() if k.endswith("_mb") and k != "ldraw2mesh_mb")
         out.append(_row([m["model"], m["elements"], f"{m['ldraw2mesh_s']:.2f}", f"{m['info_s']:.2f}",
                          f"{m['stats_s']:.2f}", *(f"{m[k]:.2f}" if k in m else "" for k in ("blast_s", "hit_s")),
-                         f"{m['los_s']:.2f}" if "los_s" in m else "", f"{m['stats_again_s']:.2f}",
+                         f"{m['los_s']:.2f}" if "los_s" in m else "",
+                         f"{m['attacks_s']:.2f}" if "attacks_s" in m else "", f"{m['stats_again_s']:.2f}",
                          f"{m['info_cold_s']:.2f}", f"{m['ldraw2mesh_cold_s']:.2f}", f"{peak:.0f}"]))
     a = r["army"]
     out += ["", f"**Growth** (one MPD with N copies of {a['set']}; fresh processes, medians of "
@@ -353,7 +361,7 @@ def whole_table(r: dict) -> str:
     for row in a["rows"]:
         out.append(_row([row["copies"], row["elements"], f"{row['info_s']:.2f}", f"{row['info_mb']:.0f}",
                          f"{row['stats_s']:.2f}", f"{row['stats_mb']:.0f}"]))
-    out += ["", "**Targets** (issue 9)", "", _row(["target", "measured", "limit", ""]), "|---|---:|---:|---|"]
+    out += ["", "**Targets** (issue 9; attacks: issue 13)", "", _row(["target", "measured", "limit", ""]), "|---|---:|---:|---|"]
     for x in r["targets"]:
         unit = " MB" if x["unit"] == "MB" else " ×"
         out.append(_row([x["target"], f"{x['value']:g}{unit}", f"≤ {x['limit']:g}{unit}",

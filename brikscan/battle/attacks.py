@@ -23,12 +23,11 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import networkx as nx
 import numpy as np
 
 from ..errors import NotFoundError
 from ..rules.sight_tables import SightRules, load_sight_rules
-from .sight import _box_exit, _head_box, get_engine, target_samples_with_elements
+from .sight import _box_exit, _head_box, get_engine, march, target_samples_with_elements
 from .support import supported_by
 from .target_size import SCENERY_KINDS, creation_target_size, is_scenery
 from .units import SECTIONS, Unit, creation_unit, elements_box, weapon_anchor, weapon_barrel
@@ -400,6 +399,8 @@ def creation_mount(an, creation, w_local: list[int], axis_world: np.ndarray, xf:
     Rigid bodies are the creation's elements joined by rigid edges (turntable parts and joints that turn the
     weapon cut them); the main body holds the most Structure. The joints on the way from the weapon's body to the
     main body are the mount: none = fixed, a turntable = turret, hinges / pins = hinge or arm."""
+    import networkx as nx  # only mounted weapons need it: held ones (every minifig) never do
+
     jr = rules.joints
     g = an.graph
     members = set(creation.elements)
@@ -708,8 +709,8 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
     for t in targets:
         stop[aid[id(t)]] = not t.is_minifig
     if len(O):
-        bface, tface, passes = _cast(eng, O, Dn, L, np.concatenate(RV), np.concatenate(RT), face_owner,
-                                     np.concatenate(ST), stop)
+        bface, _, tface, passes = march(eng, O, Dn, L, np.concatenate(RV), np.concatenate(RT), face_owner,
+                                        np.concatenate(ST), stop)
     else:
         bface, tface, passes = np.zeros(0, np.int64), np.zeros(0, np.int64), 0
     t_cast = time.perf_counter()
@@ -721,38 +722,6 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
     timings = {"setup_s": t_setup - t0, "cast_s": t_cast - t_setup, "options_s": t_end - t_cast,
                "total_s": t_end - t0, "rays": int(len(O)), "passes": passes}
     return AttackResult(options, weapons, warnings, O, P, blocked, eng.name, timings)
-
-
-def _cast(engine, origins, dirs, length, ray_viewer, ray_target, face_owner, start, stop_at_target):
-    """``sight.cast_segments``, except that a ray ends on the first face of a creation target it hits (that
-    part of the target is in view; no need to look through it). Returns (blocking face, target face hit, passes);
-    -1 where none."""
-    from .sight import END_MARGIN_LDU, MAX_PASSES, STEP_LDU
-
-    r = len(origins)
-    block_face = np.full(r, -1, dtype=np.int64)
-    target_face = np.full(r, -1, dtype=np.int64)
-    start = np.asarray(start, dtype=np.float64).copy()
-    active = np.nonzero(length - END_MARGIN_LDU > start)[0]
-    passes = 0
-    while len(active) and passes < MAX_PASSES:
-        passes += 1
-        o = origins[active] + dirs[active] * start[active, None]
-        tmax = length[active] - END_MARGIN_LDU - start[active]
-        hits = engine.first_hit(o, dirs[active], tmax)
-        hit = (hits.face >= 0) & (hits.t < tmax)
-        owner = np.where(hit, face_owner[np.clip(hits.face, 0, None)], -1)
-        own = hit & (owner >= 0) & (owner == ray_viewer[active])
-        on_target = hit & (owner >= 0) & (owner == ray_target[active])
-        reached = on_target & stop_at_target[ray_target[active]]
-        target_face[active[reached]] = hits.face[reached]
-        ignore = own | (on_target & ~reached)
-        blocked = hit & ~ignore & ~reached
-        block_face[active[blocked]] = hits.face[blocked]
-        ia = active[ignore]
-        start[ia] += hits.t[ignore] + STEP_LDU
-        active = ia[start[ia] < length[ia] - END_MARGIN_LDU]
-    return block_face, target_face, passes
 
 
 def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice, blocked, L, skill_dice,
@@ -871,17 +840,17 @@ def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int =
     gap = np.linalg.norm(np.maximum(0.0, np.maximum(lo - point, point - hi)), axis=1)
     order = np.argsort(gap)
     best = float(upper)  # a sample point already this close: only nearer elements can do better
-    from trimesh.triangles import closest_point
+    from .explosion import point_triangle_distance
 
+    p = np.asarray(point, dtype=np.float64)
     for k in order[:nearest]:
         if gap[k] >= best:
             break
-        tris = np.asarray(battlefield.mesh.element_triangles(int(ids[k])), dtype=np.float64)
+        tris = battlefield.mesh.element_triangles(int(ids[k]))
         if not len(tris):
             best = min(best, float(gap[k]))
             continue
-        cp = closest_point(tris, np.broadcast_to(point, (len(tris), 3)))
-        best = min(best, float(np.linalg.norm(cp - point, axis=1).min()))
+        best = min(best, float(point_triangle_distance(p, tris).min()))
     return best
 
 

@@ -155,18 +155,23 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True, scale:
             tris = mesh.triangles
         else:
             tris = (mesh.triangles.astype(np.float64) @ rot.T + off).astype(np.float32)
-        el_tris.append(tris[:n_el_faces].astype(np.float32))
+        # views, not copies: the one copy of a big model's triangles is the concatenation below
+        el_tris.append(tris[:n_el_faces].astype(np.float32, copy=False))
         el_cols.append(mesh.face_colour[:n_el_faces])
         el_owner.append(mesh.face_element[:n_el_faces] + base)
-        inline_tris.append(tris[n_el_faces:].astype(np.float32))
+        inline_tris.append(tris[n_el_faces:].astype(np.float32, copy=False))
         inline_cols.append(mesh.face_colour[n_el_faces:])
         counts.append(np.diff(mesh.element_offsets))
-        for e in m.elements:
-            t = xf @ e.transform
-            corners = np.array([[x, y, z] for x in (e.bbox_min[0], e.bbox_max[0]) for y in (e.bbox_min[1], e.bbox_max[1])
-                                for z in (e.bbox_min[2], e.bbox_max[2])]) @ rot.T + off
-            elements.append(dataclasses.replace(e, index=base + e.index, transform=t, bbox_min=corners.min(axis=0),
-                                                bbox_max=corners.max(axis=0)))
+        if n_el:  # each element's box: the box of its moved box's 8 corners, all elements at once
+            blo = np.array([e.bbox_min for e in m.elements], dtype=np.float64)
+            bhi = np.array([e.bbox_max for e in m.elements], dtype=np.float64)
+            pick = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=bool)  # (8,3)
+            corners = np.where(pick[None], bhi[:, None, :], blo[:, None, :]) @ rot.T + off  # (E,8,3)
+            cmin, cmax = corners.min(axis=1), corners.max(axis=1)
+            moved = xf[None] @ np.array([e.transform for e in m.elements], dtype=np.float64)
+        for k, e in enumerate(m.elements):
+            elements.append(dataclasses.replace(e, index=base + e.index, transform=moved[k], bbox_min=cmin[k],
+                                                bbox_max=cmax[k]))
         placements.append(Placement(name, file, base, n_el, xf, entry.side))
         found = find_units(an, creations=creations and not entry.target)
         minifigs = [u for u in found if u.is_minifig]

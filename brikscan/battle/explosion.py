@@ -491,7 +491,7 @@ def _sample_points(model, elems: np.ndarray, centre: np.ndarray, k: int,
 def cover_for(scene: DamageScene, centre: np.ndarray, in_rings: np.ndarray, engine: str | None = None) -> Cover:
     """Cast rays from ``centre`` to sample points of every element in the rings (``in_rings`` bool (E,)).
 
-    Rays go into an engine over only the geometry they can reach (``raycast.RayEngine.for_region``).
+    Rays go into the scene's ray engine (one tree per distinct part, ``raycast.RayEngine.for_model``).
     Elements whose box holds the centre are where the blast goes off: they hide nothing. A ray that hits another element is continued from where it leaves that
     element's box, up to ``COVER_MAX_LAYERS`` elements.
     """
@@ -510,14 +510,15 @@ def cover_for(scene: DamageScene, centre: np.ndarray, in_rings: np.ndarray, engi
         return empty
     face_elem = model.mesh.face_element
     pts, owner = _sample_points(model, targets, centre, COVER_SAMPLES, (lo, hi))
-    # a tree over only what the rays can reach (the box of the centre and the sample points), unless the scene
-    # already keeps a whole-model tree (a warm server): the same answers, without building a tree per blast
-    if len(pts) and (scene._rays is None or engine is not None):
+    # the scene's instanced tree (one per distinct part: built in a fraction of a second and kept for the next
+    # blast); an engine asked for by name gets a tree over only what the rays can reach (the box of the centre and
+    # the sample points): the same answers either way
+    if len(pts) and engine is not None:
         box_lo = np.minimum(pts.min(axis=0), centre)
         box_hi = np.maximum(pts.max(axis=0), centre)
         eng = RayEngine.for_region(model.mesh, lo, hi, box_lo, box_hi, engine)
     else:
-        eng = scene.ray_engine() if engine is None else RayEngine.build(model.mesh.triangles, engine)
+        eng = scene.ray_engine()
     no_geometry = np.setdiff1d(targets, owner)  # missing parts: nothing to aim at, count them as exposed
     always = always.copy()
     always[no_geometry] = True

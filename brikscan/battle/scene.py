@@ -65,12 +65,15 @@ class DamageScene:
     _nbrs: dict[int, set[int]] | None = field(default=None, repr=False)
 
     def ray_engine(self):
-        """A ray engine (Embree, else open3d) over the whole model's triangles, built on first use and kept:
-        like the graph, it is part of the warm scene (cover checks cast rays into it for every blast)."""
+        """A ray engine over the whole model (one Embree tree per distinct part, instanced per element; else a
+        flat tree), built on first use and kept: like the graph, it is part of the warm scene (cover checks cast
+        rays into it for every blast)."""
         if self._rays is None:
             from .raycast import RayEngine
 
-            self._rays = RayEngine.build(self.model.mesh.triangles)
+            els = self.model.elements
+            self._rays = RayEngine.for_model(self.model.mesh, np.array([e.transform for e in els]).reshape(-1, 4, 4),
+                                             [e.part for e in els])
         return self._rays
 
     def neighbours(self) -> dict[int, set[int]]:

@@ -107,29 +107,45 @@ class LosResult:
         return m
 
 
-def sample_surface(tris: np.ndarray, n: int, rng: np.random.Generator, return_index: bool = False):
+def _areas(tris: np.ndarray, faces: np.ndarray | None, chunk: int = 1 << 20) -> np.ndarray:
+    """(F,) float64 area of each triangle (of ``tris[faces]``), a million at a time: a 5 M-triangle target needs
+    no copy of its triangles and no full-size temporaries."""
+    n = len(tris) if faces is None else len(faces)
+    area = np.empty(n, dtype=np.float64)
+    for s in range(0, n, chunk):
+        t32 = np.asarray(tris[s:s + chunk] if faces is None else tris[faces[s:s + chunk]], dtype=np.float32)
+        a, b = t32[:, 1] - t32[:, 0], t32[:, 2] - t32[:, 0]
+        cx = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]  # the cross product by hand: np.cross is slow on millions
+        cy = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
+        cz = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+        area[s:s + chunk] = 0.5 * np.sqrt(cx * cx + cy * cy + cz * cz, dtype=np.float64)
+    return area
+
+
+def sample_surface(tris: np.ndarray, n: int, rng: np.random.Generator, return_index: bool = False,
+                   faces: np.ndarray | None = None):
     """``n`` points on a triangle soup, stratified by area: sample k falls in the k-th 1/n slice of the area.
 
-    ``return_index``: also the triangle each point lies on (to tell which element a sample belongs to)."""
-    if n <= 0 or len(tris) == 0:
+    ``return_index``: also the triangle each point lies on (to tell which element a sample belongs to), as an
+    index into ``faces`` when given (then only the triangles ``tris[faces]`` are sampled, without copying them)."""
+    count = len(tris) if faces is None else len(faces)
+    if n <= 0 or count == 0:
         return (np.zeros((0, 3)), np.zeros(0, np.int64)) if return_index else np.zeros((0, 3))
-    t32 = np.asarray(tris, dtype=np.float32)
-    a, b = t32[:, 1] - t32[:, 0], t32[:, 2] - t32[:, 0]
-    cx = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]  # the cross product by hand: np.cross is slow on millions
-    cy = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
-    cz = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-    area = 0.5 * np.sqrt(cx * cx + cy * cy + cz * cz, dtype=np.float64)
-    del a, b, cx, cy, cz
+
+    def pick(idx):
+        return tris[idx] if faces is None else tris[faces[idx]]
+    area = _areas(tris, faces)
     total = area.sum()
     if total <= 0:
-        idx = np.arange(n) % len(tris)
-        return (tris[idx].mean(axis=1), idx) if return_index else tris[idx].mean(axis=1)
+        idx = np.arange(n) % count
+        return (pick(idx).mean(axis=1), idx) if return_index else pick(idx).mean(axis=1)
     cdf = np.cumsum(area) / total
+    del area
     u = (np.arange(n) + rng.random(n)) / n
-    idx = np.minimum(np.searchsorted(cdf, u, side="right"), len(tris) - 1)
+    idx = np.minimum(np.searchsorted(cdf, u, side="right"), count - 1)
     r1 = np.sqrt(rng.random(n))
     r2 = rng.random(n)
-    picked = np.asarray(tris[idx], dtype=np.float64)
+    picked = np.asarray(pick(idx), dtype=np.float64)
     a, b, c = picked[:, 0], picked[:, 1], picked[:, 2]
     pts = (1 - r1)[:, None] * a + (r1 * (1 - r2))[:, None] * b + (r1 * r2)[:, None] * c
     return (pts, idx) if return_index else pts
@@ -164,12 +180,12 @@ def target_samples_with_elements(battlefield, target: Unit, samples: int, seed: 
             pts.append(p)
             sec.append(np.full(len(p), SECTIONS.index(s), dtype=np.int8))
             els.append(owners(target.sections[s], ti))
-    else:
-        tris = element_triangles(mesh, target.elements)
-        p, ti = sample_surface(tris, samples, rng, return_index=True)
+    else:  # a creation (a whole scene model: millions of triangles) sampled in place
+        faces = mesh.face_runs(list(target.elements))
+        p, ti = sample_surface(mesh.triangles, samples, rng, return_index=True, faces=faces)
         pts.append(p)
         sec.append(np.full(len(p), 3, dtype=np.int8))
-        els.append(owners(target.elements, ti))
+        els.append(np.asarray(mesh.face_element)[faces[ti]] if len(ti) else np.zeros(0, np.int64))
     out = (np.concatenate(pts) if pts else np.zeros((0, 3)), np.concatenate(sec) if sec else np.zeros(0, np.int8),
            np.concatenate(els).astype(np.int64) if els else np.zeros(0, np.int64))
     if cache is not None:
@@ -183,10 +199,22 @@ def get_engine(battlefield, engine: str | None = None) -> RayEngine:
     key = ("engine", engine)
     if cache is not None and key in cache:
         return cache[key]
-    eng = RayEngine.build(battlefield.mesh.triangles, engine)
+    eng = RayEngine.for_model(battlefield.mesh, *_placed_parts(battlefield), engine)
     if cache is not None:
         cache[key] = eng
     return eng
+
+
+def _placed_parts(battlefield) -> tuple[np.ndarray, list]:
+    """(E,4,4) element placements and (E,) keys of their local geometry: (file, part), since two files of a
+    scene may each define a part of the same name."""
+    els = battlefield.elements
+    tf = np.array([e.transform for e in els], dtype=np.float64).reshape(-1, 4, 4)
+    keys: list = [e.part for e in els]
+    for pl in getattr(battlefield, "placements", []) or []:
+        for i in range(pl.first_element, min(len(els), pl.first_element + pl.n_elements)):
+            keys[i] = (str(pl.path), keys[i])
+    return tf, keys
 
 
 def _head_box(battlefield, unit: Unit) -> tuple[np.ndarray, np.ndarray] | None:
@@ -238,17 +266,23 @@ def sight_origin(battlefield, unit: Unit, origin: str = "eyes") -> tuple[np.ndar
     return np.asarray(unit.eye_ldu, dtype=float), "eyes", None
 
 
-def cast_segments(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None):
-    """First blocking face of each segment, skipping faces owned by the ray's own viewer or target.
+def march(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None,
+          stop_at_target=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The one ray march of sight and attacks: the first blocking face of each segment ``origin + t*dir``,
+    ``start <= t < length - END_MARGIN_LDU``, stepping past faces of the ray's own viewer (its body, its weapon's
+    creation) and of its target, which never block.
 
-    ``start``: where each ray begins (e.g. outside the viewer's own head). Returns (block_face (R,),
-    block_t (R,), passes). Ignored hits are stepped over and the ray goes on.
+    ``ray_viewer`` / ``ray_target`` (R,): the actor owning the ray's start and end; ``face_owner`` (F,): the
+    actor owning each face (-1: none). ``stop_at_target`` (actors,) bool: a ray ends on the first face of such a
+    target it meets (that part of a creation is in view: no need to look through it). Returns (blocking face,
+    distance to it, target face where a ray stopped, passes); -1 / inf where none.
     """
     r = len(origins)
     block_face = np.full(r, -1, dtype=np.int64)
     block_t = np.full(r, np.inf, dtype=np.float64)
+    target_face = np.full(r, -1, dtype=np.int64)
     start = np.zeros(r, dtype=np.float64) if start is None else np.asarray(start, dtype=np.float64).copy()
-    active = np.nonzero(length - END_MARGIN_LDU > 0)[0]
+    active = np.nonzero(length - END_MARGIN_LDU > start)[0]
     passes = 0
     while len(active) and passes < MAX_PASSES:
         passes += 1
@@ -257,15 +291,29 @@ def cast_segments(engine: RayEngine, origins, dirs, length, ray_viewer, ray_targ
         hits = engine.first_hit(o, dirs[active], tmax)
         hit = (hits.face >= 0) & (hits.t < tmax)
         owner = np.where(hit, face_owner[np.clip(hits.face, 0, None)], -1)
-        ignore = hit & (owner >= 0) & ((owner == ray_viewer[active]) | (owner == ray_target[active]))
-        blocked = hit & ~ignore
+        own = hit & (owner >= 0) & (owner == ray_viewer[active])
+        on_target = hit & (owner >= 0) & (owner == ray_target[active])
+        if stop_at_target is not None:
+            reached = on_target & stop_at_target[ray_target[active]]
+            target_face[active[reached]] = hits.face[reached]
+            on_target &= ~reached
+        else:
+            reached = np.zeros_like(hit)
+        ignore = own | on_target
+        blocked = hit & ~ignore & ~reached
         ba = active[blocked]
         block_face[ba] = hits.face[blocked]
         block_t[ba] = start[ba] + hits.t[blocked]
         ia = active[ignore]
         start[ia] += hits.t[ignore] + STEP_LDU
         active = ia[start[ia] < length[ia] - END_MARGIN_LDU]
-    return block_face, block_t, passes
+    return block_face, block_t, target_face, passes
+
+
+def cast_segments(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None):
+    """``march`` for sight: (blocking face (R,), distance to it (R,), passes)."""
+    bface, bt, _, passes = march(engine, origins, dirs, length, ray_viewer, ray_target, face_owner, start)
+    return bface, bt, passes
 
 
 def _extent(points: np.ndarray, view_dir: np.ndarray) -> tuple[float, float]:
