@@ -267,3 +267,45 @@ def test_the_largest_shared_model_first_picture_and_pick(browser):
               f"{role_s:.2f} s")
         assert min(blasts) < 2.0
         pg.page.close()
+
+
+def test_clicking_a_unit_lights_up_its_targets_as_attacks_json(browser):
+    """Issue 13 in the battle table: click an armed unit, its targets light up by chance to hit, with the needed
+    rolls of ``attacks --from NAME --json``."""
+    scene = SCENES / "tank_ambush.toml"
+    with Server(scene, LIB) as srv:
+        pg = Page(browser, srv.url)
+        attackers = pg.page.evaluate("window.brikscan.model.attackers")
+        assert "tank" in attackers
+        pg.page.check("input[name=mode][value=attack]")
+        tank_unit = pg.page.evaluate("window.brikscan.model.units.find(u => u.name === 'tank')")
+        x, y, el = pg.visible_point(tank_unit["elements"][::7])
+        pg.click(x, y)
+        pg.page.wait_for_function("window.brikscan.lastResult && window.brikscan.lastResult.attacks", timeout=120_000)
+        got = pg.page.evaluate("window.brikscan.lastResult")
+        cli = cli_json("attacks", str(scene), *LIB_ARGS, "--from", "tank")
+        assert got["attacks"] == cli["attacks"] and got["weapons"] == cli["weapons"]
+        view = pg.page.evaluate("window.brikscan.attackView")
+        assert set(view) == {o["target"] for o in cli["attacks"]}
+        for o in cli["attacks"]:  # one weapon: each target shows its option's roll and chance colour
+            assert view[o["target"]]["needed_roll"] == o["needed_roll"]
+            assert view[o["target"]]["p_hit"] == o["p_hit"]
+        rows = pg.page.eval_on_selector_all("#attack-table tr.attack-row",
+                                            "rs => rs.map(r => [r.dataset.target, r.dataset.needed])")
+        assert rows == [[o["target"], "" if o["needed_roll"] is None else str(o["needed_roll"])]
+                        for o in cli["attacks"]]
+        # the targets' bricks are tinted with the chance colour of attacks --png
+        from brikscan.render.attacks_view import IMPOSSIBLE_RGB, chance_rgb
+
+        units = {u["name"]: u for u in pg.page.evaluate("window.brikscan.model.units")}
+        for o in cli["attacks"]:
+            want = list(chance_rgb(o["p_hit"]) if o["possible"] else IMPOSSIBLE_RGB)
+            i = units[o["target"]]["elements"][0]
+            assert pg.page.evaluate(f"window.brikscan.stateOf({i})")[:3] == want, o["target"]
+        labels = pg.page.inner_text("#labels")
+        best = max((o for o in cli["attacks"] if o["possible"]), key=lambda o: o["p_hit"])
+        assert f"{best['target']}: {best['weapon']}, needs {best['needed_roll']}" in labels
+        assert pg.page.evaluate("window.brikscan.lastResult.arcs.length") >= 1
+        pg.shot("ambush-attacks-tank")
+        assert pg.errors() == []
+        pg.page.close()

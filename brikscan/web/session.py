@@ -163,6 +163,17 @@ class Session:
                  "eye_ldu": [round(float(x), 2) for x in u.eye_ldu],
                  "position_ldu": [round(float(x), 2) for x in u.position_ldu]} for u in self.field.units]
 
+    def attackers(self) -> list[str]:
+        """The units and creations with a weapon (``attacks --from`` takes these names), as ``find_weapons``
+        finds them on the battlefield with the page's role changes."""
+        from ..battle.attacks import find_weapons
+
+        names: list[str] = []
+        for w in find_weapons(self.field):
+            if w.attacker.name not in names:
+                names.append(w.attacker.name)
+        return names
+
     def model_json(self) -> dict:
         """``GET /api/model``: every element with its role and reason, the stat cards, the units."""
         with self.lock:
@@ -181,7 +192,7 @@ class Session:
             return {"model": str(self.path), "name": self.field.name, "kind": "scene" if self.is_scene else "model",
                     "rules": self.rules, "scale": self.scale, "ldu_per_inch": self.field.ldu_per_inch,
                     "elements": elements, "creations": cards, "units": self.units_json(),
-                    "army": army_total(cards), "roles": list(ROLES),
+                    "army": army_total(cards), "roles": list(ROLES), "attackers": self.attackers(),
                     "bbox_ldu": [[float(v) for v in lo], [float(v) for v in hi]],
                     "triangles": int(self.field.mesh.n_triangles), "changes": self.changes_json(),
                     "editable": not self.is_scene,
@@ -413,6 +424,29 @@ class Session:
                 out["ray_lines"] = rays
             return out
 
+    def attacks(self, req: dict) -> dict:
+        """``POST /api/attacks`` ``{"from": NAME}`` (optional ``"to"``, ``"weapon"``, ``"scenery"``): what
+        ``attacks BATTLEFIELD --from NAME --json`` prints (``attack_options`` / ``attacks_json``), over the served
+        battlefield with the page's role changes. ``"arcs": true`` adds each mounted weapon's cone for the
+        picture."""
+        from ..battle.attacks import attack_options, attacks_json, pick_units
+
+        _keys(req, {"from", "to", "weapon", "scenery", "samples", "seed", "arcs"}, "/api/attacks")
+        for k in ("from", "to", "weapon"):
+            if req.get(k) is not None and not isinstance(req[k], str):
+                raise UsageError(f"{k} must be a name (text), got {req[k]!r}")
+        if not req.get("from"):
+            raise UsageError("/api/attacks: give \"from\": the attacker's name")
+        samples = _int(req.get("samples", 200), "samples", 1, 5000)
+        with self.lock:
+            attackers, targets = pick_units(self.field, req["from"], req.get("to"))
+            result = attack_options(self.field, attackers, targets, req.get("weapon"), samples=samples,
+                                    seed=_int(req.get("seed", 0), "seed"), scenery=bool(req.get("scenery", False)))
+            out = attacks_json(self.field, result)
+            if req.get("arcs"):
+                out["arcs"] = arcs_json(self.field, result)
+            return out
+
     # ------------------------------------------------------------------ roles
     def set_role(self, req: dict) -> dict:
         """``POST /api/roles`` ``{"element": N | "elements": [...], "role": "weapon", "type": "gun", ...}``:
@@ -476,6 +510,7 @@ class Session:
     def roles_json(self) -> dict:
         cards = self.cards_json()
         return {"creations": cards, "army": army_total(cards), "changes": self.changes_json(),
+                "attackers": self.attackers(), "units": self.units_json(),
                 "elements": [{"index": i, **r} for i, r in enumerate(self.element_roles())]}
 
     def annotated_copy(self) -> tuple[str, bytes]:
@@ -524,6 +559,28 @@ class Session:
                 out.extend(after[n])
         name = f"{self.path.stem}-annotated{self.path.suffix}"
         return name, nl.join(out).encode("utf-8", errors="surrogateescape")
+
+
+def arcs_json(battlefield, result) -> list[dict]:
+    """Per weapon with a barrel: the cone the page draws, from the barrel end along the direction its mount turns
+    it to for its best target, half-angle the rulebook's fudge [000 §8.2], one Range long. A held weapon turns
+    with its minifig (no cone)."""
+    from ..rules.sight_tables import load_sight_rules
+
+    fudge = load_sight_rules().firing_arc.fudge_deg
+    lpi = battlefield.ldu_per_inch
+    out = []
+    for w in result.weapons:
+        if w.tip is None or w.melee or w.mount.kind == "held":
+            continue
+        opts = [o for o in result.options if o.attacker == w.attacker.name and o.weapon == w.name]
+        best = max((o for o in opts if o.in_arc), key=lambda o: o.p_hit, default=None)
+        axis = best.aim_ldu if best is not None else w.axis
+        out.append({"attacker": w.attacker.name, "weapon": w.name, "mount": w.mount.kind,
+                    "apex_ldu": [round(float(v), 2) for v in w.tip],
+                    "axis": [round(float(v), 4) for v in axis], "half_angle_deg": float(fudge),
+                    "length_ldu": round(float((w.range_in or 6.0) * lpi), 2)})
+    return out
 
 
 def army_total(cards: list[dict]) -> dict:

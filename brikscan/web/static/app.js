@@ -367,6 +367,7 @@ function project(p) {  // world -> CSS px, or null behind the camera
   return [(o[0] / o[3] * 0.5 + 0.5) * canvas.clientWidth, (0.5 - o[1] / o[3] * 0.5) * canvas.clientHeight];
 }
 S.pickAt = pickAt; S.rayAt = rayAt; S.project = project;
+S.stateOf = (i) => Array.from(R.stateData.slice(i * 4, i * 4 + 4));
 S.screenOf = (i) => { const e = S.model.elements[i]; return project(scale(add(e.bbox_ldu[0], e.bbox_ldu[1]), 0.5)); };
 
 // ------------------------------------------------------------------------------------------------ state
@@ -493,7 +494,15 @@ async function changeRole() {
     S.history.push({ kind: "role" });
   } catch (err) { status(err.message, true); }
 }
+function renderAttackers() {
+  const names = S.model.attackers || [];
+  $("attack-attackers").innerHTML = names.length ? "armed: " + names.map((n) => `<a href="#" class="attacker" data-name="${esc(n)}">${esc(n)}</a>`).join(", ") : "no unit or creation has a weapon";
+  document.querySelectorAll("a.attacker").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); attacksFrom(a.dataset.name); }));
+}
 function applyRoles(r) {
+  if (r.attackers) S.model.attackers = r.attackers;
+  if (r.units) S.model.units = r.units;
+  renderAttackers();
   for (const e of r.elements) Object.assign(S.model.elements[e.index], { creation: e.creation, role: e.role, reason: e.reason, section: e.section });
   S.model.creations = r.creations; S.model.army = r.army;
   renderCards(); applyLayer();
@@ -651,6 +660,90 @@ function showSight(res, k) {
   applyLayer();
 }
 
+// ------------------------------------------------------------------------------------------------ attacks
+// the colours of `attacks --png` (render/attacks_view.chance_rgb): red no chance, yellow even, green sure
+function chanceRgb(p) {
+  p = Math.min(1, Math.max(0, p));
+  if (p < 0.5) { const t = p / 0.5; return [215, Math.trunc(30 + t * 170), 30]; }
+  const t = (p - 0.5) / 0.5; return [Math.trunc(215 - t * 195), Math.trunc(200 - t * 30), Math.trunc(30 + t * 10)];
+}
+const NO_SHOT = [120, 120, 120], ATTACKER = [30, 60, 220];
+function unitCentre(u) {
+  if (u.kind === "minifig") return u.eye_ldu;
+  let lo = [1e9, 1e9, 1e9], hi = [-1e9, -1e9, -1e9];
+  for (const i of u.elements) { const b = S.model.elements[i].bbox_ldu; for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], b[0][a]); hi[a] = Math.max(hi[a], b[1][a]); } }
+  return scale(add(lo, hi), 0.5);
+}
+function attackerOf(i) {  // the armed unit a click means: a minifig first, else the creation the brick is in
+  const armed = new Set(S.model.attackers || []);
+  const us = S.model.units.filter((u) => u.elements.includes(i));
+  return us.find((u) => u.kind === "minifig" && armed.has(u.name)) || us.find((u) => armed.has(u.name)) || null;
+}
+async function attackClick(i) {
+  const u = attackerOf(i);
+  if (!u) { const any = unitOf(i); status(any ? `${any.name} has no weapon` : "that brick belongs to no unit"); return; }
+  await attacksFrom(u.name);
+}
+async function attacksFrom(name) {
+  status(`aiming ${name}…`); const t = performance.now();
+  try {
+    const res = await api.post("/api/attacks", { from: name, arcs: true });
+    S.timings.attacks_ms = performance.now() - t;
+    S.lastResult = res; S.history.push({ kind: "overlay" }); showAttacks(res, name);
+    status(`${name}: ${res.attacks.length} option(s) (${Math.round(S.timings.attacks_ms)} ms)`);
+  } catch (err) { status(err.message, true); }
+}
+function cone(a, lines) {  // a translucent-looking wire cone: the rim and eight generators
+  const ax = norm(a.axis), h = Math.cos(a.half_angle_deg * Math.PI / 180) * a.length_ldu,
+    r = Math.sin(a.half_angle_deg * Math.PI / 180) * a.length_ldu;
+  const u = norm(cross(ax, Math.abs(ax[1]) < 0.9 ? [0, 1, 0] : [1, 0, 0])), v = cross(ax, u);
+  const centre = add(a.apex_ldu, scale(ax, h)), c = [0.15, 0.3, 0.95, 1], n = 32;
+  const at = (k) => add(centre, add(scale(u, Math.cos(2 * Math.PI * k / n) * r), scale(v, Math.sin(2 * Math.PI * k / n) * r)));
+  for (let k = 0; k < n; k++) { lines.push({ a: at(k), b: at(k + 1), c, depth: false }); if (k % 4 === 0) lines.push({ a: a.apex_ldu, b: at(k), c, depth: false }); }
+}
+function showAttacks(res, name) {
+  const units = Object.fromEntries(S.model.units.map((u) => [u.name, u]));
+  const best = {};  // per target: its best option (the highest chance to hit among those that can fire)
+  for (const o of res.attacks) {
+    const b = best[o.target];
+    if (!b || (o.possible && (!b.possible || o.p_hit > b.p_hit))) best[o.target] = o;
+  }
+  S.attackView = {};
+  const lines = [], labels = [];
+  for (const [t, o] of Object.entries(best)) {
+    const rgb = o.possible ? chanceRgb(o.p_hit) : NO_SHOT;
+    S.attackView[t] = { weapon: o.weapon, needed_roll: o.needed_roll, p_hit: o.p_hit, possible: o.possible, rgb };
+    const u = units[t]; if (!u) continue;
+    const end = unitCentre(u);
+    if (o.possible) lines.push({ a: o.origin_ldu, b: end, c: [...rgb.map((v) => v / 255), 1], depth: false });
+    labels.push({ text: o.possible ? `${t}: ${o.weapon}, needs ${o.needed_roll} (${pct(o.p_hit)})` : `${t}: cannot fire`, at: end, cls: "attack" });
+  }
+  const arcLines = []; for (const a of res.arcs || []) cone(a, arcLines);
+  lines.push(...arcLines);
+  const me = units[name];
+  if (me) labels.unshift({ text: `${name} (attacker)`, at: unitCentre(me), cls: "unit" });
+  R.lines = lines; S.extraLabels = labels.slice(0, 60);
+  S.overlay = () => {
+    for (const [t, v] of Object.entries(S.attackView)) { const u = units[t]; if (u) u.elements.forEach((i) => setState(i, v.rgb, 215)); }
+    if (me) me.elements.forEach((i) => setState(i, ATTACKER, 215));
+  };
+  const w = res.weapons.map((x) => `${esc(x.weapon)} (${esc(x.type)}, ${esc(x.mount)}; Use ${fmt(x.use)}, Range ${fmt(x.range_in)}", ${esc(x.damage)}, Skill ${esc(x.skill_die)})`).join("; ");
+  $("result").innerHTML = `<div><b>${esc(name)}</b>: ${w}</div>${res.warnings.map((x) => `<div class="blocked">${esc(x)}</div>`).join("")}
+    <table id="attack-table"><tr><th></th><th>weapon</th><th>target</th><th>distance</th><th>range</th><th>modifiers</th><th>needs</th><th>hit</th><th>kill</th></tr>${res.attacks.map((o, k) =>
+    `<tr class="attack-row" data-k="${k}" data-target="${esc(o.target)}" data-needed="${o.needed_roll ?? ""}"><td><span class="swatch" style="background:${rgbCss(o.possible ? chanceRgb(o.p_hit) : NO_SHOT)}"></span></td>
+    <td>${esc(o.weapon)}</td><td>${esc(o.target)}</td><td>${fmt(o.distance_in)}"</td><td>${o.range_in === null ? "—" : fmt(o.range_in) + '"'}</td>
+    <td>${o.in_arc ? o.modifiers.map((m) => `${m.value >= 0 ? "+" : ""}${m.value} ${esc(m.name)}`).join(", ") : `out of arc (${fmt(o.aim_off_deg)}° off)`}</td>
+    <td class="needed">${o.needed_roll ?? "—"}</td><td class="p-hit">${pct(o.p_hit)}</td><td>${o.p_kill === null ? "—" : pct(o.p_kill)}</td></tr>`).join("")}</table>`;
+  document.querySelectorAll("tr.attack-row").forEach((tr) => tr.addEventListener("click", () => {
+    const o = res.attacks[+tr.dataset.k], u = units[o.target];
+    R.lines = arcLines.slice();
+    if (u && o.possible) R.lines.push({ a: o.origin_ldu, b: unitCentre(u), c: [...chanceRgb(o.p_hit).map((v) => v / 255), 1], depth: false });
+    redraw();
+  }));
+  applyLayer();
+}
+function pct(p) { return p <= 0 ? "0 %" : p < 0.005 ? "<1 %" : `${Math.round(p * 100)} %`; }
+
 async function undo() {
   const last = S.history.pop();
   if (!last) { status("nothing to undo"); return; }
@@ -713,6 +806,7 @@ async function onClick(pick, shift) {
   if (S.mode === "blast") { if (pick.element >= 0 || pick.point) await blastAt(pick); return; }
   if (S.mode === "hit") { if (pick.element >= 0) await hitAt(pick, shift); return; }
   if (S.mode === "sight") { if (pick.element >= 0) await sightClick(pick.element); return; }
+  if (S.mode === "attack") { if (pick.element >= 0) await attackClick(pick.element); return; }
   if (pick.element < 0) { S.selected = []; }
   else if (shift) { const k = S.selected.indexOf(pick.element); if (k >= 0) S.selected.splice(k, 1); else S.selected.push(pick.element); }
   else S.selected = [pick.element];
@@ -732,6 +826,7 @@ async function start() {
     $("model-name").textContent = `${m.name} — ${m.elements.length} elements, ${m.triangles.toLocaleString()} triangles`;
     $("role-select").innerHTML = m.roles.map((r) => `<option>${esc(r)}</option>`).join("");
     $("hit-attacker").innerHTML += m.units.map((u) => `<option>${esc(u.name)}</option>`).join("");
+    renderAttackers();
     if (!m.editable) { $("roles-box").style.opacity = 0.5; $("download").hidden = true; }
     const geo = parseGeometry(g); S.geo = geo.head;
     if (!hasFloatRT) status("this browser cannot render float targets: picking is off", true);
