@@ -309,3 +309,39 @@ def test_clicking_a_unit_lights_up_its_targets_as_attacks_json(browser):
         pg.shot("ambush-attacks-tank")
         assert pg.errors() == []
         pg.page.close()
+
+
+def test_a_role_change_on_a_scene_updates_the_card_and_downloads_the_model(browser):
+    """``serve SCENE.toml``: pick a brick of a placed model, change its role from the menu: that model's card
+    takes the ``stats MODEL --role`` total, and "download annotated copy" gives that model file annotated."""
+    scene = SCENES / "tank_ambush.toml"
+    walker_file = EXAMPLES / "walker.ldr"
+    with Server(scene, LIB) as srv:
+        pg = Page(browser, srv.url)
+        card = "#cards .card[data-name='walker/Walker'] .total"
+        before = pg.page.inner_text(card)
+        base = pg.page.evaluate("window.brikscan.model.placements.find(p => p.name === 'walker').first_element")
+        structural = pg.page.evaluate(f"""window.brikscan.model.elements.filter(e => e.creation === 'walker/Walker'
+            && e.role === 'structural').map(e => e.index)""")
+        x, y, el = pg.visible_point(structural)
+        pg.click(x, y)
+        assert int(pg.page.inner_text("#pick-index")) == el
+        pg.page.select_option("#role-select", "weapon")
+        pg.page.fill("#role-type", "gun")
+        pg.page.click("#role-apply")
+        pg.page.wait_for_function(f"document.querySelector(\"{card}\").innerText !== {before!r}", timeout=120_000)
+        cli = cli_json("stats", str(walker_file), *LIB_ARGS, "--role", f"{el - base}=weapon type=gun")
+        want = next(c for c in cli["creations"] if c["name"] == "Walker")["total_cost"]
+        assert pg.page.inner_text(card).replace("CP", "").strip() == f"{want:g}"
+        assert pg.page.is_visible("#download")
+        with pg.page.expect_download() as dl:
+            pg.page.click("#download")
+        d = dl.value
+        assert d.suggested_filename == "walker-annotated.ldr"
+        text = Path(d.path()).read_text()
+        assert "0 !BRIKSCAN ROLE weapon type=gun" in text and text != walker_file.read_text()
+        pg.shot("ambush-role-changed")
+        pg.page.click("#undo")
+        pg.page.wait_for_function(f"document.querySelector(\"{card}\").innerText === {before!r}", timeout=120_000)
+        assert pg.errors() == []
+        pg.page.close()
