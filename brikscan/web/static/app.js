@@ -207,7 +207,7 @@ function upload(g) {
   const pal = new Uint8Array(Math.max(1, g.head.palette.length) * 4);
   g.head.palette.forEach((c, i) => pal.set([c[0], c[1], c[2], 255], i * 4));
   R.palette = tex(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, Math.max(1, g.head.palette.length), 1, pal);
-  const n = Math.max(1, S.model.elements.length);
+  const n = Math.max(1, g.head.elements || 0);
   R.stateH = Math.ceil(n / R.stateW);
   R.stateData = new Uint8Array(R.stateW * R.stateH * 4);
   R.offsData = new Float32Array(R.stateW * R.stateH * 4);
@@ -257,7 +257,7 @@ function ensureTargets() {
 // ------------------------------------------------------------------------------------------------ camera
 const C = { target: [0, 0, 0], dist: 500, theta: 0.7, phi: 0.5, fov: 0.7, radius: 100 };
 function frameAll() {
-  const [lo, hi] = S.model.bbox_ldu;
+  const [lo, hi] = S.model ? S.model.bbox_ldu : S.geo.bbox_ldu;
   C.target = scale(add(lo, hi), 0.5);
   C.radius = Math.max(10, 0.5 * Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
   C.dist = C.radius / Math.sin(C.fov / 2) * 1.05;
@@ -301,6 +301,7 @@ function draw() {
     drawLines(vp);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     R.dirty = false;
+    if (S.ready) startPickReadback();  // (the first frame's copy is started once it is on screen)
   }
   composite();
   R.frames++;
@@ -337,16 +338,47 @@ function drawLines(vp) {
 let pending = false;
 function redraw(full) { if (full !== false) R.dirty = true; if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; draw(); }); } }
 
+// After each geometry pass the whole pick attachment is copied to the CPU without waiting (a pixel-pack
+// buffer and a fence): picks and hovers are then array lookups that never wait for a frame being drawn.
+R.pickGen = 0; R.pickCache = null;
+function startPickReadback() {
+  R.pickCache = null;
+  const gen = ++R.pickGen, w = R.w, h = R.h, bytes = w * h * 16;
+  if (!R.pbo) R.pbo = gl.createBuffer();
+  gl.bindBuffer(gl.PIXEL_PACK_BUFFER, R.pbo);
+  if (R.pboBytes !== bytes) { gl.bufferData(gl.PIXEL_PACK_BUFFER, bytes, gl.STREAM_READ); R.pboBytes = bytes; }
+  gl.bindFramebuffer(gl.FRAMEBUFFER, R.fbo); gl.readBuffer(gl.COLOR_ATTACHMENT1);
+  gl.readPixels(0, 0, w, h, gl.RGBA, gl.FLOAT, 0);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null); gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+  if (R.fence) gl.deleteSync(R.fence);
+  const fence = R.fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0); gl.flush();
+  const poll = () => {
+    if (gen !== R.pickGen) return;  // a newer frame: its own readback takes over
+    const st = gl.clientWaitSync(fence, 0, 0);
+    if (st === gl.TIMEOUT_EXPIRED) { setTimeout(poll, 5); return; }
+    if (st === gl.WAIT_FAILED || w !== R.w || h !== R.h) return;
+    const data = new Float32Array(w * h * 4);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, R.pbo); gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, data);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    R.pickCache = { data, w, h };
+  };
+  setTimeout(poll, 5);
+}
 // pixel (CSS px, from the canvas' top-left) -> {element, point} from the ID buffer
 function pickAt(x, y) {
   if (!R.fbo) return { element: -1, point: null };
   const dpr = R.w / canvas.clientWidth;
   const px = Math.floor(x * dpr), py = R.h - 1 - Math.floor(y * dpr);
   if (px < 0 || py < 0 || px >= R.w || py >= R.h) return { element: -1, point: null };
-  gl.bindFramebuffer(gl.FRAMEBUFFER, R.fbo); gl.readBuffer(gl.COLOR_ATTACHMENT1);
-  const out = new Float32Array(4);
-  gl.readPixels(px, py, 1, 1, gl.RGBA, gl.FLOAT, out);
-  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  let out;
+  if (R.pickCache && R.pickCache.w === R.w && R.pickCache.h === R.h) {
+    const o = (py * R.w + px) * 4; out = R.pickCache.data.subarray(o, o + 4);
+  } else {  // the frame's copy is not there yet: read the one pixel (waits for the frame)
+    gl.bindFramebuffer(gl.FRAMEBUFFER, R.fbo); gl.readBuffer(gl.COLOR_ATTACHMENT1);
+    out = new Float32Array(4);
+    gl.readPixels(px, py, 1, 1, gl.RGBA, gl.FLOAT, out);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  }
   const id = Math.round(out[3]) - 1;
   return { element: id >= 0 ? id : -1, point: out[3] !== 0 ? [out[0], out[1], out[2]] : null };
 }
@@ -366,7 +398,7 @@ function project(p) {  // world -> CSS px, or null behind the camera
   if (o[3] <= 0) return null;
   return [(o[0] / o[3] * 0.5 + 0.5) * canvas.clientWidth, (0.5 - o[1] / o[3] * 0.5) * canvas.clientHeight];
 }
-S.pickAt = pickAt; S.rayAt = rayAt; S.project = project;
+S.pickAt = pickAt; S.rayAt = rayAt; S.project = project; S.pickCached = () => !!R.pickCache;
 S.stateOf = (i) => Array.from(R.stateData.slice(i * 4, i * 4 + 4));
 S.screenOf = (i) => { const e = S.model.elements[i]; return project(scale(add(e.bbox_ldu[0], e.bbox_ldu[1]), 0.5)); };
 
@@ -761,7 +793,7 @@ async function resetAll() {
 function bindInput() {
   let down = null;
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
-  canvas.addEventListener("pointerdown", (e) => { down = { x: e.clientX, y: e.clientY, b: e.button, shift: e.shiftKey, moved: false, theta: C.theta, phi: C.phi, target: C.target.slice() }; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener("pointerdown", (e) => { down = { x: e.clientX, y: e.clientY, b: e.button, shift: e.shiftKey, moved: false, theta: C.theta, phi: C.phi, target: C.target.slice() }; try { canvas.setPointerCapture(e.pointerId); } catch (err) { /* a synthetic or finished pointer */ } });
   canvas.addEventListener("pointermove", (e) => {
     const r = canvas.getBoundingClientRect();
     if (down) {
@@ -807,12 +839,13 @@ async function onClick(pick, shift) {
   if (S.mode === "hit") { if (pick.element >= 0) await hitAt(pick, shift); return; }
   if (S.mode === "sight") { if (pick.element >= 0) await sightClick(pick.element); return; }
   if (S.mode === "attack") { if (pick.element >= 0) await attackClick(pick.element); return; }
+  const wasMulti = S.selected.length > 1;
   if (pick.element < 0) { S.selected = []; }
   else if (shift) { const k = S.selected.indexOf(pick.element); if (k >= 0) S.selected.splice(k, 1); else S.selected.push(pick.element); }
   else S.selected = [pick.element];
   renderSelection(); showPick(pick.element >= 0 ? pick.element : -1);
   if (pick.element >= 0) { const e = S.model.elements[pick.element]; if (e.role) $("role-select").value = e.role; }
-  applyLayer();
+  if (wasMulti || S.selected.length > 1) applyLayer(); else redraw(false);  // one brick: the composite pass outlines it
 }
 
 // ------------------------------------------------------------------------------------------------ start
@@ -820,20 +853,26 @@ async function start() {
   S.history = [];
   window.addEventListener("error", (e) => S.errors.push(String(e.message)));
   try {
-    const [m, g] = await Promise.all([api.get("/api/model").then((r) => r.json()), api.get("/api/geometry").then((r) => r.arrayBuffer())]);
+    // the first picture needs only the geometry: the model's elements, cards and units come meanwhile
+    const modelP = api.get("/api/model").then((r) => r.json());
+    const g = await api.get("/api/geometry").then((r) => r.arrayBuffer());
     S.timings.fetch_ms = performance.now() - T0;
-    S.model = m; S.geoBytes = g.byteLength;
+    S.geoBytes = g.byteLength;
+    const geo = parseGeometry(g); S.geo = geo.head;
+    if (!hasFloatRT) status("this browser cannot render float targets: picking is off", true);
+    upload(geo); frameAll(); ensureTargets(); R.dirty = true; draw();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));  // waits for the frame (finish() may not)
+    S.timings.first_picture_ms = performance.now() - T0;
+    startPickReadback();
+    const m = await modelP;
+    S.model = m;
     $("model-name").textContent = `${m.name} — ${m.elements.length} elements, ${m.triangles.toLocaleString()} triangles`;
     $("role-select").innerHTML = m.roles.map((r) => `<option>${esc(r)}</option>`).join("");
     $("hit-attacker").innerHTML += m.units.map((u) => `<option>${esc(u.name)}</option>`).join("");
     renderAttackers();
     if (!m.editable) { $("roles-box").style.opacity = 0.5; $("download").hidden = true; }
-    const geo = parseGeometry(g); S.geo = geo.head;
-    if (!hasFloatRT) status("this browser cannot render float targets: picking is off", true);
-    upload(geo); frameAll(); bindInput(); renderCards(); renderSelection(); applyLayer();
-    ensureTargets(); R.dirty = true; draw();
-    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));  // waits for the frame (finish() may not)
-    S.timings.first_picture_ms = performance.now() - T0;
+    bindInput(); renderCards(); renderSelection(); applyLayer();
+    S.timings.model_ms = performance.now() - T0;
     const res = performance.getEntriesByType("resource").filter((r) => r.name.includes("/api/"));
     for (const r of res) S.timings[r.name.split("/api/")[1] + "_fetch_ms"] = r.responseEnd - r.startTime;
     $("hint").textContent = "drag: rotate · right-drag: pan · wheel: zoom · click: pick · shift-click: add to selection";
