@@ -126,6 +126,7 @@ def measure_page(url: str, kind: str, timeout_s: float = 600.0) -> dict:
         if kind == "ours":
             page.wait_for_function("window.brikscan && window.brikscan.ready", timeout=timeout_s * 1000)
             out["own_first_picture_ms"] = round(page.evaluate("window.brikscan.timings.first_picture_ms"))
+            out["own_timings_ms"] = {k: round(v) for k, v in page.evaluate("window.brikscan.timings").items()}
         if kind == "three":
             page.wait_for_function("window.proto && window.proto.ready", timeout=timeout_s * 1000)
             out["own_first_picture_ms"] = round(page.evaluate("window.proto.timings.first_picture_ms"))

@@ -212,6 +212,7 @@ function upload(g) {
   R.stateData = new Uint8Array(R.stateW * R.stateH * 4);
   R.offsData = new Float32Array(R.stateW * R.stateH * 4);
   R.stateTex = tex(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, R.stateW, R.stateH, R.stateData);
+  R.shownState = R.stateData.slice(); R.shownOffs = R.offsData.slice();
   R.offsTex = tex(gl.RGBA32F, gl.RGBA, gl.FLOAT, R.stateW, R.stateH, R.offsData);
   R.lineBuf = gl.createBuffer();
   R.lineVao = gl.createVertexArray();
@@ -404,7 +405,11 @@ S.screenOf = (i) => { const e = S.model.elements[i]; return project(scale(add(e.
 
 // ------------------------------------------------------------------------------------------------ state
 function setState(i, rgb, a) { const o = i * 4; R.stateData[o] = rgb[0]; R.stateData[o + 1] = rgb[1]; R.stateData[o + 2] = rgb[2]; R.stateData[o + 3] = a; }
+function sameArray(a, b) { if (!b || a.length !== b.length) return false; for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false; return true; }
 function pushState() {
+  // unchanged tints and offsets (a layer switch that changes nothing, the start): no geometry pass
+  if (sameArray(R.stateData, R.shownState) && sameArray(R.offsData, R.shownOffs)) { redraw(false); return; }
+  R.shownState = R.stateData.slice(); R.shownOffs = R.offsData.slice();
   gl.bindTexture(gl.TEXTURE_2D, R.stateTex);
   gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, R.stateW, R.stateH, gl.RGBA, gl.UNSIGNED_BYTE, R.stateData);
   gl.bindTexture(gl.TEXTURE_2D, R.offsTex);
