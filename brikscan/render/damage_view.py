@@ -338,27 +338,37 @@ def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tu
     import imageio.v2 as imageio
 
     lo, hi, pts = _fit(model, result, True)
-    pl = new_plotter(True, size)
+
+    def shot(**kw):
+        # a fresh plotter per frame: after ``clear()`` a reused plotter drew with another camera than the one
+        # the labels were projected with (the GIF's labels sat off their points)
+        pl = new_plotter(True, size)
+        try:
+            _scene(pl, model, result, **kw)
+            frame_camera(pl, lo, hi, points=pts)  # every frame on the same camera: the "before" one too
+            return pl.screenshot(return_img=True), pl
+        except BaseException:
+            pl.close()
+            raise
+
     imgs = []
+    img, pl = shot(after=False)  # the "before" frame, held for a second
     try:
-        pl.clear()  # the "before" frame, held for a second, on the same camera as the flight
-        _scene(pl, model, result, after=False)
-        frame_camera(pl, lo, hi, points=pts)
-        before = caption(pl.screenshot(return_img=True), f"before: {model.name}", ring_legend(result),
+        before = caption(img, f"before: {model.name}", ring_legend(result),
                          labels=label_requests(pl, damage_labels(model, result, after=False)))
-        imgs += [before] * max(1, fps)
-        for f in steps(range(frames), "GIF frames", progress=progress):
-            t = f / (frames - 1) if frames > 1 else 1.0
-            pl.clear()
-            last = f == frames - 1
-            _scene(pl, model, result, t=t, labels=last)
-            frame_camera(pl, lo, hi, points=pts)
-            img = caption(pl.screenshot(return_img=True), f"after: {_after_title(result)}",
-                          section_legend(result) if last else [],
-                          labels=label_requests(pl, damage_labels(model, result, t=t)) if last else None)
-            imgs += [img] * (max(1, fps) if last else 1)
     finally:
         pl.close()
+    imgs += [before] * max(1, fps)
+    for f in steps(range(frames), "GIF frames", progress=progress):
+        t = f / (frames - 1) if frames > 1 else 1.0
+        last = f == frames - 1
+        img, pl = shot(t=t, labels=last)
+        try:
+            img = caption(img, f"after: {_after_title(result)}", section_legend(result) if last else [],
+                          labels=label_requests(pl, damage_labels(model, result, t=t)) if last else None)
+        finally:
+            pl.close()
+        imgs += [img] * (max(1, fps) if last else 1)
     buf = io.BytesIO()
     imageio.mimsave(buf, imgs, format="GIF", duration=1.0 / fps, loop=0)
     out = Path(out)

@@ -131,18 +131,21 @@ def draw(img: np.ndarray, lay: Layout, *, fnt=None, pad: float = 3.0) -> np.ndar
 
 
 def project(pl, pts) -> np.ndarray:
-    """World points -> picture pixels (x right, y down) for the plotter's current camera; NaN behind it."""
-    ren = pl.renderer
+    """World points -> picture pixels (x right, y down) for the plotter's camera; NaN behind it. Computed from
+    the camera itself (position, focal point, up, view angle, window size), so it does not depend on what the
+    renderer drew last."""
+    cam = pl.camera
+    pos = np.asarray(cam.position, dtype=float)
+    fwd = np.asarray(cam.focal_point, dtype=float) - pos
+    fwd /= np.linalg.norm(fwd)
+    right = np.cross(fwd, np.asarray(cam.up, dtype=float))
+    right /= np.linalg.norm(right)
+    up = np.cross(right, fwd)
     w, h = pl.window_size
-    out = []
-    cam = np.asarray(pl.camera.position, dtype=float)
-    fwd = np.asarray(pl.camera.focal_point, dtype=float) - cam
-    for p in np.asarray(pts, dtype=float).reshape(-1, 3):
-        if np.dot(p - cam, fwd) <= 0:
-            out.append((np.nan, np.nan))
-            continue
-        ren.SetWorldPoint(float(p[0]), float(p[1]), float(p[2]), 1.0)
-        ren.WorldToDisplay()
-        x, y, _ = ren.GetDisplayPoint()
-        out.append((x, h - y))
-    return np.asarray(out, dtype=float).reshape(-1, 2) if out else np.zeros((0, 2))
+    t = np.tan(np.radians(cam.view_angle) / 2)
+    rel = np.asarray(pts, dtype=float).reshape(-1, 3) - pos
+    z = rel @ fwd
+    zz = np.where(z > 1e-6, z, np.nan)
+    sx = (rel @ right) / zz / (t * w / h)
+    sy = (rel @ up) / zz / t
+    return np.stack([(sx + 1) / 2 * w, (1 - sy) / 2 * h], axis=1)
