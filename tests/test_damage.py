@@ -635,7 +635,8 @@ def test_before_half_keeps_ldraw_colours_and_fills_the_frame(wall, tmp_path):
 
     _, res, _ = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], rolls="3,6,7", armor_rolls="15")
     size = (400, 300)
-    png = render_before_after(wall, res, tmp_path / "ba.png", size=size)
+    layouts: list = []
+    png = render_before_after(wall, res, tmp_path / "ba.png", size=size, layouts=layouts)
     strip = 26  # the title strip above each half ("before: …"); the key sits in the lower-left corner
     before = np.asarray(Image.open(png).convert("RGB"), dtype=np.int64)[strip:, :size[0]]
     assert before.shape[:2] == (size[1], size[0])
@@ -653,8 +654,13 @@ def test_before_half_keeps_ldraw_colours_and_fills_the_frame(wall, tmp_path):
     assert np.median(diff) <= 12 and (diff > 40).mean() < 0.15  # rings do not wash the bricks out
     pl = build_damage_plotter(wall, res, off_screen=True, size=size, after=False)
     shot = np.asarray(pl.screenshot(return_img=True)[..., :3], dtype=np.int64)
-    assert np.array_equal(shot[top], before[top])
     pl.close()
+    # the same scene; only the labels (boxes, leader lines) are drawn over it in pixels
+    changed = (shot != before).any(axis=2)
+    for lab in layouts[0].placed:
+        x0, y0, x1, y1 = (int(round(v)) for v in lab.box)
+        changed[max(0, y0 - 1):y1 + 2, max(0, x0 - 1):x1 + 2] = False
+    assert changed[top].mean() < 0.02
 
 
 @needs_shared
@@ -671,3 +677,97 @@ def test_damage_html_opens_in_chromium(wall, tmp_path, capsys):
     assert "16 dmg" in text  # the ring labels travel with the scene
     check = check_html_in_chromium(out, screenshot=tmp_path / "shot.png")
     assert check.ok, (check.reason, check.console_errors)
+
+
+@needs_shared
+def test_picture_labels_do_not_overlap_and_stay_inside_the_frame(wall, tmp_path):
+    """Ring labels, the blast centre and section labels of the blast PNG: every box inside its half, none
+    intersecting another or the key in the lower-left corner, none left out on this small wall."""
+    from brikscan.battle.preview import run_blast
+    from brikscan.render.damage_view import _key_boxes, render_before_after, ring_legend, section_legend
+    from brikscan.render.label_layout import boxes_intersect
+
+    _, res, _ = run_blast(wall, scale=SCALE, at=[",".join(map(str, FACE))], rolls="6,9,10", armor_rolls="15")
+    size = (640, 480)
+    layouts: list = []
+    png = render_before_after(wall, res, tmp_path / "ba.png", size=size, layouts=layouts)
+    assert png.exists() and len(layouts) == 2
+    rings = len(res.blasts[0].rings)
+    for lay, keys in zip(layouts, (ring_legend(res), section_legend(res))):
+        texts = [p.text for p in lay.placed]
+        assert lay.dropped == []
+        assert sum(t.startswith("ring ") for t in texts) == rings and "blast centre" in texts
+        boxes = [p.box for p in lay.placed]
+        for k, a in enumerate(boxes):
+            assert 0 <= a[0] and a[2] <= size[0] and 0 <= a[1] and a[3] <= size[1], (texts[k], a)
+            assert not any(boxes_intersect(a, b) for b in boxes[k + 1:]), texts[k]
+            assert not any(boxes_intersect(a, b) for b in _key_boxes(keys, False, *size)), texts[k]
+    after_texts = [p.text for p in layouts[1].placed]
+    live = [x for x in res.sections if not x.destroyed and x.kind == "section"]
+    assert sum("Size" in t for t in after_texts) == len(live)
+
+
+def test_label_layout_keeps_crowded_labels_apart():
+    """Twelve labels on one anchor near the corner, and a reserved key box: all placed, inside, apart."""
+    from brikscan.render.label_layout import LabelRequest, boxes_intersect, layout
+
+    reqs = [LabelRequest(f"section {k}: Size 3\" ES 3", [(630.0, 470.0)]) for k in range(12)]
+    lay = layout(reqs, (640, 480), reserved=[(0, 380, 200, 480)])
+    assert lay.dropped == [] and len(lay.placed) == 12
+    boxes = [p.box for p in lay.placed]
+    for k, a in enumerate(boxes):
+        assert a[0] >= 0 and a[1] >= 0 and a[2] <= 640 and a[3] <= 480
+        assert not boxes_intersect(a, (0, 380, 200, 480))
+        assert not any(boxes_intersect(a, b) for b in boxes[k + 1:])
+
+
+@needs_shared
+def test_damage_html_shows_the_pictures_keys_in_chromium(tmp_path, capsys):
+    """blast --html with a Monte Carlo run: before / after / heat map views, each with its title and key, the
+    heat map's colour scale, labels apart; in Debian's Chromium with no console errors."""
+    pw = pytest.importorskip("playwright.sync_api")
+    from brikscan.render.browser_check import find_chromium
+    from brikscan.render.label_layout import boxes_intersect
+
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip("chromium is not on PATH")
+    out = tmp_path / "blast.html"
+    rc, _, err = _cli(["blast", str(WALL), "-L", str(LIBRARY_ZIP), "--scale", SCALE, "--at", "160,-60,-10",
+                       "--rolls", "3,6,7", "--armor-rolls", "15", "--trials", "50", "--html", str(out)], capsys)
+    assert rc == 0, err
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--use-angle=swiftshader",
+                                                               "--enable-unsafe-swiftshader"])
+        pg = b.new_page(viewport={"width": 1000, "height": 700})
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pg.goto(out.as_uri())
+        pg.wait_for_function("window.brikscanLabels !== undefined", timeout=60_000)
+        assert pg.inner_text("#title-text").startswith("after: ")
+        assert [t.strip() for t in pg.locator("#view-buttons button").all_inner_texts()] == \
+            ["before", "after", "heat map"]
+        keys = pg.inner_text("#keys")
+        assert "destroyed (" in keys and "Size" in keys
+        assert pg.locator("#keys .sw").count() >= 2
+
+        def labels_apart():
+            got = pg.evaluate("window.brikscanLabels")
+            for k, a in enumerate(got):
+                assert not any(boxes_intersect(a["box"], c["box"]) for c in got[k + 1:]), a["text"]
+            return [g["text"] for g in got]
+
+        assert any("ES" in t for t in labels_apart())
+        pg.screenshot(path=str(tmp_path / "after.png"))
+        pg.evaluate("window.brikscanView(0)")
+        pg.wait_for_timeout(300)
+        assert pg.inner_text("#title-text").startswith("before: ")
+        assert "ring 1" in pg.inner_text("#keys") and any("dmg" in t for t in labels_apart())
+        pg.evaluate("window.brikscanView(2)")
+        pg.wait_for_timeout(300)
+        assert pg.is_visible("#scale") and "chance destroyed" in pg.inner_text("#scale")
+        assert "100%" in pg.inner_text("#scale")
+        pg.screenshot(path=str(tmp_path / "heat.png"))
+        b.close()
+    assert errors == []

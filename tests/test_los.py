@@ -319,6 +319,21 @@ def test_html_page_loads_in_headless_chromium(field, tmp_path):
         pytest.skip("chromium is not on PATH (apt-get install chromium); the page was written but not opened")
     check = check_html_in_chromium(page)
     assert check.ok, (check.reason, check.errors)
+    # the PNG's title, the colour key of rays and marks, and the pair's label, drawn by the page itself
+    pw = pytest.importorskip("playwright.sync_api")
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=find_chromium(), args=["--use-angle=swiftshader",
+                                                                      "--enable-unsafe-swiftshader"])
+        pg = b.new_page(viewport={"width": 900, "height": 650})
+        pg.goto(page.as_uri())
+        pg.wait_for_function("window.brikscanLabels !== undefined", timeout=60_000)
+        assert "rays from archer" in pg.inner_text("#title-text")
+        keys = pg.inner_text("#keys")
+        assert "clear ray" in keys and "blocked ray" in keys and pg.locator("#keys .sw").count() >= 4
+        labels = pg.evaluate("window.brikscanLabels")
+        assert [x["text"] for x in labels] == [f"→ knight: {'+'.join(res.pairs[0].sections_visible) or 'not visible'}"
+                                               f", {res.pairs[0].modifier:+d}, {res.pairs[0].distance_in:.1f}\""]
+        b.close()
 
 
 @needs_shared

@@ -458,3 +458,13 @@ def test_the_barracuda_hull_encloses_an_interior(loaded, analysed):
                for i in hull)
     cannons = [i for i in ship.elements if m.elements[i].description.startswith("Minifig Cannon")]
     assert cannons and all(ship.roles[i].role == "weapon" for i in cannons)  # weapons keep their role
+
+
+def test_a_role_line_inside_a_begin_block_decides_its_part():
+    """``0 !BRIKSCAN ROLE`` names the next part: inside a BEGIN … END block it is the more specific note (the
+    battle table writes such lines when a brick of an annotated group gets another role)."""
+    ann = parse_annotations(_model(f"0 !BRIKSCAN BEGIN propulsion type=ground\n1 4 0 0 0 {ID} 3001.dat\n"
+                                   f"0 !BRIKSCAN ROLE weapon type=gun\n1 4 0 -24 0 {ID} 3001.dat\n"
+                                   "0 !BRIKSCAN END\n"))
+    notes = sorted(ann.line_notes.items())
+    assert [ann.best_for((k,), ()).role for k, _ in notes] == ["propulsion", "weapon"]

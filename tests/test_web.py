@@ -180,11 +180,78 @@ def test_a_scene_sight_equals_the_cli_and_blasts_fall_on_one_placed_model():
         assert got["placement"] == "south-wall" and base == wall["first"] > 0
         assert got["destroyed"] == [i + base for i in solo["destroyed"]] and solo["destroyed"]
         assert [len(x["elements"]) for x in got["sections"]] == [len(x["elements"]) for x in solo["sections"]]
-        r = httpx.post(srv.url + "api/roles", json={"element": 1, "role": "weapon"})
-        assert r.status_code == 400 and "one model" in r.json()["error"]
         one = httpx.post(srv.url + "api/los", json={"from": cli["pairs"][0]["from"], "to": cli["pairs"][0]["to"],
                                                    "rays": True}).json()
         assert one["pairs"][0] == cli["pairs"][0] and one["ray_lines"][0]["origins"]
+
+
+def test_a_role_change_in_a_scene_applies_to_its_model_and_downloads_it_annotated():
+    """``serve SCENE.toml``: a role change falls on the model of the element's scene item; its card equals
+    ``stats MODEL --role`` on that file, the annotated copy is that model file (a zip for several), the inputs
+    are never written, and the new weapon is an attack option (``attacks --json`` on the annotated file)."""
+    scene = SCENES / "tank_ambush.toml"
+    walker_file = EXAMPLES / "walker.ldr"
+    inputs = {f: f.read_bytes() for f in (scene, walker_file, TANK)}
+    with Server(scene, LIB) as srv:
+        m = httpx.get(srv.url + "api/model").json()
+        assert m["editable"] is True
+        walker = next(p for p in m["placements"] if p["name"] == "walker")
+        base = walker["first_element"]
+        assert base > 0
+        r = httpx.post(srv.url + "api/roles", json={"element": base + 10, "role": "weapon", "type": "gun"},
+                       timeout=120)
+        assert r.status_code == 200, r.text
+        r = r.json()
+        cli = cli_json("stats", str(walker_file), *LIB_ARGS, "--role", "10=weapon type=gun")
+        card = next(c for c in r["creations"] if c["name"] == "walker/Walker")
+        solo = next(c for c in cli["creations"] if c["name"] == "Walker")
+        assert card["total_cost"] == solo["total_cost"] != next(
+            c for c in m["creations"] if c["name"] == "walker/Walker")["total_cost"]
+        assert card["weapons"] == solo["weapons"]
+        assert r["elements"][base + 10]["role"] == "weapon"
+        assert r["changes"][0]["placement"] == "walker" and r["changes"][0]["local_elements"] == [10]
+        a = httpx.get(srv.url + "api/annotated")
+        assert a.status_code == 200 and 'filename="walker-annotated.ldr"' in a.headers["content-disposition"]
+        added = [ln for ln in a.text.split("\n") if ln not in walker_file.read_text().split("\n")]
+        assert added == ["0 !BRIKSCAN ROLE weapon type=gun"]
+        out = ROOT / ".pytest_cache" / "walker-annotated.ldr"
+        out.parent.mkdir(exist_ok=True)
+        out.write_bytes(a.content)
+        again = cli_json("stats", str(out), *LIB_ARGS)
+        assert next(c for c in again["creations"] if c["name"] == "Walker")["total_cost"] == solo["total_cost"]
+        # the attack options follow the change: the walker's new gun is one of its weapons
+        att = httpx.post(srv.url + "api/attacks", json={"from": "walker"}, timeout=120).json()
+        assert len(att["weapons"]) == len(solo["weapons"])
+        # a second model changed: the download is a zip of both annotated files
+        httpx.post(srv.url + "api/roles", json={"element": 5, "role": "decoration"}, timeout=120).raise_for_status()
+        z = httpx.get(srv.url + "api/annotated")
+        import io
+        import zipfile
+
+        names = sorted(zipfile.ZipFile(io.BytesIO(z.content)).namelist())
+        assert names == ["tank-annotated.mpd", "walker-annotated.ldr"]
+        # a change across two placed models is refused with one line
+        bad = httpx.post(srv.url + "api/roles", json={"elements": [5, base + 1], "role": "weapon"})
+        assert bad.status_code == 400 and "one placed model" in bad.json()["error"]
+        u = httpx.post(srv.url + "api/roles/reset").json()
+        assert next(c for c in u["creations"] if c["name"] == "walker/Walker")["total_cost"] == next(
+            c for c in m["creations"] if c["name"] == "walker/Walker")["total_cost"]
+        assert httpx.get(srv.url + "api/annotated").status_code == 400  # nothing changed: nothing to download
+    assert {f: f.read_bytes() for f in inputs} == inputs
+
+
+def test_attacks_api_equals_the_cli_and_refuses_unknown_names():
+    scene = SCENES / "tank_ambush.toml"
+    with Server(scene, LIB) as srv:
+        got = httpx.post(srv.url + "api/attacks", json={"from": "walker"}, timeout=120).json()
+        cli = cli_json("attacks", str(scene), *LIB_ARGS, "--from", "walker")
+        assert got["attacks"] == cli["attacks"] and got["weapons"] == cli["weapons"]
+        assert got["warnings"] == cli["warnings"]
+        r = httpx.post(srv.url + "api/attacks", json={"from": "nobody"})
+        assert r.status_code == 404 and "walker" in r.json()["error"] and "\n" not in r.json()["error"]
+        assert httpx.post(srv.url + "api/attacks", json={"from": 3}).status_code == 400
+        assert httpx.post(srv.url + "api/attacks", json={}).status_code == 400
+        assert srv.alive()
 
 
 def got_placements(m: dict) -> list[dict]:

@@ -276,9 +276,11 @@ def parse_annotations(model) -> Annotations:
                                                          "(a STEP or other geometry comes first): ignored"))
                 pending = []
             if kind == 2:
-                notes = list(pending) + list(begin_stack) + [n for n in leo_stack if n is not None]
+                # outermost first, so that a ROLE line right above a part beats the BEGIN block around it
+                notes = list(begin_stack) + [n for n in leo_stack if n is not None]
                 if btg is not None:
                     notes.append(btg)
+                notes += pending
                 if notes:
                     ann.line_notes[(fname, ln)] = notes
                 pending = []

@@ -102,25 +102,27 @@ def from_model(model: Model, *, creations: bool = True, scale: str = DEFAULT_SCA
 
 
 def load_battlefield(path: str | Path, library=None, *, creations: bool = True,
-                     scale: str | None = None, rules: str | None = None) -> Battlefield:
+                     scale: str | None = None, rules: str | None = None,
+                     analyses: dict[Path, Analysis] | None = None) -> Battlefield:
     """A ``.ldr``/``.mpd`` model or a scene ``.toml`` as a battlefield (``scale``/``rules``: None = the scene
-    file's, else inch and 2010)."""
+    file's, else inch and 2010). ``analyses``: for a scene, the analyses to use for its model files (by resolved
+    path; the battle table passes its role-changed ones), the others are analysed as usual."""
     path = Path(path)
     if path.suffix.lower() == ".toml":
-        return load_scene(path, library, creations=creations, scale=scale, rules=rules)
+        return load_scene(path, library, creations=creations, scale=scale, rules=rules, known=analyses)
     return from_model(_load(path, library), creations=creations, scale=scale or DEFAULT_SCALE,
                       rules=rules or "2010")
 
 
 def load_scene(path: str | Path, library=None, *, creations: bool = True, scale: str | None = None,
-               rules: str | None = None) -> Battlefield:
+               rules: str | None = None, known: dict[Path, Analysis] | None = None) -> Battlefield:
     path = Path(path)
     scene = read_scene(path)
     scale = scale or scene.scale
     rules = rules or scene.rules
     analyses: list[Analysis] = []
     lpi = 0.0
-    models: dict[Path, Analysis] = {}
+    models: dict[Path, Analysis] = dict(known or {})  # file -> its analysis (a file placed twice: once)
     elements: list[Element] = []
     el_tris, el_cols, el_owner, inline_tris, inline_cols = [], [], [], [], []
     counts: list[np.ndarray] = []

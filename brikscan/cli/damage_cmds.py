@@ -48,7 +48,7 @@ def _outputs(m, result, png: Optional[Path], gif: Optional[Path], save: Optional
         from ..render.damage_view import write_damage_html
 
         with phase("writing HTML"):
-            write_damage_html(m, result, html)
+            write_damage_html(m, result, html, p_destroyed=None if mc is None else mc.p_destroyed)
         done.append(f"wrote {html}")
     if heatmap is not None and mc is not None:
         from ..render.damage_view import render_heatmap

@@ -80,7 +80,8 @@ def view(model: Path, library: Optional[str] = LibraryOpt,
                               title=f"{m.name}: BrikWars roles" if roles else None)
         typer.echo(f"wrote {png}")
     if html:
-        model_view.render_html(m, html, face_rgb=face_rgb)
+        model_view.render_html(m, html, face_rgb=face_rgb, legend=legend,
+                               title=f"{m.name}: BrikWars roles" if roles else None)
         typer.echo(f"wrote {html}")
     if not png and not html:
         model_view.show(m, face_rgb=face_rgb)

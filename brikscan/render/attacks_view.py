@@ -103,7 +103,8 @@ def attacks_plotter(battlefield, result: AttackResult, *, off_screen: bool, size
     more = "; use --from to choose" if len(names) < len({o.attacker for o in result.options}) else ""
     title = (f"{battlefield.name}: attacks of {who}{more}\n{len(result.options)} options; cones = arcs (45° fudge), "
              f"lines coloured by chance to hit: red 0, yellow 50 %, green 100 %, grey impossible")
-    pl.add_text(title, position="upper_left", font_size=10, color="black")
+    if not legend:
+        pl.add_text(title, position="upper_left", font_size=10, color="black")
     best: dict[str, object] = {}
     for o in opts:  # one label per target: its best option
         if o.target not in best or o.p_hit > best[o.target].p_hit:
@@ -117,9 +118,21 @@ def attacks_plotter(battlefield, result: AttackResult, *, off_screen: bool, size
         _add_2d_labels(pl, anchors, texts, [tuple(c / 255 * 0.4 + 0.6 for c in
                                                   np.array(chance_rgb(o.p_hit) if o.possible else IMPOSSIBLE_RGB))
                                             for o in labelled], font_size=13, top_reserved=48)
-    elif labelled:
+    elif labelled and not legend:
         lines = texts[:16] + ([f"… {len(texts) - 16} more"] if len(texts) > 16 else [])
         pl.add_text("\n".join(lines), position="lower_right", font_size=9, color="black")
+    if legend:  # the HTML page: the title, the colour key and scale, and the labels laid out by the page
+        _set_attr(pl, "html_overlay", {
+            "title": title.split("\n")[0],
+            "keys": [(None, "cones: arcs (the 45° fudge about the barrel) [000 §8.2]"),
+                     (IMPOSSIBLE_RGB, "cannot fire (out of arc or reach)"), (BARREL_RGB, "barrel ends"),
+                     (None, f"{len(result.options)} options")],
+            "scale": {"title": "chance to hit", "stops": [list(chance_rgb(p)) for p in (0, 0.25, 0.5, 0.75, 1)],
+                      "ticks": ["0 %", "50 %", "100 %"]},
+            "labels": [{"text": t, "at": [[round(float(v), 2) for v in centres[o.target]]],
+                        "fill": [int(c * 0.4 + 255 * 0.6) for c in (chance_rgb(o.p_hit) if o.possible
+                                                                    else IMPOSSIBLE_RGB)]}
+                       for o, t in zip(labelled, texts)]})
     _set_attr(pl, "attack_summary", AttackSummary(list(names), cones, len(segs), texts, list(cols), title))
     return pl
 
@@ -139,6 +152,7 @@ def write_attacks_html(battlefield, result: AttackResult, out: str | Path) -> Pa
 
     pl = attacks_plotter(battlefield, result, off_screen=True, legend=True)
     try:
-        return write_html(pl, out, title=f"{battlefield.name}: attack options")
+        return write_html(pl, out, title=f"{battlefield.name}: attack options",
+                          overlay=getattr(pl, "html_overlay", None))
     finally:
         pl.close()

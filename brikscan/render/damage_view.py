@@ -5,6 +5,7 @@ PNG, a GIF of the debris flying, and a Monte Carlo heat map.
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -63,9 +64,10 @@ def displaced_triangles(model: Model, move: np.ndarray, t: float = 1.0, arc_ldu:
 
 
 def _scene(pl, model: Model, result, t: float = 1.0, labels: bool = True, heat: np.ndarray | None = None,
-           after: bool = True) -> None:
-    """The model (as built, or after the damage at time ``t`` of the debris' flight) with the rings; ring labels
-    come after framing (``ring_labels``)."""
+           after: bool = True, vtk_labels: bool = False) -> None:
+    """The model (as built, or after the damage at time ``t`` of the debris' flight) with the rings. Labels are
+    drawn in pixels after the screenshot (``damage_labels``, laid out by ``label_layout``); ``vtk_labels`` adds
+    them as 3D labels that follow the camera instead (the interactive window)."""
     import pyvista as pv
 
     if not after:  # the model as built, in its LDraw colours with part outlines; the rings as thin circles
@@ -82,18 +84,70 @@ def _scene(pl, model: Model, result, t: float = 1.0, labels: bool = True, heat: 
     if heat is None:
         _add(pl, tris[dead], rgb[dead], opacity=0.85)
     _rings(pl, result, labels)
-    if labels and heat is None:
-        pts, txt = [], []
-        for s in result.sections:
-            if not s.elements or s.kind != "section":
+    if labels and heat is None and vtk_labels:
+        specs = [x for x in damage_labels(model, result, t=t, after=True) if x.kind == "section"]
+        if specs:
+            pl.add_point_labels(pv.PolyData(np.array([x.points[0] for x in specs], dtype=np.float32)),
+                                [x.text for x in specs], font_size=12, point_size=1, shape_opacity=0.6,
+                                always_visible=True)
+
+
+@dataclass
+class LabelSpec:
+    """A label of the damage picture in world coordinates: its text and candidate anchor points, best first."""
+
+    text: str
+    points: list[np.ndarray]
+    kind: str  # centre, ring, section
+    fill: tuple[int, int, int] = (255, 255, 255)
+
+
+RING_LABEL_FILL = (255, 236, 214)
+
+
+def damage_labels(model: Model, result, t: float = 1.0, after: bool = True, heat=None) -> list[LabelSpec]:
+    """The blast centre, each ring with its damage (candidate points on its circle: up, the sides, down, then
+    pulled in toward the centre) and, after the damage, each surviving section with its new Size and ES."""
+    out: list[LabelSpec] = []
+    ldu = _ldu_per_inch(result)
+    dirs = [np.array(d, dtype=float) / np.linalg.norm(d) for d in
+            ([0, -1, 0], [1, -1, 0], [-1, -1, 0], [0, -1, 1], [0, -1, -1], [1, 0, 0], [-1, 0, 0], [0, 0, 1],
+             [0, 0, -1], [0, 1, 0])]
+    for bl in getattr(result, "blasts", []) or []:
+        c = np.asarray(bl.centre, dtype=float)
+        out.append(LabelSpec("blast centre", [c], "centre", (235, 235, 235)))
+        for k, r in enumerate(bl.rings):
+            rad = r.outer_radius_in * ldu
+            pts = [c + d * rad * f for f in (1.0, 0.8, 0.6, 0.45, 0.3) for d in dirs]
+            out.append(LabelSpec(f"ring {k + 1} ({r.outer_radius_in:g}\"): {r.damage:g} dmg, KB {r.knockback_in:g}\"",
+                                 pts, "ring", RING_LABEL_FILL))
+    if after and heat is None:
+        move = result.knockback_vec
+        live = [x for x in result.sections if not x.destroyed]
+        for k, sec in enumerate(live):
+            if not sec.elements or sec.kind != "section":
                 continue
-            c = np.mean([(model.elements[i].bbox_min + model.elements[i].bbox_max) / 2 for i in s.elements], axis=0)
-            pts.append(c + move[s.elements].mean(axis=0) * t)
-            off = f" ({len(s.weapons_disabled)} weapon(s) off)" if getattr(s, "weapons_disabled", None) else ""
-            txt.append(_section_text(s) + off)
-        if pts:
-            pl.add_point_labels(pv.PolyData(np.array(pts, dtype=np.float32)), txt, font_size=12, point_size=1,
-                                shape_opacity=0.6, always_visible=True)
+            c = np.mean([(model.elements[i].bbox_min + model.elements[i].bbox_max) / 2 for i in sec.elements],
+                        axis=0)
+            off = f" ({len(sec.weapons_disabled)} weapon(s) off)" if getattr(sec, "weapons_disabled", None) else ""
+            tint = SECTION_TINTS[k % len(SECTION_TINTS)]
+            fill = tuple(int(v) for v in 0.35 * tint + 0.65 * 255)
+            out.append(LabelSpec(_section_text(sec) + off, [c + move[sec.elements].mean(axis=0) * t], "section",
+                                 fill))
+    return out
+
+
+def label_requests(pl, specs: list[LabelSpec]):
+    """The specs projected with the plotter's camera: ``label_layout`` requests in picture pixels."""
+    from .label_layout import LabelRequest, project
+
+    out = []
+    for sp in specs:
+        px = project(pl, np.asarray(sp.points))
+        anchors = [(float(x), float(y)) for x, y in px if np.isfinite(x)]
+        if anchors:
+            out.append(LabelRequest(sp.text, anchors, sp.fill))
+    return out
 
 
 RING_COLOURS = ["#ff2200", "#ff8800", "#e0b000", "#c8a040"]
@@ -134,55 +188,15 @@ def _rings(pl, result, labels: bool) -> None:
 
 
 def ring_labels(pl, result) -> None:
-    """Label each ring with its damage where the label falls inside the frame, and mark the blast centre.
-
-    Called once the camera is set: a label is put on the ring's circle in the first direction (up, then the
-    sides, then down) whose point shows on screen away from the other labels, else pulled in toward the
-    centre until it does; a ring wider than the picture is still labelled inside it."""
+    """The interactive window's ring labels (3D labels that follow the camera) and the blast centre's; pictures
+    draw them in pixels instead (``damage_labels``)."""
     import pyvista as pv
 
-    ren = pl.renderer
-    w, h = pl.window_size
-
-    def screen(p) -> tuple[float, float]:
-        ren.SetWorldPoint(float(p[0]), float(p[1]), float(p[2]), 1.0)
-        ren.WorldToDisplay()
-        x, y, _ = ren.GetDisplayPoint()
-        return x, y
-
-    def inside(x, y) -> bool:
-        return 70 <= x <= w - 70 and 20 <= y <= h - 40
-
-    ldu = _ldu_per_inch(result)
-    dirs = [np.array(d, dtype=float) / np.linalg.norm(d) for d in
-            ([0, -1, 0], [1, -1, 0], [-1, -1, 0], [0, -1, 1], [0, -1, -1], [1, 0, 0], [-1, 0, 0], [0, 0, 1],
-             [0, 0, -1], [0, 1, 0])]
-    pts, txt, taken = [], [], []
-    for bl in getattr(result, "blasts", []) or []:
-        c = np.asarray(bl.centre, dtype=float)
-        pts.append(c)
-        txt.append("blast centre")
-        taken.append(screen(c))
-        for k, r in enumerate(bl.rings):
-            rad = r.outer_radius_in * ldu
-            best = None
-            for f in (1.0, 0.8, 0.6, 0.45, 0.3):
-                for d in dirs:
-                    p = c + d * rad * f
-                    x, y = screen(p)
-                    if inside(x, y) and all(abs(x - a) > 90 or abs(y - b) > 18 for a, b in taken):
-                        best = (p, (x, y))
-                        break
-                if best:
-                    break
-            if best is None:
-                best = (c + dirs[0] * rad * 0.3, screen(c + dirs[0] * rad * 0.3))
-            pts.append(best[0])
-            taken.append(best[1])
-            txt.append(f"ring {k + 1} ({r.outer_radius_in:g}\"): {r.damage:g} dmg, KB {r.knockback_in:g}\"")
-    if pts:
-        pl.add_point_labels(pv.PolyData(np.array(pts, dtype=np.float32)), txt, font_size=12, point_size=5,
-                            text_color="black", shape_opacity=0.6, always_visible=True)
+    specs = [x for x in damage_labels(None, result, after=False) if x.kind in ("ring", "centre")]
+    if specs:
+        pl.add_point_labels(pv.PolyData(np.array([x.points[0] for x in specs], dtype=np.float32)),
+                            [x.text for x in specs], font_size=12, point_size=5, text_color="black",
+                            shape_opacity=0.6, always_visible=True)
 
 
 def _ldu_per_inch(result) -> float:
@@ -200,44 +214,80 @@ def _fit(model: Model, result, after: bool) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def build_damage_plotter(model: Model, result, *, off_screen: bool = True, size=(800, 600), after: bool = True,
-                         **kw):
+                         vtk_labels: bool = False, **kw):
     """The damage scene on a new plotter, framed so the model fills it: the PNG halves, the GIF frames, the
-    interactive window (``--show``) and the HTML page (``--html``) all come from here."""
+    interactive window (``--show``, with ``vtk_labels``) and the HTML page (``--html``) all come from here."""
     pl = new_plotter(off_screen, size)
-    _scene(pl, model, result, after=after, **kw)
+    _scene(pl, model, result, after=after, vtk_labels=vtk_labels, **kw)
     lo, hi, pts = _fit(model, result, after)
     frame_camera(pl, lo, hi, points=pts)
-    if kw.get("labels", True):
+    if vtk_labels and kw.get("labels", True):
         ring_labels(pl, result)
     return pl
 
 
-def _shot(model: Model, result, size, **kw) -> np.ndarray:
+def _shot(model: Model, result, size, **kw) -> tuple[np.ndarray, list]:
+    """(screenshot, label requests in its pixels)."""
     pl = build_damage_plotter(model, result, off_screen=True, size=size, **kw)
     try:
-        return pl.screenshot(return_img=True)
+        specs = damage_labels(model, result, after=kw.get("after", True), heat=kw.get("heat")) \
+            if kw.get("labels", True) else []
+        return pl.screenshot(return_img=True), label_requests(pl, specs)
     finally:
         pl.close()
 
 
-def render_before_after(model: Model, result, out: str | Path, size: tuple[int, int] = (800, 600)) -> Path:
-    """One PNG: the model with the blast's rings (left) and after the damage (right)."""
-    before = caption(_shot(model, result, size, after=False), f"before: {model.name}", ring_legend(result))
-    after = caption(_shot(model, result, size, after=True), f"after: {_after_title(result)}",
-                    section_legend(result))
+def render_before_after(model: Model, result, out: str | Path, size: tuple[int, int] = (800, 600),
+                        layouts: list | None = None) -> Path:
+    """One PNG: the model with the blast's rings (left) and after the damage (right). ``layouts`` (a list)
+    receives each half's label layout (for tests)."""
+    img, reqs = _shot(model, result, size, after=False)
+    before = caption(img, f"before: {model.name}", ring_legend(result), labels=reqs, layouts=layouts)
+    img, reqs = _shot(model, result, size, after=True)
+    after = caption(img, f"after: {_after_title(result)}", section_legend(result), labels=reqs, layouts=layouts)
     return save_png(np.concatenate([before, after], axis=1), out)
 
 
-def write_damage_html(model: Model, result, out: str | Path, title: str | None = None) -> Path:
-    """The after-damage scene (same as the PNG's right half) as a self-contained HTML page."""
-    from .html_export import write_html
+def _html_view(model: Model, result, *, after: bool, heat=None) -> dict:
+    """One view of the damage page: its batches come from the plotter, with the PNG's title, key and labels."""
+    from .html_export import label_json, scene_batches
 
-    pl = build_damage_plotter(model, result, off_screen=True)
+    pl = build_damage_plotter(model, result, off_screen=True, after=after, heat=heat)
     try:
-        pl.add_text(damage_legend(result), position="upper_left", font_size=10, color="black")
-        return write_html(pl, out, title=title or f"brikscan: {model.name} after the damage")
+        view = scene_batches(pl)
     finally:
         pl.close()
+    if heat is not None:
+        n = int((np.asarray(heat) > 0).sum())
+        view.update(name="heat map", title=f"{model.name}: chance each brick is destroyed ({n} can be)",
+                    keys=ring_legend(result), scale=HEAT_SCALE)
+    elif after:
+        view.update(name="after", title=f"after: {_after_title(result)}", keys=section_legend(result))
+    else:
+        view.update(name="before", title=f"before: {model.name}", keys=ring_legend(result))
+    view["labels"] = label_json(damage_labels(model, result, after=after, heat=heat))
+    return view
+
+
+HEAT_SCALE = {"title": "chance destroyed", "stops": [[200, 200, 200], [255, 210, 0], [200, 0, 0]],
+              "ticks": ["0%", "50%", "100%"]}
+
+
+def write_damage_html(model: Model, result, out: str | Path, title: str | None = None,
+                      p_destroyed: np.ndarray | None = None) -> Path:
+    """The damage as a self-contained HTML page with the PNG's views, titles and keys: before (the rings),
+    after (sections tinted and labelled, debris) and, with a Monte Carlo run, the heat map with its scale."""
+    from .html_export import write_views_html
+
+    views = [_html_view(model, result, after=False), _html_view(model, result, after=True)]
+    if p_destroyed is not None:
+        from types import SimpleNamespace
+
+        still = SimpleNamespace(knockback_vec=np.zeros((len(model.elements), 3)),
+                                destroyed=np.zeros(len(model.elements), dtype=bool), sections=[],
+                                blasts=getattr(result, "blasts", []), ldu_per_inch=_ldu_per_inch(result))
+        views.append(_html_view(model, still, after=True, heat=p_destroyed))
+    return write_views_html(views, out, title=title or f"brikscan: {model.name} after the damage", start=1)
 
 
 def damage_legend(result) -> str:
@@ -263,7 +313,7 @@ def _section_text(s) -> str:
 
 def show_damage(model: Model, result, after: bool = True) -> None:
     """Interactive pyvista window of the same scene (needs a display)."""
-    pl = build_damage_plotter(model, result, off_screen=False, size=(1024, 768), after=after)
+    pl = build_damage_plotter(model, result, off_screen=False, size=(1024, 768), after=after, vtk_labels=True)
     pl.add_text(damage_legend(result), position="upper_left", font_size=10, color="black")
     pl.show(title=f"brikscan: {model.name} after the damage")
 
@@ -276,10 +326,10 @@ def render_heatmap(model: Model, result, p_destroyed: np.ndarray, out: str | Pat
     still = SimpleNamespace(knockback_vec=np.zeros((len(model.elements), 3)), destroyed=np.zeros(len(model.elements),
                                                                                                  dtype=bool),
                             sections=[], blasts=result.blasts, ldu_per_inch=_ldu_per_inch(result))
-    img = _shot(model, still, size, heat=p_destroyed, labels=True, after=True)
+    img, reqs = _shot(model, still, size, heat=p_destroyed, labels=True, after=True)
     n = int((np.asarray(p_destroyed) > 0).sum())
     return save_png(caption(img, f"{model.name}: chance each brick is destroyed ({n} can be)", ring_legend(result),
-                            heat_scale=True), out)
+                            heat_scale=True, labels=reqs), out)
 
 
 def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tuple[int, int] = (640, 480),
@@ -288,28 +338,37 @@ def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tu
     import imageio.v2 as imageio
 
     lo, hi, pts = _fit(model, result, True)
-    pl = new_plotter(True, size)
+
+    def shot(**kw):
+        # a fresh plotter per frame: after ``clear()`` a reused plotter drew with another camera than the one
+        # the labels were projected with (the GIF's labels sat off their points)
+        pl = new_plotter(True, size)
+        try:
+            _scene(pl, model, result, **kw)
+            frame_camera(pl, lo, hi, points=pts)  # every frame on the same camera: the "before" one too
+            return pl.screenshot(return_img=True), pl
+        except BaseException:
+            pl.close()
+            raise
+
     imgs = []
+    img, pl = shot(after=False)  # the "before" frame, held for a second
     try:
-        pl.clear()  # the "before" frame, held for a second, on the same camera as the flight
-        _scene(pl, model, result, after=False)
-        frame_camera(pl, lo, hi, points=pts)
-        ring_labels(pl, result)
-        before = caption(pl.screenshot(return_img=True), f"before: {model.name}", ring_legend(result))
-        imgs += [before] * max(1, fps)
-        for f in steps(range(frames), "GIF frames", progress=progress):
-            t = f / (frames - 1) if frames > 1 else 1.0
-            pl.clear()
-            last = f == frames - 1
-            _scene(pl, model, result, t=t, labels=last)
-            frame_camera(pl, lo, hi, points=pts)
-            if last:
-                ring_labels(pl, result)
-            img = caption(pl.screenshot(return_img=True), f"after: {_after_title(result)}",
-                          section_legend(result) if last else [])
-            imgs += [img] * (max(1, fps) if last else 1)
+        before = caption(img, f"before: {model.name}", ring_legend(result),
+                         labels=label_requests(pl, damage_labels(model, result, after=False)))
     finally:
         pl.close()
+    imgs += [before] * max(1, fps)
+    for f in steps(range(frames), "GIF frames", progress=progress):
+        t = f / (frames - 1) if frames > 1 else 1.0
+        last = f == frames - 1
+        img, pl = shot(t=t, labels=last)
+        try:
+            img = caption(img, f"after: {_after_title(result)}", section_legend(result) if last else [],
+                          labels=label_requests(pl, damage_labels(model, result, t=t)) if last else None)
+        finally:
+            pl.close()
+        imgs += [img] * (max(1, fps) if last else 1)
     buf = io.BytesIO()
     imageio.mimsave(buf, imgs, format="GIF", duration=1.0 / fps, loop=0)
     out = Path(out)
@@ -318,6 +377,25 @@ def render_gif(model: Model, result, out: str | Path, frames: int = 16, size: tu
 
 
 # ---------------------------------------------------------------------------------------------- captions
+
+def _key_boxes(legend, heat_scale: bool, w: int, h: int) -> list[tuple[float, float, float, float]]:
+    """Where ``caption`` draws the key and the colour scale, in the picture's pixels (before the title strip)."""
+    from PIL import Image, ImageDraw
+
+    out = []
+    rows = list(legend)
+    if rows:
+        d = ImageDraw.Draw(Image.new("RGB", (4, 4)))
+        f = _font(11)
+        tw = max(d.textlength(t, font=f) for _, t in rows)
+        bw, bh = int(tw) + 30, 15 * len(rows) + 8
+        out.append((6.0, float(h - bh - 6), 6.0 + bw, float(h - 6)))
+    if heat_scale:
+        bw = 180
+        x0, y0 = w - bw - 16, h - 34
+        out.append((float(x0 - 6), float(y0 - 18), float(x0 + bw + 6), float(y0 + 12 + 16)))
+    return out
+
 
 def _font(size: int):
     from PIL import ImageFont
@@ -363,13 +441,24 @@ def section_legend(result, limit: int = 10) -> list[tuple[tuple[int, int, int] |
     return out
 
 
-def caption(img: np.ndarray, title: str, legend=(), heat_scale: bool = False) -> np.ndarray:
-    """A title strip above the picture and a legend box in its lower-left corner (a colour scale lower right
-    for heat maps), drawn in pixels: they are always inside the frame and never overlap the labels' text."""
+def caption(img: np.ndarray, title: str, legend=(), heat_scale: bool = False, labels=None,
+            layouts: list | None = None) -> np.ndarray:
+    """A title strip above the picture, a legend box in its lower-left corner (a colour scale lower right for
+    heat maps) and the labels (``label_layout`` requests, in the picture's pixels) placed off each other and
+    off the keys, all drawn in pixels inside the frame. ``layouts`` (a list) receives the label layout."""
     from PIL import Image, ImageDraw
 
-    im = Image.fromarray(np.asarray(img)[..., :3].astype(np.uint8))
-    w, h = im.size
+    from . import label_layout
+
+    im0 = np.asarray(img)[..., :3].astype(np.uint8)
+    w, h = im0.shape[1], im0.shape[0]
+    if labels:
+        reserved = _key_boxes(legend, heat_scale, w, h)
+        lay = label_layout.layout(list(labels), (w, h), reserved=reserved, fnt=_font(12))
+        im0 = label_layout.draw(im0, lay, fnt=_font(12))
+        if layouts is not None:
+            layouts.append(lay)
+    im = Image.fromarray(im0)
     strip = 26
     out = Image.new("RGB", (w, h + strip), "white")
     out.paste(im, (0, strip))

@@ -313,8 +313,8 @@ def _camera(pl) -> dict:
 
 # ---------------------------------------------------------------------------------------------- page
 
-def scene_html(pl, title: str = "brikscan") -> tuple[str, SceneSummary]:
-    """The page for a plotter's current scene and camera (no file written)."""
+def scene_batches(pl) -> dict:
+    """One view of a page: the plotter's drawables, camera, background and text actors (not yet packed)."""
     summary = SceneSummary(texts=_texts(pl))
     batches: list[_Batch] = []
     for actor in pl.renderer.actors.values():
@@ -323,23 +323,73 @@ def scene_html(pl, title: str = "brikscan") -> tuple[str, SceneSummary]:
         if _mapper_input(actor.GetMapper()) is None:
             continue
         batches.extend(_actor_batches(actor, summary))
+    return {"batches": batches, "camera": _camera(pl), "background": [float(c) for c in pl.renderer.GetBackground()],
+            "texts": summary.texts, "summary": summary}
+
+
+def label_json(specs, max_points: int = 60) -> list[dict]:
+    """Labels for the page (anything with ``text``, ``points`` and ``fill``): the page projects the candidate
+    points each frame and lays the boxes out off each other and off the keys, as the PNG does."""
+    out = []
+    for sp in specs:
+        pts = [[round(float(v), 2) for v in p] for p in list(sp.points)[:max_points]]
+        out.append({"text": sp.text, "at": pts, "fill": [int(v) for v in getattr(sp, "fill", (255, 255, 255))]})
+    return out
+
+
+def views_html(views: list[dict], title: str = "brikscan", start: int = 0) -> tuple[str, SceneSummary]:
+    """The page for one or more views (``scene_batches`` dicts, each optionally with ``name``, ``title``,
+    ``keys`` [(rgb or None, text)], ``scale`` {title, stops, ticks} and ``labels`` (``label_json``)); buttons
+    switch between several views; ``start`` is the one shown first."""
+    total = SceneSummary()
+    batches: list[_Batch] = []
+    vmeta = []
+    for k, v in enumerate(views):
+        first = len(batches)
+        batches.extend(v["batches"])
+        sm = v["summary"]
+        total.triangles += sm.triangles
+        total.lines += sm.lines
+        total.points += sm.points
+        total.texts += sm.texts
+        total.skipped += sm.skipped
+        vmeta.append({"name": v.get("name", f"view {k + 1}"), "title": v.get("title", ""),
+                      "texts": [] if v.get("keys") is not None or v.get("title") else v["texts"],
+                      "keys": [[None if c is None else [int(x) for x in c], t] for c, t in v.get("keys") or []],
+                      "scale": v.get("scale"), "labels": v.get("labels", []),
+                      "camera": v["camera"], "background": v["background"],
+                      "batches": list(range(first, len(batches)))})
+        total.texts += [x[1] for x in vmeta[-1]["keys"]] + [vmeta[-1]["title"]] * bool(vmeta[-1]["title"])
     blob, manifest = _pack(batches)
-    bg = [float(c) for c in pl.renderer.GetBackground()]
-    meta = {"title": title, "camera": _camera(pl), "background": bg, "texts": summary.texts,
-            "triangles": summary.triangles, "lines": summary.lines, "points": summary.points, **manifest}
+    meta = {"title": title, "camera": vmeta[start]["camera"], "background": vmeta[start]["background"],
+            "texts": vmeta[start]["texts"], "triangles": total.triangles, "lines": total.lines,
+            "points": total.points, "views": vmeta, "start": start, **manifest}
     payload = base64.b64encode(gzip.compress(blob, compresslevel=6, mtime=0)).decode("ascii")
     meta_json = json.dumps(meta).replace("</", "<\\/")
     page = (_TEMPLATE.replace("{{TITLE}}", html.escape(title))
             .replace("{{META}}", meta_json)
             .replace("{{DATA}}", payload)
             .replace("{{MARKER}}", _VIEWER_MARKER))
-    return page, summary
+    return page, total
 
 
-def write_html(plotter, out_path, title: str | None = None) -> Path:
+def scene_html(pl, title: str = "brikscan", overlay: dict | None = None) -> tuple[str, SceneSummary]:
+    """The page for a plotter's current scene and camera (no file written); ``overlay``: the view's ``title``,
+    ``keys``, ``scale`` and ``labels`` as ``views_html`` takes them."""
+    return views_html([dict(scene_batches(pl), **(overlay or {}))], title)
+
+
+def write_html(plotter, out_path, title: str | None = None, overlay: dict | None = None) -> Path:
     """Write the plotter's scene as a self-contained interactive HTML page (atomically); returns the path."""
     out = Path(out_path)
-    page, _ = scene_html(plotter, title or out.stem)
+    page, _ = scene_html(plotter, title or out.stem, overlay)
+    write_atomic(out, page.encode("utf-8"))
+    return out
+
+
+def write_views_html(views: list[dict], out_path, title: str, start: int = 0) -> Path:
+    out = Path(out_path)
+    page, _ = views_html(views, title, start)
     write_atomic(out, page.encode("utf-8"))
     return out
 
@@ -358,10 +408,28 @@ canvas{display:block;width:100%;height:100%;touch-action:none;cursor:grab}
  border-radius:4px;pointer-events:none}
 #error{position:absolute;inset:0;display:none;align-items:center;justify-content:center;color:#900;
  font-size:16px;text-align:center;padding:2em}
+#titlebar{position:absolute;left:0;right:0;top:0;height:26px;background:#2d3440;color:#fff;font-size:14px;
+ padding:4px 8px;box-sizing:border-box;display:none;white-space:nowrap;overflow:hidden}
+#titlebar button{margin-left:8px;font-size:12px}#titlebar button.on{font-weight:bold;background:#fc6}
+#keys{position:absolute;left:6px;bottom:30px;background:rgba(255,255,255,.88);border:1px solid #787878;
+ padding:4px 6px;font-size:11px;display:none;pointer-events:none}
+#keys div{white-space:nowrap;line-height:15px}
+.sw{display:inline-block;width:11px;height:10px;border:1px solid #3c3c3c;margin-right:6px;vertical-align:-1px}
+#scale{position:absolute;right:10px;bottom:30px;background:rgba(255,255,255,.88);border:1px solid #787878;
+ padding:3px 6px;font-size:11px;display:none;width:180px;pointer-events:none}
+#scale .bar{height:12px;border:1px solid #3c3c3c}#scale .ticks{display:flex;justify-content:space-between}
+#labels{position:absolute;inset:0;pointer-events:none;overflow:hidden}
+#labels .lbl{position:absolute;font-size:12px;padding:2px 4px;border:1px solid #5a5a5a;white-space:nowrap;
+ background:#fff}
+#labels svg{position:absolute;inset:0;width:100%;height:100%}
 </style></head>
 <body>
 <canvas id="view"></canvas>
 <div id="overlay"></div>
+<div id="labels"><svg id="leaders"></svg></div>
+<div id="titlebar"><span id="title-text"></span><span id="view-buttons"></span></div>
+<div id="keys"></div>
+<div id="scale"></div>
 <div id="help">drag: rotate &middot; right-drag or shift-drag: pan &middot; wheel: zoom &middot; R: reset view</div>
 <div id="error"></div>
 <script type="application/json" id="scene-meta">{{META}}</script>
@@ -376,8 +444,100 @@ function fail(msg) {
   e.textContent = msg; e.style.display = "flex";
   console.error("{{MARKER}} error: " + msg);
 }
-document.getElementById("overlay").textContent = [meta.title].concat(meta.texts || []).join("\n");
-const bg = meta.background;
+const views = meta.views || [{name: "view", title: "", texts: meta.texts || [], keys: [], scale: null, labels: [],
+  camera: meta.camera, background: meta.background, batches: meta.batches.map(function (_, i) { return i; })}];
+let current = meta.start || 0;
+const esc = function (t) { return String(t).replace(/[&<>"]/g, function (c) {
+  return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]; }); };
+function showOverlay() {
+  const v = views[current];
+  const boxed = !!(v.title || (v.keys && v.keys.length));
+  document.getElementById("overlay").textContent = [meta.title].concat(v.texts || []).join("\n");
+  document.getElementById("overlay").style.display = boxed ? "none" : "";
+  const tb = document.getElementById("titlebar");
+  tb.style.display = boxed ? "block" : "none";
+  document.getElementById("title-text").textContent = v.title || meta.title;
+  document.getElementById("view-buttons").innerHTML = views.length > 1 ? views.map(function (w, k) {
+    return '<button data-k="' + k + '"' + (k === current ? ' class="on"' : "") + ">" + esc(w.name) + "</button>"; }).join("") : "";
+  document.querySelectorAll("#view-buttons button").forEach(function (b) {
+    b.style.pointerEvents = "auto"; b.addEventListener("click", function () { switchView(+b.dataset.k); }); });
+  if (boxed) { document.getElementById("overlay").style.top = "30px"; document.getElementById("help").style.bottom = "6px"; }
+  const keys = document.getElementById("keys");
+  keys.style.display = v.keys && v.keys.length ? "block" : "none";
+  keys.innerHTML = (v.keys || []).map(function (k) {
+    return "<div>" + (k[0] ? '<span class="sw" style="background:rgb(' + k[0].join(",") + ')"></span>' : "") + esc(k[1]) + "</div>"; }).join("");
+  const sc = document.getElementById("scale");
+  sc.style.display = v.scale ? "block" : "none";
+  if (v.scale) sc.innerHTML = "<div>" + esc(v.scale.title) + '</div><div class="bar" style="background:linear-gradient(90deg,' +
+    v.scale.stops.map(function (c) { return "rgb(" + c.join(",") + ")"; }).join(",") + ')"></div><div class="ticks">' +
+    v.scale.ticks.map(function (t) { return "<span>" + esc(t) + "</span>"; }).join("") + "</div>";
+  buildLabels();
+}
+let labelEls = [];
+function buildLabels() {
+  const box = document.getElementById("labels");
+  labelEls.forEach(function (l) { l.el.remove(); });
+  labelEls = (views[current].labels || []).map(function (l) {
+    const el = document.createElement("div"); el.className = "lbl"; el.textContent = l.text;
+    el.style.background = "rgba(" + l.fill.join(",") + ",.9)"; box.appendChild(el);
+    return {el: el, at: l.at};
+  });
+}
+let lastVP = null;
+function projectPx(p) {
+  const m = lastVP; if (!m) return null;
+  const x = m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12], y = m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13];
+  const w = m[3] * p[0] + m[7] * p[1] + m[11] * p[2] + m[15];
+  if (w <= 0) return null;
+  return [(x / w * 0.5 + 0.5) * canvas.clientWidth, (0.5 - y / w * 0.5) * canvas.clientHeight];
+}
+function overlaps(a, b) { return a[0] < b[2] + 2 && b[0] < a[2] + 2 && a[1] < b[3] + 2 && b[1] < a[3] + 2; }
+function elBox(id) { const e = document.getElementById(id); if (!e || e.style.display === "none" || !e.offsetWidth) return null;
+  const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }
+// the picture's layout (label_layout.py): each box at the first free place around its anchor, inside the frame
+const ANGLES = [0, 180, 270, 90, 315, 225, 45, 135, 340, 200, 290, 70, 20, 160, 250, 110];
+const DISTS = [6, 14, 26, 42, 62, 88, 120, 160, 210, 270, 340, 420];
+function placeLabels() {
+  const W = canvas.clientWidth, H = canvas.clientHeight, taken = [], lines = [];
+  ["titlebar", "keys", "scale", "help", "overlay"].forEach(function (id) { const b = elBox(id); if (b) taken.push(b); });
+  window.brikscanLabels = [];
+  for (const l of labelEls) {
+    const pts = l.at.map(projectPx).filter(function (q) { return q; });
+    const top = elBox("titlebar") ? 26 : 0;  // anchors well inside the frame first, as label_layout.py does
+    const inside = pts.filter(function (q) { return q[0] >= 0 && q[1] >= top && q[0] < W && q[1] < H; });
+    const well = inside.filter(function (q) { return q[0] >= 40 && q[1] >= top + 40 && q[0] < W - 40 && q[1] < H - 40; });
+    const anchors = well.concat(inside.filter(function (q) { return well.indexOf(q) < 0; }));
+    if (!anchors.length) anchors.push.apply(anchors, pts.slice(0, 1));
+    const bw = l.el.offsetWidth, bh = l.el.offsetHeight;
+    let found = null;
+    for (const a of anchors) {
+      const ax = Math.min(Math.max(a[0], 0), W - 1), ay = Math.min(Math.max(a[1], 0), H - 1);
+      for (const d of DISTS) { for (const g of ANGLES) {
+        const dx = Math.cos(g * Math.PI / 180) * d, dy = Math.sin(g * Math.PI / 180) * d;
+        let x0 = ax + dx - (dx < -1e-6 ? bw : dx > 1e-6 ? 0 : bw / 2), y0 = ay + dy - (dy < -1e-6 ? bh : dy > 1e-6 ? 0 : bh / 2);
+        x0 = Math.min(Math.max(x0, 3), W - 3 - bw); y0 = Math.min(Math.max(y0, 3), H - 3 - bh);
+        const b = [x0, y0, x0 + bw, y0 + bh];
+        if (!taken.some(function (t) { return overlaps(b, t); })) { found = [ax, ay, b]; break; }
+      } if (found) break; }
+      if (found) break;
+    }
+    if (!found) { l.el.style.display = "none"; continue; }
+    const b = found[2]; taken.push(b);
+    l.el.style.display = ""; l.el.style.left = b[0] + "px"; l.el.style.top = b[1] + "px";
+    const lx = Math.min(Math.max(found[0], b[0]), b[2]), ly = Math.min(Math.max(found[1], b[1]), b[3]);
+    lines.push('<line x1="' + found[0] + '" y1="' + found[1] + '" x2="' + lx + '" y2="' + ly + '" stroke="#222" stroke-width="1"/>' +
+      '<circle cx="' + found[0] + '" cy="' + found[1] + '" r="2.5" fill="#141414"/>');
+    window.brikscanLabels.push({text: l.el.textContent, box: b});
+  }
+  document.getElementById("leaders").innerHTML = lines.join("");
+}
+function switchView(k) {
+  current = k; cam0 = views[k].camera; bg = views[k].background;
+  document.body.style.background = "rgb(" + bg.map(function (c) { return Math.round(c * 255); }).join(",") + ")";
+  resetCamera(); showOverlay(); requestRender();
+}
+window.brikscanView = function (k) { switchView(k); };
+let bg = views[current].background;
 document.body.style.background = "rgb(" + bg.map(function (c) { return Math.round(c * 255); }).join(",") + ")";
 // alpha:false: translucent parts blend with the scene, not with the page behind the canvas
 const gl = canvas.getContext("webgl2", {antialias: true, alpha: false, preserveDrawingBuffer: true});
@@ -457,13 +617,14 @@ const U = {};
 ["uView", "uProj", "uLo", "uExt", "uSize", "uLit"].forEach(function (n) { U[n] = gl.getUniformLocation(prog, n); });
 
 // ---- camera: turntable orbit around the focal point, about the scene's up vector
-const cam0 = meta.camera;
+let cam0 = views[current].camera;
 let cam = null;
+let worldUp = norm(cam0.up);
 function resetCamera() {
   cam = {eye: cam0.position.slice(), target: cam0.focal.slice(), up: norm(cam0.up), pscale: cam0.parallel_scale};
+  worldUp = norm(cam0.up);
 }
 resetCamera();
-const worldUp = norm(cam0.up);
 const lo = meta.lo, ext = meta.ext;
 const centre = [lo[0] + ext[0] / 2, lo[1] + ext[1] / 2, lo[2] + ext[2] / 2];
 const radius = Math.max(len(ext) / 2, 1e-6);
@@ -485,13 +646,14 @@ function render() {
   gl.useProgram(prog);
   gl.uniformMatrix4fv(U.uView, false, new Float32Array(view));
   gl.uniformMatrix4fv(U.uProj, false, new Float32Array(proj));
+  lastVP = mul(proj, view);
   gl.uniform3fv(U.uLo, lo); gl.uniform3fv(U.uExt, ext);
   gl.enable(gl.DEPTH_TEST);
   for (const pass of [false, true]) {  // opaque first, then translucent without depth writes
     if (pass) { gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA); gl.depthMask(false); }
     else { gl.disable(gl.BLEND); gl.depthMask(true); }
     for (const d of draws) {
-      if (d.translucent !== pass) continue;
+      if (d.translucent !== pass || d.view !== current) continue;
       gl.bindVertexArray(d.vao);
       gl.uniform1i(U.uLit, d.lit ? 1 : 0);
       gl.uniform1f(U.uSize, Math.max(1, d.size) * dpr);
@@ -502,6 +664,7 @@ function render() {
     }
   }
   gl.depthMask(true); gl.bindVertexArray(null);
+  placeLabels();
 }
 function requestRender() { if (!dirty) { dirty = true; requestAnimationFrame(render); } }
 
@@ -566,8 +729,10 @@ new Response(stream).arrayBuffer().then(function (buf) {
     const ib = gl.createBuffer(); gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib);
     gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint32Array(buf, b.index.offset, b.index.length / 4), gl.STATIC_DRAW);
     gl.bindVertexArray(null);
-    draws.push({vao: vao, count: b.count, kind: b.kind, lit: b.lit, size: b.size, translucent: b.translucent});
+    const vk = views.findIndex(function (v) { return v.batches.indexOf(meta.batches.indexOf(b)) >= 0; });
+    draws.push({vao: vao, count: b.count, kind: b.kind, lit: b.lit, size: b.size, translucent: b.translucent, view: vk});
   }
+  showOverlay();
   render();
   console.log("{{MARKER}}: drew " + meta.triangles + " triangles, " + meta.lines + " lines, " + meta.points + " points");
 }).catch(function (err) { fail("could not read the scene: " + err); });

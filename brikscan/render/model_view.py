@@ -326,13 +326,17 @@ def render_png(model: Model, out: str | Path, size: tuple[int, int] = (1024, 768
     return save_png(img, out)
 
 
-def render_html(model: Model, out: str | Path, face_rgb=None, edges: bool = True) -> Path:
-    """The same scene as render_png, as a self-contained HTML page a browser opens offline."""
+def render_html(model: Model, out: str | Path, face_rgb=None, edges: bool = True,
+                legend: dict[str, tuple[int, int, int]] | None = None, title: str | None = None) -> Path:
+    """The same scene as render_png, as a self-contained HTML page a browser opens offline (with the PNG's
+    title and colour key)."""
     from .html_export import write_html
 
     pl = model_plotter(model, off_screen=True, face_rgb=face_rgb, edges=edges)
+    overlay = {"title": title or model.name, "keys": list(((rgb, name) for name, rgb in legend.items()))} \
+        if legend or title else None
     try:
-        return write_html(pl, out, title=f"brikscan: {model.name}")
+        return write_html(pl, out, title=f"brikscan: {model.name}", overlay=overlay)
     finally:
         pl.close()
 

@@ -343,7 +343,8 @@ def sight_plotter(battlefield, result: LosResult, *, off_screen: bool, size=(128
         what = f"rays of all {len(pairs)} pairs (at most {per_pair} each)"
     title = (f"{battlefield.name}: {what}\n{len(result.pairs)} pairs, {result.n_rays} rays computed; green clear, "
              f"red blocked; yellow = visible section/target, red box = not visible")
-    pl.add_text(title, position="upper_left", font_size=10, color="black")
+    if not legend:
+        pl.add_text(title, position="upper_left", font_size=10, color="black")
 
     labelled = _label_pairs(pairs, max_labels)
     with_viewer = len(viewer_names) > 1
@@ -361,9 +362,15 @@ def sight_plotter(battlefield, result: LosResult, *, off_screen: bool, size=(128
             pts.append(tpos[p.target] + np.array([0.0, -14.0 * k, 0.0]))
         pl.add_point_labels(np.array(pts, dtype=np.float32), texts, font_size=12, point_size=1,
                             shape_opacity=0.6, always_visible=True, show_points=False)
-    if legend and labelled:  # the labels as plain text, for viewers that draw no 3D labels (the HTML page)
-        lines = texts[:16] + ([f"… {len(texts) - 16} more"] if len(texts) > 16 else [])
-        pl.add_text("\n".join(lines), position="lower_right", font_size=9, color="black")
+    if legend:  # the HTML page: the title, a colour key and the labels, laid out by the page itself
+        _set_attr(pl, "html_overlay", {
+            "title": title.split("\n")[0],
+            "keys": [(CLEAR_RGB, "clear ray"), (BLOCKED_RGB, "blocked ray (stops at the brick)"),
+                     (tuple(int(v) for v in VISIBLE_TINT), "visible section (overlay) / creation (corners)"),
+                     (NOT_VISIBLE_RGB, "target not visible (box)"), (EYE_RGB, "viewer's eyes"),
+                     (None, f"{len(result.pairs)} pairs, {result.n_rays} rays computed")],
+            "labels": [{"text": t, "at": [[round(float(v), 2) for v in tpos[p.target]]],
+                        "fill": [int(255 * c) for c in _label_colour(p)]} for p, t in zip(labelled, texts)]})
     summary = SightSummary(viewers=list(viewer_names), pairs=[(p.viewer, p.target) for p in pairs],
                            segments=len(segs), segment_viewers=seg_viewers, labels=texts, title=title)
     _set_attr(pl, "sight_summary", summary)
@@ -459,7 +466,8 @@ def write_sight_html(battlefield, result: LosResult, out: str | Path, *, all_ray
 
     pl = sight_plotter(battlefield, result, off_screen=True, legend=True, all_rays=all_rays)
     try:
-        return write_html(pl, out, title=f"{battlefield.name}: line of sight")
+        return write_html(pl, out, title=f"{battlefield.name}: line of sight",
+                          overlay=getattr(pl, "html_overlay", None))
     finally:
         pl.close()
 

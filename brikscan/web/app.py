@@ -118,6 +118,7 @@ def create_app(session: Session, *, allowed_hosts: list[str] | None = None) -> S
         Route("/api/blast", guarded(session.blast), methods=["POST"]),
         Route("/api/hit", guarded(session.hit), methods=["POST"]),
         Route("/api/los", guarded(session.los), methods=["POST"]),
+        Route("/api/attacks", guarded(session.attacks), methods=["POST"]),
         Route("/api/roles", guarded(session.set_role), methods=["POST"]),
         Route("/api/roles/undo", guarded(session.undo_role, body=False), methods=["POST"]),
         Route("/api/roles/reset", guarded(session.reset_roles, body=False), methods=["POST"]),

@@ -111,7 +111,7 @@ def pack_geometry(elements, mesh, colours) -> tuple[bytes, dict]:
     lo, hi = bounds(elements, mesh)
     header: dict = {"parts": parts, "palette": rgba, "palette_names": [colours.get(c).name for c in palette], "palette_codes": list(palette),
                     "bbox_ldu": [lo.tolist(), hi.tolist()], "vertices": v0, "instances": len(inst_e),
-                    "triangles": int(len(tris)), "blobs": {}}
+                    "triangles": int(len(tris)), "elements": len(elements), "blobs": {}}
     # offsets depend on the header length: lay the blobs out relative to the data start, then shift
     rel = 0
     for k, arr in blobs.items():

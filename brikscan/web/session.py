@@ -89,7 +89,7 @@ class Session:
         self._geometry: bytes | None = None
         self._damage_scene = None
         self._damage_scene_of = None
-        self._placed_scenes: dict[int, object] = {}  # a scene's placed models: their damage scenes
+        self._placed_scenes: dict[int, tuple] = {}  # a scene's placed models: their damage scenes
         self._scene_lock = threading.Lock()  # the warm-up builds the damage scene without holding ``lock``
         self._acache = AnalysisCache()  # hulls and interiors, shared by the re-analyses of role changes
         self.timings: dict[str, float] = {}
@@ -99,6 +99,10 @@ class Session:
             self.field = load_battlefield(self.path, library, scale=scale, rules=rules)
             self.analysis: Analysis | None = None
             self.model = None
+            # each placed model file and its analysis as loaded: role changes re-analyse from these
+            self._file_base: dict[Path, Analysis] = {}
+            for pl, an in zip(self.field.placements, self.field.analyses):
+                self._file_base.setdefault(Path(pl.path).resolve(), an)
         else:
             from ..geometry.model import load
 
@@ -163,6 +167,17 @@ class Session:
                  "eye_ldu": [round(float(x), 2) for x in u.eye_ldu],
                  "position_ldu": [round(float(x), 2) for x in u.position_ldu]} for u in self.field.units]
 
+    def attackers(self) -> list[str]:
+        """The units and creations with a weapon (``attacks --from`` takes these names), as ``find_weapons``
+        finds them on the battlefield with the page's role changes."""
+        from ..battle.attacks import find_weapons
+
+        names: list[str] = []
+        for w in find_weapons(self.field):
+            if w.attacker.name not in names:
+                names.append(w.attacker.name)
+        return names
+
     def model_json(self) -> dict:
         """``GET /api/model``: every element with its role and reason, the stat cards, the units."""
         with self.lock:
@@ -181,10 +196,10 @@ class Session:
             return {"model": str(self.path), "name": self.field.name, "kind": "scene" if self.is_scene else "model",
                     "rules": self.rules, "scale": self.scale, "ldu_per_inch": self.field.ldu_per_inch,
                     "elements": elements, "creations": cards, "units": self.units_json(),
-                    "army": army_total(cards), "roles": list(ROLES),
+                    "army": army_total(cards), "roles": list(ROLES), "attackers": self.attackers(),
                     "bbox_ldu": [[float(v) for v in lo], [float(v) for v in hi]],
                     "triangles": int(self.field.mesh.n_triangles), "changes": self.changes_json(),
-                    "editable": not self.is_scene,
+                    "editable": True,
                     "placements": [{"name": p.name, "file": str(p.path), "first_element": p.first_element,
                                     "n_elements": p.n_elements, "side": p.side} for p in self.field.placements]}
 
@@ -263,10 +278,10 @@ class Session:
         if a is self.analysis and a is not None:
             return self.damage_scene()
         with self._scene_lock:
-            sc = self._placed_scenes.get(id(a))
-            if sc is None:
-                sc = self._placed_scenes[id(a)] = build_scene(a)
-            return sc
+            got = self._placed_scenes.get(id(a))
+            if got is None or got[0] is not a:  # (a role change made a new analysis: its own scene)
+                got = self._placed_scenes[id(a)] = (a, build_scene(a))
+            return got[1]
 
     @staticmethod
     def _to_local(xf: np.ndarray, p) -> list[float]:
@@ -413,12 +428,34 @@ class Session:
                 out["ray_lines"] = rays
             return out
 
+    def attacks(self, req: dict) -> dict:
+        """``POST /api/attacks`` ``{"from": NAME}`` (optional ``"to"``, ``"weapon"``, ``"scenery"``): what
+        ``attacks BATTLEFIELD --from NAME --json`` prints (``attack_options`` / ``attacks_json``), over the served
+        battlefield with the page's role changes. ``"arcs": true`` adds each mounted weapon's cone for the
+        picture."""
+        from ..battle.attacks import attack_options, attacks_json, pick_units
+
+        _keys(req, {"from", "to", "weapon", "scenery", "samples", "seed", "arcs"}, "/api/attacks")
+        for k in ("from", "to", "weapon"):
+            if req.get(k) is not None and not isinstance(req[k], str):
+                raise UsageError(f"{k} must be a name (text), got {req[k]!r}")
+        if not req.get("from"):
+            raise UsageError("/api/attacks: give \"from\": the attacker's name")
+        samples = _int(req.get("samples", 200), "samples", 1, 5000)
+        with self.lock:
+            attackers, targets = pick_units(self.field, req["from"], req.get("to"))
+            result = attack_options(self.field, attackers, targets, req.get("weapon"), samples=samples,
+                                    seed=_int(req.get("seed", 0), "seed"), scenery=bool(req.get("scenery", False)))
+            out = attacks_json(self.field, result)
+            if req.get("arcs"):
+                out["arcs"] = arcs_json(self.field, result)
+            return out
+
     # ------------------------------------------------------------------ roles
     def set_role(self, req: dict) -> dict:
         """``POST /api/roles`` ``{"element": N | "elements": [...], "role": "weapon", "type": "gun", ...}``:
         re-analyse with the change as a ``--role`` override; the updated stat cards."""
         _keys(req, {"element", "elements", "role"} | ROLE_KEYS, "/api/roles")
-        a = self._single("changing roles")
         n = len(self.elements)
         if req.get("elements") is not None:
             if not isinstance(req["elements"], list) or not req["elements"]:
@@ -441,16 +478,31 @@ class Session:
                 raise UsageError(f"{k}={v!r}: use letters, digits and . + - / only")
             params[k] = v
         words = role.replace(" ", "_") if " " in role else role
-        spec = ",".join(map(str, els)) + "=" + " ".join([words] + [f"{k}={v}" for k, v in params.items()])
+        change = {"elements": els, "role": role, "params": params}
+        local = els
+        if self.is_scene:  # the change applies to the model of the elements' scene item (every placement of it)
+            pl = self._placement_of(els)
+            local = [e - pl.first_element for e in els]
+            change.update(placement=pl.name, file=str(Path(pl.path).resolve()), local_elements=local)
+        change["spec"] = ",".join(map(str, local)) + "=" + " ".join([words] + [f"{k}={v}" for k, v in params.items()])
         with self.lock:
-            self._reanalyse([c["spec"] for c in self.changes] + [spec])
-            self.changes.append({"elements": els, "role": role, "params": params, "spec": spec})
+            self._reanalyse(self.changes + [change])
+            self.changes.append(change)
             return self.roles_json()
+
+    def _placement_of(self, els: list[int]):
+        """The one placed model that holds all of ``els`` (a role change falls on one model file)."""
+        owners = [next(p for p in self.field.placements if p.first_element <= e < p.first_element + p.n_elements)
+                  for e in els]
+        if any(o is not owners[0] for o in owners):
+            names = sorted({o.name for o in owners})
+            raise UsageError(f"a role change falls on one placed model; these bricks are in {', '.join(names)}")
+        return owners[0]
 
     def undo_role(self) -> dict:
         with self.lock:
             if self.changes:
-                self._reanalyse([c["spec"] for c in self.changes[:-1]])
+                self._reanalyse(self.changes[:-1])
                 self.changes.pop()
             return self.roles_json()
 
@@ -461,13 +513,26 @@ class Session:
                 self.changes.clear()
             return self.roles_json()
 
-    def _reanalyse(self, overrides: list[str]) -> None:
+    def _reanalyse(self, changes: list[dict]) -> None:
+        """Re-analyse with ``changes`` as ``--role`` overrides (in a scene: per model file, then the scene is
+        laid out again from those analyses). Only once that succeeded is the state replaced: a bad change leaves
+        it as it was."""
         t0 = time.perf_counter()
-        # the connectivity graph does not depend on roles: reuse it and the part hulls (seconds on big models)
-        a = analyse(self.model, rules=self.rules, scale=self.scale, overrides=overrides,
-                    graph=self._base_graph, cache=self._acache) if overrides else self._base
-        self.analysis = a  # only once the analysis succeeded: a bad change leaves the state as it was
-        self.field = from_analysis(a)
+        if self.is_scene:
+            known: dict[Path, Analysis] = {}
+            for f, base in self._file_base.items():
+                specs = [c["spec"] for c in changes if Path(c["file"]) == f]
+                known[f] = analyse(base.model, rules=base.rules, scale=base.scale, overrides=specs, graph=base.graph,
+                                   cache=self._acache) if specs else base
+            self.field = load_battlefield(self.path, self.library, scale=self.scale, rules=self.rules,
+                                          analyses=known)
+        else:
+            overrides = [c["spec"] for c in changes]
+            # the connectivity graph does not depend on roles: reuse it and the part hulls (seconds on big models)
+            a = analyse(self.model, rules=self.rules, scale=self.scale, overrides=overrides,
+                        graph=self._base_graph, cache=self._acache) if overrides else self._base
+            self.analysis = a
+            self.field = from_analysis(a)
         self.timings["roles_s"] = time.perf_counter() - t0
 
     def changes_json(self) -> list[dict]:
@@ -476,54 +541,102 @@ class Session:
     def roles_json(self) -> dict:
         cards = self.cards_json()
         return {"creations": cards, "army": army_total(cards), "changes": self.changes_json(),
+                "attackers": self.attackers(), "units": self.units_json(),
                 "elements": [{"index": i, **r} for i, r in enumerate(self.element_roles())]}
 
     def annotated_copy(self) -> tuple[str, bytes]:
-        """(file name, text) of the model with a ``0 !BRIKSCAN ROLE`` line before each changed element's line.
+        """(file name, bytes) of the model with a ``0 !BRIKSCAN ROLE`` line before each changed element's line;
+        for a scene, the changed model file annotated (several changed files: a zip of them)."""
+        if not self.is_scene:
+            return _annotated(self.path, self._single("the annotated copy").model, self.changes)
+        files = []
+        for c in self.changes:
+            if Path(c["file"]) not in files:
+                files.append(Path(c["file"]))
+        if not files:
+            raise UsageError("no role change yet: the scene's models are as loaded")
+        copies = [_annotated(f, self._file_base[f].model,
+                             [dict(c, elements=c["local_elements"]) for c in self.changes if Path(c["file"]) == f])
+                  for f in files]
+        if len(copies) == 1:
+            return copies[0]
+        import io
+        import zipfile
 
-        An element inside a submodel used several times is annotated in the submodel, so the change applies
-        to every copy of it (the LDraw file has one line for all of them)."""
-        a = self._single("the annotated copy")
-        data = self.path.read_bytes()
-        text = data.decode("utf-8", errors="surrogateescape")
-        nl = "\r\n" if "\r\n" in text else "\n"
-        lines = text.split(nl)
-        final: dict[int, int] = {}  # element -> the change that decides it (the last one naming it)
-        for k, c in enumerate(self.changes):
-            for i in c["elements"]:
-                final[i] = k
-        main = str(self.path)
-        before: dict[int, list[str]] = {}  # 1-based line number -> meta lines to write above it
-        after: dict[int, list[str]] = {}
-        for k, c in enumerate(self.changes):
-            lns = sorted({int(a.model.elements[i].source.rpartition(":")[2]) for i, kk in final.items()
-                          if kk == k and Path(a.model.elements[i].source.rpartition(":")[0]) == Path(main)})
-            if not lns:
-                continue  # elements in another file beside the model: not part of this copy
-            words = " ".join([c["role"].replace(" ", "_")] + [f"{key}={v}" for key, v in c["params"].items()])
-            # several bricks are one weapon / one propulsion unit: a BEGIN … END block where their lines are
-            # together; ROLE lines (one unit each) where other parts lie between them
-            block = len(lns) > 1 and all(not re.match(r"\s*1\s", lines[n - 1]) or n in lns
-                                         for n in range(lns[0], lns[-1] + 1))
-            if block:
-                before.setdefault(lns[0], []).append(f"0 !BRIKSCAN BEGIN {words}")
-                after.setdefault(lns[-1], []).insert(0, "0 !BRIKSCAN END")
-            else:
-                for n in lns:
-                    before.setdefault(n, []).append(f"0 !BRIKSCAN ROLE {words}")
-        out: list[str] = []
-        for n, line in enumerate(lines, start=1):
-            if n in before:
-                if out and re.match(r"\s*0\s+!BRIKSCAN\s+ROLE\b", out[-1], re.IGNORECASE) and \
-                        any(m.startswith("0 !BRIKSCAN ROLE") for m in before[n]):
-                    out.pop()  # the page's change replaces the role written before
-                indent = re.match(r"\s*", line).group(0)
-                out.extend(indent + m for m in before[n])
-            out.append(line)
-            if n in after:
-                out.extend(after[n])
-        name = f"{self.path.stem}-annotated{self.path.suffix}"
-        return name, nl.join(out).encode("utf-8", errors="surrogateescape")
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            for name, data in copies:
+                z.writestr(name, data)
+        return f"{self.path.stem}-annotated.zip", buf.getvalue()
+
+
+def _annotated(path: Path, model, changes: list[dict]) -> tuple[str, bytes]:
+    """(file name, text) of ``path`` with ``0 !BRIKSCAN`` lines for ``changes`` (element indices of ``model``).
+
+    An element inside a submodel used several times is annotated in the submodel, so the change applies
+    to every copy of it (the LDraw file has one line for all of them)."""
+    data = path.read_bytes()
+    text = data.decode("utf-8", errors="surrogateescape")
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(nl)
+    final: dict[int, int] = {}  # element -> the change that decides it (the last one naming it)
+    for k, c in enumerate(changes):
+        for i in c["elements"]:
+            final[i] = k
+    main = str(path)
+    before: dict[int, list[str]] = {}  # 1-based line number -> meta lines to write above it
+    after: dict[int, list[str]] = {}
+    for k, c in enumerate(changes):
+        lns = sorted({int(model.elements[i].source.rpartition(":")[2]) for i, kk in final.items()
+                      if kk == k and Path(model.elements[i].source.rpartition(":")[0]) == Path(main)})
+        if not lns:
+            continue  # elements in another file beside the model: not part of this copy
+        words = " ".join([c["role"].replace(" ", "_")] + [f"{key}={v}" for key, v in c["params"].items()])
+        # several bricks are one weapon / one propulsion unit: a BEGIN … END block where their lines are
+        # together; ROLE lines (one unit each) where other parts lie between them
+        block = len(lns) > 1 and all(not re.match(r"\s*1\s", lines[n - 1]) or n in lns
+                                     for n in range(lns[0], lns[-1] + 1))
+        if block:
+            before.setdefault(lns[0], []).append(f"0 !BRIKSCAN BEGIN {words}")
+            after.setdefault(lns[-1], []).insert(0, "0 !BRIKSCAN END")
+        else:
+            for n in lns:
+                before.setdefault(n, []).append(f"0 !BRIKSCAN ROLE {words}")
+    out: list[str] = []
+    for n, line in enumerate(lines, start=1):
+        if n in before:
+            if out and re.match(r"\s*0\s+!BRIKSCAN\s+ROLE\b", out[-1], re.IGNORECASE) and \
+                    any(m.startswith("0 !BRIKSCAN ROLE") for m in before[n]):
+                out.pop()  # the page's change replaces the role written before
+            indent = re.match(r"\s*", line).group(0)
+            out.extend(indent + m for m in before[n])
+        out.append(line)
+        if n in after:
+            out.extend(after[n])
+    name = f"{path.stem}-annotated{path.suffix}"
+    return name, nl.join(out).encode("utf-8", errors="surrogateescape")
+
+
+def arcs_json(battlefield, result) -> list[dict]:
+    """Per weapon with a barrel: the cone the page draws, from the barrel end along the direction its mount turns
+    it to for its best target, half-angle the rulebook's fudge [000 §8.2], one Range long. A held weapon turns
+    with its minifig (no cone)."""
+    from ..rules.sight_tables import load_sight_rules
+
+    fudge = load_sight_rules().firing_arc.fudge_deg
+    lpi = battlefield.ldu_per_inch
+    out = []
+    for w in result.weapons:
+        if w.tip is None or w.melee or w.mount.kind == "held":
+            continue
+        opts = [o for o in result.options if o.attacker == w.attacker.name and o.weapon == w.name]
+        best = max((o for o in opts if o.in_arc), key=lambda o: o.p_hit, default=None)
+        axis = best.aim_ldu if best is not None else w.axis
+        out.append({"attacker": w.attacker.name, "weapon": w.name, "mount": w.mount.kind,
+                    "apex_ldu": [round(float(v), 2) for v in w.tip],
+                    "axis": [round(float(v), 4) for v in axis], "half_angle_deg": float(fudge),
+                    "length_ldu": round(float((w.range_in or 6.0) * lpi), 2)})
+    return out
 
 
 def army_total(cards: list[dict]) -> dict:

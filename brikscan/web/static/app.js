@@ -207,11 +207,12 @@ function upload(g) {
   const pal = new Uint8Array(Math.max(1, g.head.palette.length) * 4);
   g.head.palette.forEach((c, i) => pal.set([c[0], c[1], c[2], 255], i * 4));
   R.palette = tex(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, Math.max(1, g.head.palette.length), 1, pal);
-  const n = Math.max(1, S.model.elements.length);
+  const n = Math.max(1, g.head.elements || 0);
   R.stateH = Math.ceil(n / R.stateW);
   R.stateData = new Uint8Array(R.stateW * R.stateH * 4);
   R.offsData = new Float32Array(R.stateW * R.stateH * 4);
   R.stateTex = tex(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE, R.stateW, R.stateH, R.stateData);
+  R.shownState = R.stateData.slice(); R.shownOffs = R.offsData.slice();
   R.offsTex = tex(gl.RGBA32F, gl.RGBA, gl.FLOAT, R.stateW, R.stateH, R.offsData);
   R.lineBuf = gl.createBuffer();
   R.lineVao = gl.createVertexArray();
@@ -257,7 +258,7 @@ function ensureTargets() {
 // ------------------------------------------------------------------------------------------------ camera
 const C = { target: [0, 0, 0], dist: 500, theta: 0.7, phi: 0.5, fov: 0.7, radius: 100 };
 function frameAll() {
-  const [lo, hi] = S.model.bbox_ldu;
+  const [lo, hi] = S.model ? S.model.bbox_ldu : S.geo.bbox_ldu;
   C.target = scale(add(lo, hi), 0.5);
   C.radius = Math.max(10, 0.5 * Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
   C.dist = C.radius / Math.sin(C.fov / 2) * 1.05;
@@ -301,6 +302,7 @@ function draw() {
     drawLines(vp);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     R.dirty = false;
+    if (S.ready) startPickReadback();  // (the first frame's copy is started once it is on screen)
   }
   composite();
   R.frames++;
@@ -337,16 +339,47 @@ function drawLines(vp) {
 let pending = false;
 function redraw(full) { if (full !== false) R.dirty = true; if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; draw(); }); } }
 
+// After each geometry pass the whole pick attachment is copied to the CPU without waiting (a pixel-pack
+// buffer and a fence): picks and hovers are then array lookups that never wait for a frame being drawn.
+R.pickGen = 0; R.pickCache = null;
+function startPickReadback() {
+  R.pickCache = null;
+  const gen = ++R.pickGen, w = R.w, h = R.h, bytes = w * h * 16;
+  if (!R.pbo) R.pbo = gl.createBuffer();
+  gl.bindBuffer(gl.PIXEL_PACK_BUFFER, R.pbo);
+  if (R.pboBytes !== bytes) { gl.bufferData(gl.PIXEL_PACK_BUFFER, bytes, gl.STREAM_READ); R.pboBytes = bytes; }
+  gl.bindFramebuffer(gl.FRAMEBUFFER, R.fbo); gl.readBuffer(gl.COLOR_ATTACHMENT1);
+  gl.readPixels(0, 0, w, h, gl.RGBA, gl.FLOAT, 0);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null); gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+  if (R.fence) gl.deleteSync(R.fence);
+  const fence = R.fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0); gl.flush();
+  const poll = () => {
+    if (gen !== R.pickGen) return;  // a newer frame: its own readback takes over
+    const st = gl.clientWaitSync(fence, 0, 0);
+    if (st === gl.TIMEOUT_EXPIRED) { setTimeout(poll, 5); return; }
+    if (st === gl.WAIT_FAILED || w !== R.w || h !== R.h) return;
+    const data = new Float32Array(w * h * 4);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, R.pbo); gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, data);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    R.pickCache = { data, w, h };
+  };
+  setTimeout(poll, 5);
+}
 // pixel (CSS px, from the canvas' top-left) -> {element, point} from the ID buffer
 function pickAt(x, y) {
   if (!R.fbo) return { element: -1, point: null };
   const dpr = R.w / canvas.clientWidth;
   const px = Math.floor(x * dpr), py = R.h - 1 - Math.floor(y * dpr);
   if (px < 0 || py < 0 || px >= R.w || py >= R.h) return { element: -1, point: null };
-  gl.bindFramebuffer(gl.FRAMEBUFFER, R.fbo); gl.readBuffer(gl.COLOR_ATTACHMENT1);
-  const out = new Float32Array(4);
-  gl.readPixels(px, py, 1, 1, gl.RGBA, gl.FLOAT, out);
-  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  let out;
+  if (R.pickCache && R.pickCache.w === R.w && R.pickCache.h === R.h) {
+    const o = (py * R.w + px) * 4; out = R.pickCache.data.subarray(o, o + 4);
+  } else {  // the frame's copy is not there yet: read the one pixel (waits for the frame)
+    gl.bindFramebuffer(gl.FRAMEBUFFER, R.fbo); gl.readBuffer(gl.COLOR_ATTACHMENT1);
+    out = new Float32Array(4);
+    gl.readPixels(px, py, 1, 1, gl.RGBA, gl.FLOAT, out);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  }
   const id = Math.round(out[3]) - 1;
   return { element: id >= 0 ? id : -1, point: out[3] !== 0 ? [out[0], out[1], out[2]] : null };
 }
@@ -366,12 +399,17 @@ function project(p) {  // world -> CSS px, or null behind the camera
   if (o[3] <= 0) return null;
   return [(o[0] / o[3] * 0.5 + 0.5) * canvas.clientWidth, (0.5 - o[1] / o[3] * 0.5) * canvas.clientHeight];
 }
-S.pickAt = pickAt; S.rayAt = rayAt; S.project = project;
+S.pickAt = pickAt; S.rayAt = rayAt; S.project = project; S.pickCached = () => !!R.pickCache;
+S.stateOf = (i) => Array.from(R.stateData.slice(i * 4, i * 4 + 4));
 S.screenOf = (i) => { const e = S.model.elements[i]; return project(scale(add(e.bbox_ldu[0], e.bbox_ldu[1]), 0.5)); };
 
 // ------------------------------------------------------------------------------------------------ state
 function setState(i, rgb, a) { const o = i * 4; R.stateData[o] = rgb[0]; R.stateData[o + 1] = rgb[1]; R.stateData[o + 2] = rgb[2]; R.stateData[o + 3] = a; }
+function sameArray(a, b) { if (!b || a.length !== b.length) return false; for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false; return true; }
 function pushState() {
+  // unchanged tints and offsets (a layer switch that changes nothing, the start): no geometry pass
+  if (sameArray(R.stateData, R.shownState) && sameArray(R.offsData, R.shownOffs)) { redraw(false); return; }
+  R.shownState = R.stateData.slice(); R.shownOffs = R.offsData.slice();
   gl.bindTexture(gl.TEXTURE_2D, R.stateTex);
   gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, R.stateW, R.stateH, gl.RGBA, gl.UNSIGNED_BYTE, R.stateData);
   gl.bindTexture(gl.TEXTURE_2D, R.offsTex);
@@ -493,7 +531,15 @@ async function changeRole() {
     S.history.push({ kind: "role" });
   } catch (err) { status(err.message, true); }
 }
+function renderAttackers() {
+  const names = S.model.attackers || [];
+  $("attack-attackers").innerHTML = names.length ? "armed: " + names.map((n) => `<a href="#" class="attacker" data-name="${esc(n)}">${esc(n)}</a>`).join(", ") : "no unit or creation has a weapon";
+  document.querySelectorAll("a.attacker").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); attacksFrom(a.dataset.name); }));
+}
 function applyRoles(r) {
+  if (r.attackers) S.model.attackers = r.attackers;
+  if (r.units) S.model.units = r.units;
+  renderAttackers();
   for (const e of r.elements) Object.assign(S.model.elements[e.index], { creation: e.creation, role: e.role, reason: e.reason, section: e.section });
   S.model.creations = r.creations; S.model.army = r.army;
   renderCards(); applyLayer();
@@ -651,6 +697,90 @@ function showSight(res, k) {
   applyLayer();
 }
 
+// ------------------------------------------------------------------------------------------------ attacks
+// the colours of `attacks --png` (render/attacks_view.chance_rgb): red no chance, yellow even, green sure
+function chanceRgb(p) {
+  p = Math.min(1, Math.max(0, p));
+  if (p < 0.5) { const t = p / 0.5; return [215, Math.trunc(30 + t * 170), 30]; }
+  const t = (p - 0.5) / 0.5; return [Math.trunc(215 - t * 195), Math.trunc(200 - t * 30), Math.trunc(30 + t * 10)];
+}
+const NO_SHOT = [120, 120, 120], ATTACKER = [30, 60, 220];
+function unitCentre(u) {
+  if (u.kind === "minifig") return u.eye_ldu;
+  let lo = [1e9, 1e9, 1e9], hi = [-1e9, -1e9, -1e9];
+  for (const i of u.elements) { const b = S.model.elements[i].bbox_ldu; for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], b[0][a]); hi[a] = Math.max(hi[a], b[1][a]); } }
+  return scale(add(lo, hi), 0.5);
+}
+function attackerOf(i) {  // the armed unit a click means: a minifig first, else the creation the brick is in
+  const armed = new Set(S.model.attackers || []);
+  const us = S.model.units.filter((u) => u.elements.includes(i));
+  return us.find((u) => u.kind === "minifig" && armed.has(u.name)) || us.find((u) => armed.has(u.name)) || null;
+}
+async function attackClick(i) {
+  const u = attackerOf(i);
+  if (!u) { const any = unitOf(i); status(any ? `${any.name} has no weapon` : "that brick belongs to no unit"); return; }
+  await attacksFrom(u.name);
+}
+async function attacksFrom(name) {
+  status(`aiming ${name}…`); const t = performance.now();
+  try {
+    const res = await api.post("/api/attacks", { from: name, arcs: true });
+    S.timings.attacks_ms = performance.now() - t;
+    S.lastResult = res; S.history.push({ kind: "overlay" }); showAttacks(res, name);
+    status(`${name}: ${res.attacks.length} option(s) (${Math.round(S.timings.attacks_ms)} ms)`);
+  } catch (err) { status(err.message, true); }
+}
+function cone(a, lines) {  // a translucent-looking wire cone: the rim and eight generators
+  const ax = norm(a.axis), h = Math.cos(a.half_angle_deg * Math.PI / 180) * a.length_ldu,
+    r = Math.sin(a.half_angle_deg * Math.PI / 180) * a.length_ldu;
+  const u = norm(cross(ax, Math.abs(ax[1]) < 0.9 ? [0, 1, 0] : [1, 0, 0])), v = cross(ax, u);
+  const centre = add(a.apex_ldu, scale(ax, h)), c = [0.15, 0.3, 0.95, 1], n = 32;
+  const at = (k) => add(centre, add(scale(u, Math.cos(2 * Math.PI * k / n) * r), scale(v, Math.sin(2 * Math.PI * k / n) * r)));
+  for (let k = 0; k < n; k++) { lines.push({ a: at(k), b: at(k + 1), c, depth: false }); if (k % 4 === 0) lines.push({ a: a.apex_ldu, b: at(k), c, depth: false }); }
+}
+function showAttacks(res, name) {
+  const units = Object.fromEntries(S.model.units.map((u) => [u.name, u]));
+  const best = {};  // per target: its best option (the highest chance to hit among those that can fire)
+  for (const o of res.attacks) {
+    const b = best[o.target];
+    if (!b || (o.possible && (!b.possible || o.p_hit > b.p_hit))) best[o.target] = o;
+  }
+  S.attackView = {};
+  const lines = [], labels = [];
+  for (const [t, o] of Object.entries(best)) {
+    const rgb = o.possible ? chanceRgb(o.p_hit) : NO_SHOT;
+    S.attackView[t] = { weapon: o.weapon, needed_roll: o.needed_roll, p_hit: o.p_hit, possible: o.possible, rgb };
+    const u = units[t]; if (!u) continue;
+    const end = unitCentre(u);
+    if (o.possible) lines.push({ a: o.origin_ldu, b: end, c: [...rgb.map((v) => v / 255), 1], depth: false });
+    labels.push({ text: o.possible ? `${t}: ${o.weapon}, needs ${o.needed_roll} (${pct(o.p_hit)})` : `${t}: cannot fire`, at: end, cls: "attack" });
+  }
+  const arcLines = []; for (const a of res.arcs || []) cone(a, arcLines);
+  lines.push(...arcLines);
+  const me = units[name];
+  if (me) labels.unshift({ text: `${name} (attacker)`, at: unitCentre(me), cls: "unit" });
+  R.lines = lines; S.extraLabels = labels.slice(0, 60);
+  S.overlay = () => {
+    for (const [t, v] of Object.entries(S.attackView)) { const u = units[t]; if (u) u.elements.forEach((i) => setState(i, v.rgb, 215)); }
+    if (me) me.elements.forEach((i) => setState(i, ATTACKER, 215));
+  };
+  const w = res.weapons.map((x) => `${esc(x.weapon)} (${esc(x.type)}, ${esc(x.mount)}; Use ${fmt(x.use)}, Range ${fmt(x.range_in)}", ${esc(x.damage)}, Skill ${esc(x.skill_die)})`).join("; ");
+  $("result").innerHTML = `<div><b>${esc(name)}</b>: ${w}</div>${res.warnings.map((x) => `<div class="blocked">${esc(x)}</div>`).join("")}
+    <table id="attack-table"><tr><th></th><th>weapon</th><th>target</th><th>distance</th><th>range</th><th>modifiers</th><th>needs</th><th>hit</th><th>kill</th></tr>${res.attacks.map((o, k) =>
+    `<tr class="attack-row" data-k="${k}" data-target="${esc(o.target)}" data-needed="${o.needed_roll ?? ""}"><td><span class="swatch" style="background:${rgbCss(o.possible ? chanceRgb(o.p_hit) : NO_SHOT)}"></span></td>
+    <td>${esc(o.weapon)}</td><td>${esc(o.target)}</td><td>${fmt(o.distance_in)}"</td><td>${o.range_in === null ? "—" : fmt(o.range_in) + '"'}</td>
+    <td>${o.in_arc ? o.modifiers.map((m) => `${m.value >= 0 ? "+" : ""}${m.value} ${esc(m.name)}`).join(", ") : `out of arc (${fmt(o.aim_off_deg)}° off)`}</td>
+    <td class="needed">${o.needed_roll ?? "—"}</td><td class="p-hit">${pct(o.p_hit)}</td><td>${o.p_kill === null ? "—" : pct(o.p_kill)}</td></tr>`).join("")}</table>`;
+  document.querySelectorAll("tr.attack-row").forEach((tr) => tr.addEventListener("click", () => {
+    const o = res.attacks[+tr.dataset.k], u = units[o.target];
+    R.lines = arcLines.slice();
+    if (u && o.possible) R.lines.push({ a: o.origin_ldu, b: unitCentre(u), c: [...chanceRgb(o.p_hit).map((v) => v / 255), 1], depth: false });
+    redraw();
+  }));
+  applyLayer();
+}
+function pct(p) { return p <= 0 ? "0 %" : p < 0.005 ? "<1 %" : `${Math.round(p * 100)} %`; }
+
 async function undo() {
   const last = S.history.pop();
   if (!last) { status("nothing to undo"); return; }
@@ -668,7 +798,7 @@ async function resetAll() {
 function bindInput() {
   let down = null;
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
-  canvas.addEventListener("pointerdown", (e) => { down = { x: e.clientX, y: e.clientY, b: e.button, shift: e.shiftKey, moved: false, theta: C.theta, phi: C.phi, target: C.target.slice() }; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener("pointerdown", (e) => { down = { x: e.clientX, y: e.clientY, b: e.button, shift: e.shiftKey, moved: false, theta: C.theta, phi: C.phi, target: C.target.slice() }; try { canvas.setPointerCapture(e.pointerId); } catch (err) { /* a synthetic or finished pointer */ } });
   canvas.addEventListener("pointermove", (e) => {
     const r = canvas.getBoundingClientRect();
     if (down) {
@@ -713,12 +843,14 @@ async function onClick(pick, shift) {
   if (S.mode === "blast") { if (pick.element >= 0 || pick.point) await blastAt(pick); return; }
   if (S.mode === "hit") { if (pick.element >= 0) await hitAt(pick, shift); return; }
   if (S.mode === "sight") { if (pick.element >= 0) await sightClick(pick.element); return; }
+  if (S.mode === "attack") { if (pick.element >= 0) await attackClick(pick.element); return; }
+  const wasMulti = S.selected.length > 1;
   if (pick.element < 0) { S.selected = []; }
   else if (shift) { const k = S.selected.indexOf(pick.element); if (k >= 0) S.selected.splice(k, 1); else S.selected.push(pick.element); }
   else S.selected = [pick.element];
   renderSelection(); showPick(pick.element >= 0 ? pick.element : -1);
   if (pick.element >= 0) { const e = S.model.elements[pick.element]; if (e.role) $("role-select").value = e.role; }
-  applyLayer();
+  if (wasMulti || S.selected.length > 1) applyLayer(); else redraw(false);  // one brick: the composite pass outlines it
 }
 
 // ------------------------------------------------------------------------------------------------ start
@@ -726,19 +858,26 @@ async function start() {
   S.history = [];
   window.addEventListener("error", (e) => S.errors.push(String(e.message)));
   try {
-    const [m, g] = await Promise.all([api.get("/api/model").then((r) => r.json()), api.get("/api/geometry").then((r) => r.arrayBuffer())]);
+    // the first picture needs only the geometry: the model's elements, cards and units come meanwhile
+    const modelP = api.get("/api/model").then((r) => r.json());
+    const g = await api.get("/api/geometry").then((r) => r.arrayBuffer());
     S.timings.fetch_ms = performance.now() - T0;
-    S.model = m; S.geoBytes = g.byteLength;
+    S.geoBytes = g.byteLength;
+    const geo = parseGeometry(g); S.geo = geo.head;
+    if (!hasFloatRT) status("this browser cannot render float targets: picking is off", true);
+    upload(geo); frameAll(); ensureTargets(); R.dirty = true; draw();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));  // waits for the frame (finish() may not)
+    S.timings.first_picture_ms = performance.now() - T0;
+    startPickReadback();
+    const m = await modelP;
+    S.model = m;
     $("model-name").textContent = `${m.name} — ${m.elements.length} elements, ${m.triangles.toLocaleString()} triangles`;
     $("role-select").innerHTML = m.roles.map((r) => `<option>${esc(r)}</option>`).join("");
     $("hit-attacker").innerHTML += m.units.map((u) => `<option>${esc(u.name)}</option>`).join("");
+    renderAttackers();
     if (!m.editable) { $("roles-box").style.opacity = 0.5; $("download").hidden = true; }
-    const geo = parseGeometry(g); S.geo = geo.head;
-    if (!hasFloatRT) status("this browser cannot render float targets: picking is off", true);
-    upload(geo); frameAll(); bindInput(); renderCards(); renderSelection(); applyLayer();
-    ensureTargets(); R.dirty = true; draw();
-    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));  // waits for the frame (finish() may not)
-    S.timings.first_picture_ms = performance.now() - T0;
+    bindInput(); renderCards(); renderSelection(); applyLayer();
+    S.timings.model_ms = performance.now() - T0;
     const res = performance.getEntriesByType("resource").filter((r) => r.name.includes("/api/"));
     for (const r of res) S.timings[r.name.split("/api/")[1] + "_fetch_ms"] = r.responseEnd - r.startTime;
     $("hint").textContent = "drag: rotate · right-drag: pan · wheel: zoom · click: pick · shift-click: add to selection";
