@@ -102,7 +102,8 @@ def _print_cards(a, all_: bool) -> None:
     small = []
     for card in a.cards:
         c = card.creation
-        if not all_ and c.kind in ("minifig", "loose item", "scenery"):
+        vermin = c.kind == "creature" and card.size == 0 and not card.total_cost  # [000 §10.3 Vermin]
+        if not all_ and (c.kind in ("minifig", "loose item", "scenery") or vermin):
             small.append(card)
             continue
         t = Table(title=f"{c.name}  ({c.kind})", show_header=False, title_justify="left")
@@ -129,7 +130,7 @@ def _print_cards(a, all_: bool) -> None:
             t.add_row("[yellow]warning[/yellow]", w)
         con.print(t)
     if small:
-        t = Table("creation", "kind", "Size", "SL", "Armor", "weapons", "total CP", title="Minifigs, scenery and loose items",
+        t = Table("creation", "kind", "Size", "SL", "Armor", "weapons", "total CP", title="Minifigs, Vermin, scenery and loose items",
                   title_justify="left")
         for card in small:
             c = card.creation
