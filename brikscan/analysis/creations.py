@@ -519,7 +519,6 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
 
     flat = [i for i in idx if open_(i) and structural_kind(classes[i], els[i]) and h[i] <= FLAT_MAX_LDU and
             classes[i].word in ("plate", "wedge", "tile", "slope")]
-    flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}
     # a flyer: it has thrust or flight, or a wing part sticking out. Flat parts sticking out alone are no
     # evidence: city skylines, quays and roofs have them too (a starfighter without jet or wing parts needs an
     # annotation: 0 !BRIKSCAN ROLE propulsion type=thrust on its engines)
@@ -538,6 +537,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
                                              "outside), an airfoil", "geometry", dict(r.params))
     if not flies:
         return
+    flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}  # only a flyer's (the slow part on a city)
     # plates stick out of a body only where there is a body: a hull built of plates alone has no wings to tell
     # apart, so most of the flat parts sticking out means the hull itself (issue 8)
     winglike = [i for i, v in flat_out.items() if v >= AIRFOIL_OUT]
