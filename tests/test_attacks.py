@@ -283,3 +283,23 @@ def test_describe_line():
                      1.0, 8.96, 6.0, 0.0, 2.96, 3, [Modifier("target size", 0, "[000 §5.1 Target Size]")], 3.0, 6,
                      6, 3, 1 / 6, 0.05, "1d6", "4", True, False, np.zeros(3), np.array([0, 0, -1.0]))
     assert describe(o) == 'bowman → knight: bow, 8.96" of 6", 2.96" out of range, needs a natural 6, 17 %'
+
+
+@needs_shared
+def test_barrel_end_does_not_depend_on_what_was_read_before(library_zip):
+    """A weapon's barrel end comes from its own points only: reading another battlefield first (whose bows are
+    almost, not exactly, the same points) must not change it (it moved 6 LDU before, through a shared cache)."""
+    import brikscan.battle.units as U
+    from brikscan.battle.attacks import find_weapons
+    from brikscan.battle.battlefield import load_battlefield
+
+    def tip():
+        bf = load_battlefield(DATA / "thieven.mpd", library_zip)
+        return np.asarray(find_weapons(bf)[0].tip, float)
+
+    U._AXIS_CACHE.clear()
+    alone = tip()
+    U._AXIS_CACHE.clear()
+    for scene in ("tank_ambush.toml", "castle_assault.toml"):
+        find_weapons(load_battlefield(SCENES / scene, library_zip))
+    assert np.allclose(tip(), alone, atol=1e-6)

@@ -6,6 +6,8 @@ the eyes and feet are, and where a ranged weapon's barrel ends.
 """
 from __future__ import annotations
 
+import hashlib
+
 import re
 from dataclasses import dataclass, field
 
@@ -191,10 +193,14 @@ def _weapon_axis(elements, mesh, ids: list[int]):
     if inv is None:
         centre, axis, length = _long_axis(pts)
     else:
-        key = tuple((elements[i].part, (np.round(inv @ np.asarray(elements[i].transform, float), 2) + 0.0)
-                     .tobytes()) for i in ids)  # + 0.0: -0.0 and 0.0 are one key
+        local = pts @ inv[:3, :3].T + inv[:3, 3]
+        # keyed by the exact points too: the box of a near-symmetric shape (a bow) swings with tiny differences,
+        # so another model's almost-equal points must not lend it theirs (the answer would depend on what this
+        # process read before); other resolutions and the fallback meshes are other points as well
+        shape = hashlib.blake2b(np.ascontiguousarray(local + 0.0).tobytes(), digest_size=16).digest()
+        key = (shape,) + tuple((elements[i].part, (np.round(inv @ np.asarray(elements[i].transform, float), 2) + 0.0)
+                                .tobytes()) for i in ids)  # + 0.0: -0.0 and 0.0 are one key
         if key not in _AXIS_CACHE:
-            local = pts @ inv[:3, :3].T + inv[:3, 3]
             if len(_AXIS_CACHE) > 4096:
                 _AXIS_CACHE.clear()
             _AXIS_CACHE[key] = _long_axis(local)
