@@ -13,6 +13,7 @@ import numpy as np
 from ..geometry.cache import write_atomic
 from ..geometry.model import Model
 from ..progress import ProgressCallback, steps
+from . import label_layout
 from .model_view import (_fit_points, add_model, frame_camera, new_plotter, save_png, segments_polydata,
                          tris_polydata)
 
@@ -386,7 +387,7 @@ def _key_boxes(legend, heat_scale: bool, w: int, h: int) -> list[tuple[float, fl
     rows = list(legend)
     if rows:
         d = ImageDraw.Draw(Image.new("RGB", (4, 4)))
-        f = _font(11)
+        f = label_layout.font(11)
         tw = max(d.textlength(t, font=f) for _, t in rows)
         bw, bh = int(tw) + 30, 15 * len(rows) + 8
         out.append((6.0, float(h - bh - 6), 6.0 + bw, float(h - 6)))
@@ -395,17 +396,6 @@ def _key_boxes(legend, heat_scale: bool, w: int, h: int) -> list[tuple[float, fl
         x0, y0 = w - bw - 16, h - 34
         out.append((float(x0 - 6), float(y0 - 18), float(x0 + bw + 6), float(y0 + 12 + 16)))
     return out
-
-
-def _font(size: int):
-    from PIL import ImageFont
-
-    for path in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "DejaVuSans.ttf"):
-        try:
-            return ImageFont.truetype(path, size)
-        except OSError:
-            continue
-    return ImageFont.load_default()
 
 
 def _after_title(result) -> str:
@@ -448,14 +438,13 @@ def caption(img: np.ndarray, title: str, legend=(), heat_scale: bool = False, la
     off the keys, all drawn in pixels inside the frame. ``layouts`` (a list) receives the label layout."""
     from PIL import Image, ImageDraw
 
-    from . import label_layout
 
     im0 = np.asarray(img)[..., :3].astype(np.uint8)
     w, h = im0.shape[1], im0.shape[0]
     if labels:
         reserved = _key_boxes(legend, heat_scale, w, h)
-        lay = label_layout.layout(list(labels), (w, h), reserved=reserved, fnt=_font(12))
-        im0 = label_layout.draw(im0, lay, fnt=_font(12))
+        lay = label_layout.layout(list(labels), (w, h), reserved=reserved, fnt=label_layout.font(12))
+        im0 = label_layout.draw(im0, lay, fnt=label_layout.font(12))
         if layouts is not None:
             layouts.append(lay)
     im = Image.fromarray(im0)
@@ -464,8 +453,8 @@ def caption(img: np.ndarray, title: str, legend=(), heat_scale: bool = False, la
     out.paste(im, (0, strip))
     d = ImageDraw.Draw(out, "RGBA")
     d.rectangle([0, 0, w, strip - 1], fill=(45, 52, 64))
-    d.text((8, 5), title, fill="white", font=_font(14))
-    f = _font(11)
+    d.text((8, 5), title, fill="white", font=label_layout.font(14))
+    f = label_layout.font(11)
     rows = list(legend)
     if rows:
         lh = 15
