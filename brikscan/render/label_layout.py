@@ -130,10 +130,10 @@ def draw(img: np.ndarray, lay: Layout, *, fnt=None, pad: float = 3.0) -> np.ndar
     return np.asarray(im)
 
 
-def project(pl, pts) -> np.ndarray:
-    """World points -> picture pixels (x right, y down) for the plotter's camera; NaN behind it. Computed from
-    the camera itself (position, focal point, up, view angle, window size), so it does not depend on what the
-    renderer drew last."""
+def project(pl, pts, behind: str = "nan") -> np.ndarray:
+    """World points -> picture pixels (x right, y down) for the plotter's camera; NaN behind it (``behind=
+    "clamp"``: projected as if just in front of the eye). Computed from the camera itself (position, focal
+    point, up, view angle, window size), so it does not depend on what the renderer drew last."""
     cam = pl.camera
     pos = np.asarray(cam.position, dtype=float)
     fwd = np.asarray(cam.focal_point, dtype=float) - pos
@@ -145,7 +145,7 @@ def project(pl, pts) -> np.ndarray:
     t = np.tan(np.radians(cam.view_angle) / 2)
     rel = np.asarray(pts, dtype=float).reshape(-1, 3) - pos
     z = rel @ fwd
-    zz = np.where(z > 1e-6, z, np.nan)
+    zz = np.maximum(z, 1e-6) if behind == "clamp" else np.where(z > 1e-6, z, np.nan)
     sx = (rel @ right) / zz / (t * w / h)
     sy = (rel @ up) / zz / t
     return np.stack([(sx + 1) / 2 * w, (1 - sy) / 2 * h], axis=1)

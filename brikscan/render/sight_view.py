@@ -150,21 +150,10 @@ def _add_target_marks(pl, battlefield, result: LosResult, pairs: list[PairResult
 
 def _project(pl, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """World points -> display pixels (x right, y up from the bottom) for the plotter's current camera."""
-    cam = pl.camera
-    pos = np.array(cam.position, dtype=float)
-    foc = np.array(cam.focal_point, dtype=float)
-    fwd = foc - pos
-    fwd /= np.linalg.norm(fwd)
-    right = np.cross(fwd, np.array(cam.up, dtype=float))
-    right /= np.linalg.norm(right)
-    up = np.cross(right, fwd)
-    w, h = pl.window_size
-    t = np.tan(np.radians(cam.view_angle) / 2)
-    rel = np.asarray(pts, dtype=float).reshape(-1, 3) - pos
-    z = np.maximum(rel @ fwd, 1e-6)
-    sx = (rel @ right) / z / (t * w / h)
-    sy = (rel @ up) / z / t
-    return (sx + 1) / 2 * w, (sy + 1) / 2 * h
+    from .label_layout import project
+
+    xy = project(pl, pts, behind="clamp")
+    return xy[:, 0], pl.window_size[1] - xy[:, 1]
 
 
 _LABEL_FONTS = ("/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
