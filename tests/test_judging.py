@@ -217,3 +217,33 @@ def test_yards_hanging_off_a_mast_are_part_of_the_sail_rig():
              and set(a.graph.neighbors(i)) & sails]
     assert yards
     assert all(ship.roles[i].role == "propulsion" and ship.roles[i].params.get("type") == "thrust" for i in yards)
+
+
+@needs_shared
+def test_a_dish_on_a_mast_of_its_own_is_a_sensor_device_with_its_mast(tmp_path):
+    """A radar dish on a one-brick mast hangs on the body by one piece: a sensor, and the mast is its mount
+    [000 §9.4 Systems: sensors; §7.1 Building: satellite dish]."""
+    a = _analyse(_model(tmp_path, "radar.ldr", BODY + [f"1 15 10 -72 10 {ID} 3062b.dat",
+                                                       f"1 15 10 -72 10 {ID} 3960.dat"]))
+    _, dish = _role(a, "3960.dat")
+    _, mast = _role(a, "3062b.dat")
+    assert dish.role == "device" and "sensor" in dish.reason
+    assert mast.role == "device" and "its mount" in mast.reason
+    _, wall = _role(a, "3001.dat")
+    assert wall.role == "structural"
+
+
+@needs_shared
+def test_a_flyer_stands_on_landing_struts_a_building_on_columns(tmp_path):
+    """Four round bricks under a hull that stands clear of the ground: a flyer's landing struts are not its
+    Structure [000 §7.1]; under a building without propulsion the same bricks are load-bearing columns."""
+    body = BODY + [f"1 4 0 -72 {z} {ID} 3001.dat" for z in (-60, -20, 20, 60)]
+    struts = [f"1 15 {x} 0 {z} {ID} 3941.dat" for x in (-20, 20) for z in (-60, 60)]
+    flyer = _analyse(_model(tmp_path, "lander.ldr", body + struts + [f"1 0 0 -80 60 {ID} 3475b.dat"]))
+    (c,) = [c for c in flyer.creations if c.kind != "scenery"]
+    legs = [i for i in c.elements if flyer.model.elements[i].part == "3941.dat"]
+    assert len(legs) == 4 and all(c.roles[i].role == "decoration" and "landing strut" in c.roles[i].reason
+                                  for i in legs)
+    hall = _analyse(_model(tmp_path, "hall.ldr", body + struts))
+    (c,) = [c for c in hall.creations if c.kind != "scenery"]
+    assert all(c.roles[i].role == "structural" for i in c.elements)

@@ -23,6 +23,8 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import rigid_groups
 from .interior import enclosure
 from .measure import SizeMeasure, measure_size
+from .mounts import describe_element, is_detail_sized, landing_struts, mounts
+from .mounts import _is_open as _is_mount_open
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
                     jointed_bodies, parse_override, select_elements, structural_kind)
 
@@ -287,6 +289,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
         verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, False)
                     if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
+    turrets = {i for jb, v in zip(hanging, verdicts) if v is not None and v[0] == "structural" for i in jb.elements}
     for jb, verdict in zip(hanging, verdicts):
         if verdict is None:
             continue
@@ -333,6 +336,19 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     _details(model, graph, idx, classes, roles)
     _nozzles(model, idx, classes, roles)
     _barrels(model, idx, classes, roles)
+    landing_struts(model, graph, idx, roles)
+    if core:
+        els = model.elements
+        inside = set(idx)  # the body's root: its best-connected piece (a dish at the tip may be the biggest)
+        root = max(core, key=lambda i: (sum(1 for j in graph.neighbors(i) if j in inside),
+                                        float(np.prod(els[i].bbox_max - els[i].bbox_min)), -i))
+        mounts(model, graph, idx, roles, root, describe_element(model),
+               keep={i for i in idx if ((classes[i].accessory or classes[i].minifig_body) and
+                                        roles[i].source == "part") or classes[i].word in ("steering", "control") or
+                    (classes[i].word == "door" and classes[i].role == "structural") or  # a door frame is wall
+                    i in turrets},  # a turret or an arm carrying a gun is Structure [000 §8.2 Ranged Weapons]
+               sensors={i for i in idx if _is_mount_open(roles[i]) and
+                        {"dish", "radar"} & set(re.split(r"[^a-z]+", describe(els[i])[1].lower()))})
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache, on_ground)
     if boat:
         _sail_rig(graph, idx, roles)
@@ -362,9 +378,6 @@ def _sail_rig(graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -
 
 _DETAIL_WORDS = {"round", "cone", "grille", "clip", "handle", "handles", "light", "lamp", "headlight", "lever",
                  "dish", "jumper", "bar", "louvre", "flower", "ornament"}
-DETAIL_MAX_LONG_LDU = 62.0  # a surface detail: at most 3 studs long (a plate with handles) ...
-DETAIL_MAX_LDU = 42.0  # ... at most 2 studs wide ...
-DETAIL_MAX_HEIGHT_LDU = 28.0  # ... and a brick high
 REST_TOL_LDU = 6.0  # a part rests on another when its bottom is within a stud height of the other's top
 
 
@@ -399,8 +412,7 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if r is None or r.role != "structural" or r.source not in ("part", "topology"):
             continue
         e = els[i]
-        small, middle, large = sorted(float(x) for x in (e.bbox_max - e.bbox_min))
-        if large > DETAIL_MAX_LONG_LDU or middle > DETAIL_MAX_LDU or small > DETAIL_MAX_HEIGHT_LDU:
+        if not is_detail_sized(e):
             continue
         words = set(re.split(r"[^a-z0-9]+", describe(e)[1].lower()))
         if words & _DETAIL_WORDS and any(j in inside for j in graph.neighbors(i)):  # stuck on something

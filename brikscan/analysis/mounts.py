@@ -1,0 +1,167 @@
+"""Two judgments by a part's place in the build: mounts belong to what they carry, and a flyer's landing struts
+are not its Structure.
+
+- A few pieces that hang on the body by one element and carry nothing but one Non-Structural thing (a radar
+  dish on its plate mast, an engine pod round its nozzle, a lamp on its clip, leaves on a branch, a gun on its
+  bracket) are that thing's mount: part of the weapon, Thruster, device or ornament, not of the Structure.
+  "Any parts that are decorative, moving, have activated functions, or are otherwise not an integral part of
+  the main Structure are Non-Structural Elements" [000 §7.1 Non-Structural Elements].
+- The small columns a flying craft stands on, its hull clear of the ground, are landing struts: not an
+  integral part of the Structure and not propulsion (a flyer does not walk on them) [000 §7.1, §9.1].
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .branches import pendant_branches
+from .roles import RoleDecision, describe
+
+DETAIL_MAX_LONG_LDU = 62.0  # a surface detail: at most 3 studs long (a plate with handles) ...
+DETAIL_MAX_LDU = 42.0  # ... at most 2 studs wide ...
+DETAIL_MAX_HEIGHT_LDU = 28.0  # ... and a brick high
+MOUNT_MAX_ELEMENTS = 16  # a mount is a few pieces: a bigger branch is a section of the build (a wing, a tower)
+MOUNT_MAX_SHARE = 0.1  # ... and at most this share of its creation
+MOUNT_MIN_LIMIT = 3  # a dish on a one-brick mast is a mount however small the build
+MOUNT_RATIO = 4  # at most this many mount pieces per carried Non-Structural element
+STRUT_MAX_FOOT_LDU = 42.0  # a landing strut stands on at most 2 x 2 studs ...
+STRUT_MAX_SHARE = 0.25  # ... all struts together are at most a quarter of the craft
+STRUT_NEAR_LDU = 24.0  # a piece on a strut continues it when its centre is this close to the strut's axis
+GROUND_TOL_LDU = 8.0  # a strut reaches the ground: within a plate of the creation's lowest point
+CLEAR_LDU = 8.0  # ... and the hull stands at least a plate clear of it
+MIN_STRUTS = 2
+FLAT_LDU = 10.0  # a plate (8 LDU) with a margin
+
+_OPEN = {("structural", "part"), ("structural", "topology"), ("decoration", "topology"),
+         ("decoration", "detail")}  # judged by part or place only: a mount may take its payload's role
+_PAYLOAD = ("weapon", "propulsion", "device", "decoration")
+_NAMES = {"weapon": "weapon", "propulsion": "Thruster", "device": "device", "decoration": "ornament"}
+
+
+def _is_open(r: RoleDecision | None) -> bool:
+    return r is not None and (r.role, r.source) in _OPEN
+
+
+def is_detail_sized(element) -> bool:
+    """Small enough to be a surface detail (or a detail's mount): a plate with handles, a clip, a 1 x 1 brick."""
+    small, middle, large = sorted(float(x) for x in (element.bbox_max - element.bbox_min))
+    return large <= DETAIL_MAX_LONG_LDU and middle <= DETAIL_MAX_LDU and small <= DETAIL_MAX_HEIGHT_LDU
+
+
+def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: int, describe_el, *,
+           keep: set[int], sensors: set[int]) -> None:
+    """Mounts take the role of the one Non-Structural thing they carry (see the module docstring).
+
+    ``keep``: elements whose branch is no mount: minifig items (a musket lying in a boat is not the boat's
+    weapon) and the Controls (a stick or a ship's wheel stands in the cockpit or on the deck, which is hull
+    [000 §9.4]). ``sensors``: dishes and radar parts, a sensor device wherever they stand on a mount of their own
+    [000 §9.4 Systems: sensors; §7.1 Building: satellite dish]. Wheels, wings and tails are no payload either:
+    what carries them is the chassis or the fuselage [000 §7.1 Vehicle]. An ornament's mount is detail-sized
+    (a clip, a small plate): two bricks holding an antenna are still a turret."""
+    inside = set(idx)
+    adj = {i: [j for j in graph.neighbors(i) if j in inside and j != i] for i in idx}
+    limit = min(MOUNT_MAX_ELEMENTS, max(MOUNT_MIN_LIMIT, int(MOUNT_MAX_SHARE * len(idx))))
+    done: set[int] = set()
+    for b in sorted(pendant_branches(adj, root, limit), key=lambda b: -len(b.members)):
+        if b.members & done:
+            continue
+        open_, payload, fixed = [], [], False
+        for i in b.members:
+            r = roles.get(i)
+            if i in keep:
+                fixed = True
+            elif i in sensors:
+                payload.append(i)
+            elif _is_open(r):
+                open_.append(i)
+            elif r is not None and r.role == "propulsion" and r.params.get("type") in ("ground", "forward_flight"):
+                fixed = True  # what carries wheels is the chassis, what carries wings and tails the fuselage
+            elif r is not None and r.role in _PAYLOAD:
+                payload.append(i)
+            elif r is None or r.role != "weak point":
+                fixed = True  # annotated, crew, Structure by its interior: not a mount
+        if fixed or not payload or not open_ or len(open_) > MOUNT_RATIO * len(payload):
+            continue
+        def kind(i: int) -> str:
+            return "device" if i in sensors else roles[i].role
+        kinds = {(kind(i), roles[i].params.get("type", "")) for i in payload if kind(i) != "decoration"}
+        if len(kinds) > 1:
+            continue  # a gun and an engine on one bracket: no single thing it belongs to
+        lead = next((i for i in payload if kind(i) != "decoration"), payload[0])
+        lr = RoleDecision("device", "", "geometry") if lead in sensors else roles[lead]
+        if lr.role == "decoration" and not all(is_detail_sized(model.elements[i]) for i in open_):
+            continue
+        for i in payload:
+            if i in sensors:
+                roles[i] = RoleDecision("device", f"{roles[i].reason.split(';')[0]}; a dish on a mount of its own: "
+                                                  "a sensor dish, a device [000 §9.4 Systems: sensors; §7.1 "
+                                                  "Building: satellite dish]", "mount")
+        what = describe_el(lead)
+        for i in open_:
+            r = roles[i]
+            if i in sensors:
+                continue
+            base = r.reason.split(";")[0]
+            roles[i] = RoleDecision(
+                lr.role, f"{base}; carries only the {what} and hangs on the body by one piece "
+                         f"({describe_el(b.mount)}): its mount ({len(open_)} piece(s)), part of the {_NAMES[lr.role]} [000 §7.1 "
+                         "Non-Structural Elements]", "mount", dict(lr.params) if lr.role != "decoration" else {},
+                lr.group if lr.role == "weapon" else "")
+        done |= b.members
+
+
+def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
+    """A flyer's landing struts are decoration (see the module docstring)."""
+    flies = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
+                for r in roles.values())
+    if not flies:
+        return
+    els = model.elements
+    inside = set(idx)
+    ground = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
+
+    def small(i: int) -> bool:
+        ext = els[i].bbox_max - els[i].bbox_min
+        return _is_open(roles.get(i)) and roles[i].role == "structural" and \
+            float(ext[0]) <= STRUT_MAX_FOOT_LDU and float(ext[2]) <= STRUT_MAX_FOOT_LDU
+
+    def column(i: int) -> bool:  # a strut goes on up in bricks and supports; a plate on top is the hull's
+        return small(i) and float(els[i].bbox_max[1] - els[i].bbox_min[1]) > FLAT_LDU
+
+    feet = [i for i in idx if small(i) and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU]
+    struts: list[set[int]] = []
+    taken: set[int] = set()
+    for f in feet:
+        if f in taken:
+            continue
+        axis = (els[f].bbox_min + els[f].bbox_max) / 2
+        strut, frontier = {f}, [f]
+        while frontier:  # up the column: small pieces standing on it, on its axis
+            nxt = []
+            for i in frontier:
+                for j in graph.neighbors(i):
+                    if j in inside and j not in strut and column(j) and \
+                            float(els[j].bbox_max[1]) <= float(els[i].bbox_min[1]) + GROUND_TOL_LDU and \
+                            np.hypot(*((els[j].bbox_min + els[j].bbox_max) / 2 - axis)[[0, 2]]) <= STRUT_NEAR_LDU:
+                        strut.add(j)
+                        nxt.append(j)
+            frontier = nxt
+        taken |= strut
+        struts.append(strut)
+    if len(struts) < MIN_STRUTS:
+        return
+    members = set().union(*struts)
+    hull = [i for i in idx if i not in members and roles.get(i) is not None and roles[i].role == "structural"]
+    if not hull or len(members) > STRUT_MAX_SHARE * len(idx):
+        return
+    if max(float(els[i].bbox_max[1]) for i in hull) > ground - CLEAR_LDU:
+        return  # the hull itself rests on the ground: these are part of its underside
+    for i in sorted(members):
+        base = roles[i].reason.split(";")[0]
+        roles[i] = RoleDecision("decoration", f"{base}; a landing strut: the flyer stands on it with its hull "
+                                              "clear of the ground; not an integral part of the Structure and not "
+                                              "propulsion: decoration [000 §7.1, §9.1]", "geometry")
+
+
+def describe_element(model):
+    """A short name for element ``i``, as the reasons quote it."""
+    return lambda i: describe(model.elements[i])[1]
