@@ -247,3 +247,19 @@ def test_a_flyer_stands_on_landing_struts_a_building_on_columns(tmp_path):
     hall = _analyse(_model(tmp_path, "hall.ldr", body + struts))
     (c,) = [c for c in hall.creations if c.kind != "scenery"]
     assert all(c.roles[i].role == "structural" for i in c.elements)
+
+
+@needs_shared
+def test_a_musket_racked_on_a_ship_is_stowed_three_clipped_rifles_are_a_machine_gun():
+    """Held by no one, a minifig's musket on the rail is stowed, free [000 §7.1]; the ship's cannons stay its
+    weapons [000 §8.4]; the Hide-Out's three rifles clipped to one hub are a built swivel gun."""
+    a = _official("6285 - Black Seas Barracuda.mpd")
+    ship = max(a.creations, key=lambda c: len(c.elements))
+    m = a.model
+    muskets = [i for i in ship.elements if m.elements[i].description == "Minifig Gun Musket"]
+    cannons = [i for i in ship.elements if m.elements[i].description.startswith("Minifig Cannon")]
+    assert muskets and all(ship.roles[i].role == "decoration" and "stowed" in ship.roles[i].reason for i in muskets)
+    assert cannons and all(ship.roles[i].role == "weapon" for i in cannons)
+    a = _official("6761-1 - Bandit's Secret Hide-Out.mpd")
+    rifles = [(c, i) for c in a.creations for i in c.elements if i in (157, 158, 159)]
+    assert len(rifles) == 3 and all(c.roles[i].role == "weapon" for c, i in rifles)

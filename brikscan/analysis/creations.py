@@ -265,6 +265,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
     _airfoils(model, idx, classes, roles, boat)
+    _stowed(graph, idx, classes, roles, boat)
     # wheels on a weapon's carriage are part of that weapon
     for i in idx:
         r = roles.get(i)
@@ -272,7 +273,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             near = set(graph.neighbors(i))
             near |= {k for j in list(near) for k in graph.neighbors(j)}
             wn = [j for j in sorted(near) if j in roles and roles[j].role == "weapon"]
-            if wn and (boat or r.params.get("type") == "ground"):
+            if wn and r.params.get("type") == "ground":  # wheels, never a ship's mast beside a gun
                 roles[i] = RoleDecision("weapon", f"{r.reason}; mounted on a weapon: part of its carriage",
                                         "topology", dict(roles[wn[0]].params),
                                         roles[wn[0]].group or f"carriage:{wn[0]}")
@@ -353,6 +354,29 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     if boat:
         _sail_rig(graph, idx, roles)
     return roles
+
+
+STOWED_BUILT_GUN = 3  # this many hand guns clipped together are a built weapon (a swivel machine gun)
+
+
+def _stowed(graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool) -> None:
+    """A minifig's gun or bow clipped to a ship's rail, a saddle or a cage, held by no one, is stowed: free
+    Non-Structural [000 §7.1]; a minifig picks it up to use it. Cannons are Vehicle weapons, mounted where
+    they stand [000 §8.4 Cannons]; on a flyer a gun sticking out is its laser [000 §8.2]; several hand guns
+    clipped together are a built weapon. (A ship's sails are thrust too: a ship is no flyer.)"""
+    if not boat and any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
+                        for r in roles.values()):
+        return
+    inside = set(idx)
+    hand = {i for i in idx if classes[i].accessory and roles.get(i) is not None and roles[i].role == "weapon" and
+            roles[i].source == "part" and classes[i].type not in MOUNTED_WEAPON_TYPES}
+    for i in sorted(hand):
+        near = {j for k in graph.neighbors(i) if k in inside for j in (k, *graph.neighbors(k))}
+        if len(near & hand | {i}) >= STOWED_BUILT_GUN:
+            continue
+        roles[i] = RoleDecision("decoration", f"{classes[i].reason}, held by no one: stowed, not a weapon of "
+                                              "the creation; free Non-Structural [000 §7.1] (annotate it to mount "
+                                              "it)", "geometry")
 
 
 def _sail_rig(graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:

@@ -41,6 +41,10 @@ def _is_open(r: RoleDecision | None) -> bool:
     return r is not None and (r.role, r.source) in _OPEN
 
 
+def _volume(element) -> float:
+    return float(np.prod(element.bbox_max - element.bbox_min))
+
+
 def is_detail_sized(element) -> bool:
     """Small enough to be a surface detail (or a detail's mount): a plate with handles, a clip, a 1 x 1 brick."""
     small, middle, large = sorted(float(x) for x in (element.bbox_max - element.bbox_min))
@@ -56,7 +60,8 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
     [000 §9.4]). ``sensors``: dishes and radar parts, a sensor device wherever they stand on a mount of their own
     [000 §9.4 Systems: sensors; §7.1 Building: satellite dish]. Wheels, wings and tails are no payload either:
     what carries them is the chassis or the fuselage [000 §7.1 Vehicle]. An ornament's mount is detail-sized
-    (a clip, a small plate): two bricks holding an antenna are still a turret."""
+    (a clip, a small plate): two bricks holding an antenna are still a turret; and no mount piece is bigger than
+    what it carries: the top brick of a bunker under its gun is the bunker's wall."""
     inside = set(idx)
     adj = {i: [j for j in graph.neighbors(i) if j in inside and j != i] for i in idx}
     limit = min(MOUNT_MAX_ELEMENTS, max(MOUNT_MIN_LIMIT, int(MOUNT_MAX_SHARE * len(idx))))
@@ -90,6 +95,9 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
         lr = RoleDecision("device", "", "geometry") if lead in sensors else roles[lead]
         if lr.role == "decoration" and not all(is_detail_sized(model.elements[i]) for i in open_):
             continue
+        carried = sum(_volume(model.elements[i]) for i in payload)
+        if max(_volume(model.elements[i]) for i in open_) > carried:
+            continue  # a mount is smaller than what it carries: a wall brick under a gun is the wall
         for i in payload:
             if i in sensors:
                 roles[i] = RoleDecision("device", f"{roles[i].reason.split(';')[0]}; a dish on a mount of its own: "
