@@ -344,9 +344,14 @@ def test_example_models_carry_their_annotations(loaded, analysed):
     assert [p.type for p in card.propulsion] == ["ground"] and card.propulsion[0].move_in <= 5 * card.size
     assert sorted(x.name for x in card.weapons) == ["left arm gun", "right arm gun"]
     # the gun arms hang on shoulder pins: bodies of >= 3 bricks and >= 1" are Structure, the pivot a weak point
-    arms = [i for i in w.elements if m.elements[i].part in ("6541.dat", "3005.dat")]
-    assert len(arms) == 4 and all(w.roles[i].role == "structural" and "turret/arm body" in w.roles[i].reason
+    # [000 §8.2: weapons mounted on an arm]; the Technic brick at the arm's end that holds only the gun's axle is
+    # the gun's mount, part of the weapon [000 §7.1 Non-Structural]
+    arms = [i for i in w.elements if m.elements[i].part == "3005.dat"]
+    assert len(arms) == 2 and all(w.roles[i].role == "structural" and "turret/arm body" in w.roles[i].reason
                                   for i in arms)
+    holders = [i for i in w.elements if m.elements[i].part == "6541.dat"]
+    assert len(holders) == 2 and all(w.roles[i].role == "weapon" and "its mount" in w.roles[i].reason
+                                     for i in holders)
     shoulders = [i for i in w.elements if m.elements[i].part == "3700.dat" and m.elements[i].bbox_min[1] < -150]
     assert len(shoulders) == 2 and all(w.roles[i].role == "weak point" for i in shoulders)
     fighter = analysed(loaded, EXAMPLES / "fighter.ldr")

@@ -44,7 +44,7 @@ JOINTED_MIN_SIZE_IN = 1.0  # a turret / arm body at least this long is Structure
 JOINTED_MIN_SIZE_PARTS = 3  # ... (and made of at least this many structural-type parts) ...
 JOINTED_MIN_ELEMENTS = 6  # ... or built of at least this many structural-type parts
 STRUCTURAL_SHARE = 0.75  # share of its elements that must be structural-type parts
-PANEL_MAX_THICK_LDU = 50.0  # a flat panel (door, drawbridge, hatch, lid: Non-Structural) is thinner than this
+PANEL_MAX_THICK_LDU = 30.0  # a flat panel (door, drawbridge, hatch, lid: Non-Structural) is about a brick thick
 PANEL_RATIO = 0.5  # ... and than this share of its second-longest side
 MESH_TOL_LDU = 2.0  # geometry margin for thresholds: fallback meshes are inset ~0.3 LDU per side
 STICK_MAX_LDU = 36.0  # a body narrower than this on two sides is a linkage or lever, not a turret or an arm
@@ -290,7 +290,6 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
         verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, False)
                     if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
-    turrets = {i for jb, v in zip(hanging, verdicts) if v is not None and v[0] == "structural" for i in jb.elements}
     for jb, verdict in zip(hanging, verdicts):
         if verdict is None:
             continue
@@ -346,8 +345,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         mounts(model, graph, idx, roles, root, describe_element(model),
                keep={i for i in idx if ((classes[i].accessory or classes[i].minifig_body) and
                                         roles[i].source == "part") or classes[i].word in ("steering", "control") or
-                    (classes[i].word == "door" and classes[i].role == "structural") or  # a door frame is wall
-                    i in turrets},  # a turret or an arm carrying a gun is Structure [000 §8.2 Ranged Weapons]
+                    (classes[i].word == "door" and classes[i].role == "structural")},  # a door frame is wall
                sensors={i for i in idx if _is_mount_open(roles[i]) and
                         {"dish", "radar"} & set(re.split(r"[^a-z]+", describe(els[i])[1].lower()))})
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache, on_ground)
