@@ -263,3 +263,20 @@ def test_a_musket_racked_on_a_ship_is_stowed_three_clipped_rifles_are_a_machine_
     a = _official("6761-1 - Bandit's Secret Hide-Out.mpd")
     rifles = [(c, i) for c in a.creations for i in c.elements if i in (157, 158, 159)]
     assert len(rifles) == 3 and all(c.roles[i].role == "weapon" for c, i in rifles)
+
+
+@needs_shared
+def test_the_x_wings_plate_built_s_foils_are_its_wings_and_its_fuselage_structure():
+    """Red Five's S-foils are flat sub-assemblies of plain plates sticking out of the fuselage: airfoils,
+    Forward Flight [000 §9.1], left out of its Size [000 §7.1 Size]; the fuselage stays Structure."""
+    a = _official("10240-1 - Red Five X-Wing Starfighter.mpd")
+    ship = max(a.creations, key=lambda c: len(c.elements))
+    m = a.model
+    wing = [i for i in ship.elements if m.elements[i].submodel_path[:1] == ("10240 - submodel-52.ldr",)
+            and m.elements[i].description.startswith(("Plate", "Tile", "Wedge"))]
+    hull = [i for i in ship.elements if m.elements[i].submodel_path[:1] == ("10240 - submodel-1.ldr",)
+            and m.elements[i].description.startswith("Brick")]
+    assert wing and sum(ship.roles[i].role == "propulsion" and ship.roles[i].params.get("type") == "forward_flight"
+                        for i in wing) >= 0.9 * len(wing)
+    assert hull and sum(ship.roles[i].role == "structural" for i in hull) >= 0.8 * len(hull)
+    assert not set(wing) & set(ship.structural_elements)

@@ -336,6 +336,8 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     _details(model, graph, idx, classes, roles)
     _nozzles(model, idx, classes, roles)
     _barrels(model, idx, classes, roles)
+    if not boat:
+        _wing_sections(model, idx, roles, ldu_per_inch, cache)
     landing_struts(model, graph, idx, roles)
     if core:
         els = model.elements
@@ -588,6 +590,58 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
             roles[i] = RoleDecision("propulsion", f"{c.reason}; a flat part sticking out of the body of a flyer "
                                                   f"({share:.0%} outside it): a wing, Forward Flight [000 §9.1]",
                                     "geometry", {"type": "forward_flight"})
+
+
+SHEET_RATIO = 0.3  # a wing section is thin: its thinnest side at most this share of its middle one ...
+SHEET_MIN_ELEMENTS = 8  # ... built of at least this many elements ...
+SHEET_MAX_SHARE = 0.4  # ... at most this share of the creation (the rest is the fuselage) ...
+SHEET_OUT = 0.5  # ... with at least this share of its footprint outside the fuselage
+
+
+def _wing_sections(model, idx: list[int], roles: dict[int, RoleDecision], ldu_per_inch: float, cache) -> None:
+    """A flyer's wings built of plain plates as sections of their own: a top-level submodel (the builder's own
+    sub-assembly) that is a flat sheet sticking out of the rest of the craft is an airfoil [000 §9.1 Forward
+    Flight]; the Size is then measured without it, as the rules ask ("ignoring Non-Structural Elements like
+    wings") [000 §7.1 Size]."""
+    if not any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
+               for r in roles.values()):
+        return
+    els = model.elements
+    sections: dict[tuple, list[int]] = {}  # one per placement of a top-level submodel (its line in the main model)
+    for i in idx:
+        e = els[i]
+        key = (e.submodel_path[0], e.refs[0]) if e.submodel_path and len(e.refs) > 1 else ("", ())
+        sections.setdefault(key, []).append(i)
+    if len(sections) < 2:
+        return
+    sheets = {}
+    for (name, _), g in sections.items():
+        if not name or len(g) < SHEET_MIN_ELEMENTS or len(g) > SHEET_MAX_SHARE * len(idx):
+            continue
+        _, middle, thin = measure_size(model, g, ldu_per_inch, cache).extents_ldu
+        if middle >= ldu_per_inch and thin <= SHEET_RATIO * middle:
+            sheets[(name, len(sheets))] = g
+    if not sheets:
+        return
+    flat = {i for g in sheets.values() for i in g}
+    body = [i for i in idx if i not in flat and roles.get(i) is not None and roles[i].role == "structural"]
+    if not body:
+        return
+    lo = np.array([els[i].bbox_min for i in body])
+    hi = np.array([els[i].bbox_max for i in body])
+    for (name, _), g in sheets.items():
+        out = float(np.mean([_outside_share(model, i, lo, hi) for i in g]))
+        if out < SHEET_OUT:
+            continue
+        for i in g:
+            r = roles.get(i)
+            if r is None or (r.role, r.source) not in (("structural", "part"), ("structural", "topology"),
+                                                       ("decoration", "topology")):
+                continue
+            roles[i] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; part of the flat section {name!r} "
+                                                  f"sticking out of the flyer's fuselage ({out:.0%} outside it): "
+                                                  "a wing, Forward Flight [000 §9.1]", "geometry",
+                                    {"type": "forward_flight"})
 
 
 def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecision], moving: set[int],
