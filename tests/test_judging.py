@@ -280,3 +280,23 @@ def test_the_x_wings_plate_built_s_foils_are_its_wings_and_its_fuselage_structur
                         for i in wing) >= 0.9 * len(wing)
     assert hull and sum(ship.roles[i].role == "structural" for i in hull) >= 0.8 * len(hull)
     assert not set(wing) & set(ship.structural_elements)
+
+
+@needs_shared
+def test_a_horses_saddle_is_its_controls_and_a_rifle_clipped_to_it_is_stowed():
+    """"A warhorse's saddle" is the mount's Controls [000 §9.4]; a rifle in the saddle clip, held by no one, is
+    stowed, free [000 §7.1]; the horse's moulded body is its Structure [000 §10.1]."""
+    a = _official("6761-1 - Bandit's Secret Hide-Out.mpd")
+    m = a.model
+    horses = [c for c in a.creations if c.kind == "creature" and
+              any("Saddle" in m.elements[i].description for i in c.elements)]
+    assert horses
+    for c in horses:
+        for i in c.elements:
+            d, r = m.elements[i].description, c.roles[i]
+            if "Saddle" in d:
+                assert r.role == "device" and "Controls" in r.reason
+            elif d.startswith("Minifig Gun"):
+                assert r.role == "decoration" and "stowed" in r.reason
+            elif d.startswith("Animal Horse"):
+                assert r.role == "structural" and i in c.structural_elements

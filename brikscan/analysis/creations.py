@@ -374,9 +374,12 @@ def _stowed(graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecis
         near = {j for k in graph.neighbors(i) if k in inside for j in (k, *graph.neighbors(k))}
         if len(near & hand | {i}) >= STOWED_BUILT_GUN:
             continue
-        roles[i] = RoleDecision("decoration", f"{classes[i].reason}, held by no one: stowed, not a weapon of "
-                                              "the creation; free Non-Structural [000 §7.1] (annotate it to mount "
-                                              "it)", "geometry")
+        roles[i] = RoleDecision("decoration", _stowed_reason(classes[i]), "geometry")
+
+
+def _stowed_reason(c: PartClass) -> str:
+    return f"{c.reason}, held by no one: stowed, not a weapon of the creation; free Non-Structural [000 §7.1] " \
+           "(annotate it to mount it)"
 
 
 def _sail_rig(graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
@@ -780,12 +783,16 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
                        if j in rest and j not in comp and j not in in_beast and j not in explicit and
                        (classes[j].accessory or classes[j].role in ("device", "decoration")) and
                        set(graph.neighbors(j)) <= comp})
-        roles = {i: RoleDecision("structural", f"{classes[i].reason} [000 §10.1]", "part") for i in body}
+        roles = {i: RoleDecision(classes[i].role or "structural", f"{classes[i].reason} [000 §10.1]", "part",
+                                 {"type": classes[i].type} if classes[i].type else {}) for i in body}
         roles.update({j: RoleDecision(classes[j].role or "decoration", f"fitted to the animal; {classes[j].reason}",
                                       "part", {"type": classes[j].type} if classes[j].type else {})
                       for j in gear})
-        creations.append(Creation("", "creature", body + gear, body, roles,
-                                  kind_reason="an animal is a Creature of its own [000 §10.1]"))
+        for j in gear:  # a rifle clipped to the saddle is stowed, not the horse's weapon
+            if roles[j].role == "weapon" and classes[j].accessory and classes[j].type not in MOUNTED_WEAPON_TYPES:
+                roles[j] = RoleDecision("decoration", _stowed_reason(classes[j]), "geometry")
+        creations.append(Creation("", "creature", body + gear, [i for i in body if roles[i].role == "structural"],
+                                  roles, kind_reason="an animal is a Creature of its own [000 §10.1]"))
         in_beast.update(body + gear)
     rest = [i for i in rest if i not in in_beast]
     # CREATION annotations gather their submodel's elements

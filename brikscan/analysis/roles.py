@@ -140,6 +140,9 @@ def classify_part(element, org_type: str = "") -> PartClass:
         worn = bool(lead[:1]) and lead[0] in _WORN
         return PartClass("decoration", f"{label}: minifig accessory (free) [000 §7.1]", accessory=True, worn=worn)
     if first in ("animal", "creature") or cat.lower() == "animal":
+        if "saddle" in dwords:  # "a warhorse's saddle" is the mount's Controls [000 §9.4 Controls]
+            return PartClass("device", f"{label}: a saddle is the mount's Controls [000 §9.4 Controls]",
+                             "controls", "saddle", animal=True)
         return PartClass("structural", f"{label}: an animal (a Creature's body)", animal=True)
     for w in lead2:
         if w in _WEAPON and not (w == "bow" and first != w):  # "Boat Bow" is a hull, not a bow
