@@ -242,6 +242,8 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         if n is not None and n.origin == "cli" and not n.params and classes[i].role == n.role and \
                 not classes[i].minifig_body:
             n = None  # restating an element's own role with --role changes nothing
+        if n is not None and n.origin == "submodel" and classes[i].role == "weak point":
+            n = None  # a hinge in a submodel named "wing" is still an exposed hinge, a weak point [000 §7.1]
         if n is not None and n.role:
             where = "command line" if n.origin == "cli" else f"{n.origin} {n.source}"
             roles[i] = RoleDecision(n.role, f"annotated {n.role} ({where})", "annotation" if n.origin != "cli"
