@@ -300,3 +300,17 @@ def test_a_horses_saddle_is_its_controls_and_a_rifle_clipped_to_it_is_stowed():
                 assert r.role == "decoration" and "stowed" in r.reason
             elif d.startswith("Animal Horse"):
                 assert r.role == "structural" and i in c.structural_elements
+
+
+@needs_shared
+def test_a_figurehead_without_legs_is_a_carving_of_the_ship_not_a_minifig():
+    """6285's figurehead (torso, arms, head, hat; no hips or legs) is fixed to the bow: decoration of the ship
+    [000 §7.1]; issue 8: "a figurehead without legs is a minifig that walks" was wrong."""
+    a = _official("6285 - Black Seas Barracuda.mpd")
+    m = a.model
+    carved = [i for i in range(len(m.elements)) if m.elements[i].submodel_path[:1] == ("6285 - figurehead.ldr",)]
+    assert carved
+    owners = {c.name: c for c in a.creations for i in c.elements if i in carved}
+    assert len(owners) == 1
+    (ship,) = owners.values()
+    assert ship.kind == "vehicle" and all(ship.roles[i].role == "decoration" for i in carved)

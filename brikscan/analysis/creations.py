@@ -151,6 +151,32 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
     return [figs[o] for o in sorted(figs)]
 
 
+def _carved_figures(model, graph: nx.Graph, figs: list[dict], classes: dict[int, PartClass]) -> list[dict]:
+    """Minifig parts that are not a minifig: a torso without hips or legs fixed onto a build (a ship's
+    figurehead, a bust on a pedestal) is a carved figure, and a lone leg or arm is a bone or a prop: decoration
+    of what they are on, free [000 §7.1 "decorative"]; they neither walk nor fight. A torso without legs
+    that only sits in a seat is still a minifig (a driver cut off at the waist)."""
+    kept = []
+    for fig in figs:
+        b = fig["body"]
+        members = {i for lst in b.values() for i in lst} | set(fig["items"])
+        legless = not b.get("hips") and not b.get("leg")
+        fixed = legless and any(j not in members and not classes[j].minifig_body and classes[j].word != "seat"
+                                for t in b.get("torso", []) for j in graph.neighbors(t))
+        if b.get("torso") and not fixed:
+            kept.append(fig)
+            continue
+        if not b.get("torso") and b.get("head") and not legless:
+            kept.append(fig)  # a head on legs (a skeleton, a robot) is a figure
+            continue
+        why = "a torso without legs fixed onto the build: a carved figure (figurehead, bust, statue)" if fixed \
+            else "minifig parts without a torso: a prop"
+        for i in members:
+            classes[i] = PartClass("decoration", f"{classes[i].reason}; {why}, decoration [000 §7.1]",
+                                   word="ornament")
+    return kept
+
+
 def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, rules: Rules) -> Creation:
     """A minifig Creation; its body parts' reasons quote ``rules.minifig`` (Size, SL, fixed Armor)."""
     mf = rules.minifig
@@ -767,7 +793,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         if classes[i].minifig_body:
             classes[i] = PartClass(None, classes[i].reason)
     creations: list[Creation] = []
-    figs = _find_minifigs(model, graph, classes)
+    figs = _carved_figures(model, graph, _find_minifigs(model, graph, classes), classes)
     in_fig: set[int] = set()
     for k, fig in enumerate(figs, start=1):
         c = _minifig_creation(model, fig, classes, k, rules if rules is not None else _tables.load_rules("2010"))
