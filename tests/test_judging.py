@@ -308,7 +308,8 @@ def test_a_figurehead_without_legs_is_a_carving_of_the_ship_not_a_minifig():
     [000 §7.1]; issue 8: "a figurehead without legs is a minifig that walks" was wrong."""
     a = _official("6285 - Black Seas Barracuda.mpd")
     m = a.model
-    carved = [i for i in range(len(m.elements)) if m.elements[i].submodel_path[:1] == ("6285 - figurehead.ldr",)]
+    carved = [i for i in range(len(m.elements)) if m.elements[i].submodel_path[:1] == ("6285 - figurehead.ldr",)
+              and m.elements[i].description.startswith("Minifig")]
     assert carved
     owners = {c.name: c for c in a.creations for i in c.elements if i in carved}
     assert len(owners) == 1
