@@ -151,18 +151,35 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
     return [figs[o] for o in sorted(figs)]
 
 
+SKIRT_MIN_HEIGHT_LDU = 24.0  # a brick-high piece of at most 2 x 2 studs under a legless torso is its skirt
+SKIRT_MAX_FOOT_LDU = 42.0
+
+
+def _skirt(model, under: set[int]) -> bool:
+    """A legless torso on one brick-high piece of at most 2 x 2 studs wears it as a skirt or a robe (a bride in a
+    slope-brick dress): a figure, not a carving."""
+    if len(under) != 1:
+        return False
+    e = model.elements[next(iter(under))]
+    ext = e.bbox_max - e.bbox_min
+    return float(ext[0]) <= SKIRT_MAX_FOOT_LDU and float(ext[2]) <= SKIRT_MAX_FOOT_LDU and \
+        float(ext[1]) >= SKIRT_MIN_HEIGHT_LDU
+
+
 def _carved_figures(model, graph: nx.Graph, figs: list[dict], classes: dict[int, PartClass]) -> list[dict]:
     """Minifig parts that are not a minifig: a torso without hips or legs fixed onto a build (a ship's
     figurehead, a bust on a pedestal) is a carved figure, and a lone leg or arm is a bone or a prop: decoration
     of what they are on, free [000 §7.1 "decorative"]; they neither walk nor fight. A torso without legs
-    that only sits in a seat is still a minifig (a driver cut off at the waist)."""
+    in a seat or in a brick-high skirt is still a minifig (a driver cut off at the waist, a bride)."""
     kept = []
     for fig in figs:
         b = fig["body"]
         members = {i for lst in b.values() for i in lst} | set(fig["items"])
         legless = not b.get("hips") and not b.get("leg")
-        fixed = legless and any(j not in members and not classes[j].minifig_body and classes[j].word != "seat"
-                                for t in b.get("torso", []) for j in graph.neighbors(t))
+        under = {j for t in b.get("torso", []) for j in graph.neighbors(t)
+                 if j not in members and not classes[j].minifig_body}
+        fixed = legless and bool(under) and not any(classes[j].word == "seat" for j in under) and \
+            not _skirt(model, under)
         if b.get("torso") and not fixed:
             kept.append(fig)
             continue
