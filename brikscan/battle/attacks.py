@@ -28,9 +28,9 @@ import numpy as np
 from ..errors import NotFoundError
 from ..rules.sight_tables import SightRules, load_sight_rules
 from .sight import _box_exit, _head_box, get_engine, march, target_samples_with_elements
-from .support import supported_by
+from .support import bbox_arrays, supported_by
 from .target_size import SCENERY_KINDS, creation_target_size, is_scenery
-from .units import SECTIONS, Unit, creation_unit, elements_box, weapon_anchor, weapon_barrel
+from .units import SECTIONS, Unit, creation_unit, elements_box, select, weapon_anchor, weapon_barrel
 
 RANGED = ("gun", "cannon", "rocket", "flamethrower", "launcher", "blastgun", "machinegun", "explosive")
 MELEE = ("melee",)
@@ -60,6 +60,20 @@ class Mount:
     reason: str
 
 
+class Barrel:
+    """A weapon's (barrel end, axis), worked out when first asked for: the oriented box behind it is the dearest
+    step of finding weapons, and a held Close Combat weapon's barrel is only ever reported, never aimed."""
+
+    def __init__(self, find=None, value: tuple | None = None):
+        self._find, self._value = find, value
+
+    def get(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        if self._find is not None:
+            b = self._find()
+            self._value, self._find = ((b[0], b[1]) if b is not None else (None, None)), None
+        return self._value or (None, None)
+
+
 @dataclass
 class Weapon:
     """One weapon of one attacker, in battlefield coordinates."""
@@ -74,13 +88,22 @@ class Weapon:
     range_in: float | None
     damage: str
     size: float
-    tip: np.ndarray | None
-    axis: np.ndarray | None
+    barrel: Barrel  # .tip / .axis
     mount: Mount
     skill_die: int
     mount_y: float  # the surface the weapon is mounted on / the unit stands on (LDU, -Y up)
     crewed: bool = True
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def tip(self) -> np.ndarray | None:
+        """The barrel end (battlefield LDU), None without barrel geometry."""
+        return self.barrel.get()[0]
+
+    @property
+    def axis(self) -> np.ndarray | None:
+        """The unit axis pointing out of the barrel, None without barrel geometry."""
+        return self.barrel.get()[1]
 
 
 @dataclass
@@ -360,20 +383,19 @@ def find_weapons(battlefield, rules: SightRules | None = None) -> list[Weapon]:
                     continue  # shields parry, they do not attack [000 §3.3]
                 wids = [base + i for i in w.elements]
                 melee = w.type in MELEE or w.range_in is None
-                b = weapon_barrel(els, battlefield.mesh, unit, wids)
-                tip, axis = (b[0], b[1]) if b is not None else (None, None)
-                if is_fig:
+                barrel = Barrel(lambda unit=unit, wids=wids: weapon_barrel(els, battlefield.mesh, unit, wids))
+                if is_fig:  # held: the barrel is found when the weapon aims or is reported
                     mount = Mount("held", [], "held by a minifig: he turns to face any bearing [000 §5.1]")
                     mount_y = float(unit.position_ldu[1])
-                elif axis is None:
+                elif barrel.get()[1] is None:
                     mount = Mount("fixed", [], "no barrel geometry")
                     mount_y = float(unit.position_ldu[1])
                 else:
-                    mount = creation_mount(an, c, w.elements, axis, xf, els, base, rules)
+                    mount = creation_mount(an, c, w.elements, barrel.get()[1], xf, els, base, rules)
                     lo, hi = elements_box(els, wids)
                     mount_y = float(hi[1])  # the surface the weapon sits on [000 §5.1 Other Modifiers]
                 out.append(Weapon(unit, short_name(w.name), w.name, w.type, melee, wids, w.use, w.range_in,
-                                  w.damage, float(w.size), tip, axis, mount, skill, mount_y, crewed, list(warn)))
+                                  w.damage, float(w.size), barrel, mount, skill, mount_y, crewed, list(warn)))
     if cache is not None:
         cache["weapons"] = out
     return out
@@ -560,10 +582,13 @@ def _turned_tip(weapon: Weapon, centre: np.ndarray, battlefield) -> np.ndarray:
     torso = u.sections.get("torso") or u.elements
     if battlefield is None or not torso:
         return tip
-    e = battlefield.elements[torso[0]]
-    face = np.asarray(e.transform, float)[:3, :3] @ np.array([0.0, 0.0, -1.0])  # a minifig faces -Z
-    lo, hi = elements_box(battlefield.elements, torso)
-    pivot = (lo + hi) / 2
+    turn = getattr(weapon, "_turn", None)  # the same for every target: once per weapon
+    if turn is None:
+        e = battlefield.elements[torso[0]]
+        face = np.asarray(e.transform, float)[:3, :3] @ np.array([0.0, 0.0, -1.0])  # a minifig faces -Z
+        lo, hi = elements_box(battlefield.elements, torso)
+        turn = weapon._turn = (face, (lo + hi) / 2)  # type: ignore[attr-defined]
+    face, pivot = turn
     f = np.array([face[0], face[2]])
     t = np.array([centre[0] - pivot[0], centre[2] - pivot[2]])
     if np.linalg.norm(f) < 1e-6 or np.linalg.norm(t) < 1e-6:
@@ -599,22 +624,11 @@ def pick_units(bf, from_: str | None, to: str | None):
             armed.append(w.attacker)
     attackers = None
     if from_:
-        attackers = _named(armed, from_, "attacker")
-    targets = _named(bf.units, to, "target") if to else None
+        attackers = select(armed, from_, None, noun="attacker", shown=20)
+    targets = select(bf.units, to, None, noun="target", shown=20) if to else None
     if attackers is not None and not attackers:
         raise NotFoundError("no attacker")
     return attackers, targets
-
-
-def _named(units, names: str, what: str):
-    out = []
-    for n in (x.strip() for x in names.split(",") if x.strip()):
-        match = [u for u in units if u.name.lower() == n.lower()]
-        if not match:
-            choices = ", ".join(u.name for u in units[:20]) + (" …" if len(units) > 20 else "")
-            raise NotFoundError(f"no {what} named {n!r} ({what}s: {choices or 'none'})")
-        out.extend(m for m in match if m not in out)
-    return out
 
 
 def _target_centre(battlefield, t: Unit) -> np.ndarray:
@@ -660,6 +674,12 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
     centres = {id(t): _target_centre(battlefield, t) for t in targets}
     support = {id(w.attacker): supported_by(battlefield, w.attacker) for w in weapons}
     fudge = rules.firing_arc.fudge_deg
+    aim_pts = {}  # per target: the sample points that find the best aim
+    for t in targets:
+        pts = samp[id(t)][0]
+        aim_pts[id(t)] = pts[np.linspace(0, len(pts) - 1, min(AIM_POINTS, len(pts))).astype(int)]
+    head_box = {id(w.attacker): _head_box(battlefield, w.attacker) if w.attacker.is_minifig else None
+                for w in weapons if w.melee}
 
     plans = []  # (weapon, target, in_arc, off, origin, aim_dir, head_box or None)
     for w in weapons:
@@ -671,17 +691,14 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
                     support[id(t)] = supported_by(battlefield, t)
                 if w.attacker.name in support[id(t)]:
                     continue  # its own crew or riders
-            pts = samp[id(t)][0]
-            sub = pts[np.linspace(0, len(pts) - 1, min(AIM_POINTS, len(pts))).astype(int)]
             if w.melee:
                 o = np.asarray(w.attacker.eye_ldu, float)  # Close Combat: he must see it [000 §5.1 Checking Range]
-                box = _head_box(battlefield, w.attacker) if w.attacker.is_minifig else None
                 d = centres[id(t)] - o
-                plans.append((w, t, True, 0.0, o, d / (np.linalg.norm(d) or 1.0), box))
+                plans.append((w, t, True, 0.0, o, d / (np.linalg.norm(d) or 1.0), head_box[id(w.attacker)]))
             else:
-                ok, off, o, d = aim(w, sub, centres[id(t)], fudge, battlefield)
+                ok, off, o, d = aim(w, aim_pts[id(t)], centres[id(t)], fudge, battlefield)
                 plans.append((w, t, ok, off, o, d, None))
-    O, P, RV, RT, ST, slices = [], [], [], [], [], []
+    O, P, RV, RT, slices, boxed = [], [], [], [], [], []
     pos = 0
     for w, t, ok, off, o, d, box in plans:
         pts = samp[id(t)][0]
@@ -691,12 +708,7 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
         RV.append(np.full(n, aid[id(w.attacker)], np.int64))
         RT.append(np.full(n, aid[id(t)], np.int64))
         if box is not None:
-            dd = pts - o
-            ln = np.linalg.norm(dd, axis=1).clip(1e-9)
-            ST.append(np.minimum(_box_exit(np.broadcast_to(o, (n, 3)), dd / ln[:, None], box[0], box[1]),
-                                 np.maximum(ln - 0.5, 0)))
-        else:
-            ST.append(np.zeros(n))
+            boxed.append((pos, n, box))
         slices.append(slice(pos, pos + n))
         pos += n
     O = np.concatenate(O) if O else np.zeros((0, 3))
@@ -704,13 +716,21 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
     D = P - O
     L = np.linalg.norm(D, axis=1)
     Dn = D / np.where(L > 0, L, 1.0)[:, None]
+    ST = np.zeros(len(O))
+    if boxed:  # rays from the eyes start where they leave the viewer's head, all at once [000 §5.1]
+        rows = np.concatenate([np.arange(a, a + n) for a, n, _ in boxed])
+        lo = np.repeat(np.array([b[0] for _, _, b in boxed], float), [n for _, n, _ in boxed], axis=0)
+        hi = np.repeat(np.array([b[1] for _, _, b in boxed], float), [n for _, n, _ in boxed], axis=0)
+        dd = P[rows] - O[rows]
+        ln = np.linalg.norm(dd, axis=1).clip(1e-9)
+        ST[rows] = np.minimum(_box_exit(O[rows], dd / ln[:, None], lo, hi), np.maximum(ln - 0.5, 0))
     t_setup = time.perf_counter()
     stop = np.zeros(len(actors), bool)  # a creation target ends a ray where it is hit: that part is seen
     for t in targets:
         stop[aid[id(t)]] = not t.is_minifig
     if len(O):
-        bface, _, tface, passes = march(eng, O, Dn, L, np.concatenate(RV), np.concatenate(RT), face_owner,
-                                        np.concatenate(ST), stop)
+        bface, _, tface, passes = march(eng, O, Dn, L, np.concatenate(RV), np.concatenate(RT), face_owner, ST,
+                                        stop)
     else:
         bface, tface, passes = np.zeros(0, np.int64), np.zeros(0, np.int64), 0
     t_cast = time.perf_counter()
@@ -736,12 +756,10 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
     skill = int((skill_dice or {}).get(w.attacker.name.lower(), (skill_dice or {}).get(w.attacker.name, w.skill_die)))
     # distance: from the barrel end (ranged) or the hand swinging the weapon (Close Combat) [000 §8.2] [000 §5.2]
     if w.melee:
-        pivot = weapon_anchor(battlefield.elements, w.attacker, w.elements) if w.attacker.is_minifig else None
-        wpts = battlefield.mesh.triangles[battlefield.mesh.face_runs(w.elements)].reshape(-1, 3).astype(float)
+        pivot, wpts, reach_ldu = _striking_surface(battlefield, w)
         tp = pts[vis] if any_vis else pts
         tel = elem[vis] if any_vis else elem
         if pivot is not None and len(wpts):
-            reach_ldu = float(np.linalg.norm(wpts - pivot, axis=1).max())
             dmin = float(np.linalg.norm(tp - pivot, axis=1).min())
             dist_ldu = dmin
             if dmin - SAMPLE_SLACK_IN * lpi <= reach_ldu + 2 * lpi:  # near enough for the exact answer to count
@@ -827,6 +845,18 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
                         np.asarray(origin, float), np.asarray(aim_dir, float), notes, sl)
 
 
+def _striking_surface(battlefield, w: Weapon) -> tuple[np.ndarray | None, np.ndarray, float]:
+    """(the hand swinging a minifig's Close Combat weapon or None, the weapon's vertices, its reach from that hand
+    in LDU): the same for every target, so worked out once per weapon [000 §5.2]."""
+    cached = getattr(w, "_striking", None)
+    if cached is None:
+        pivot = weapon_anchor(battlefield.elements, w.attacker, w.elements) if w.attacker.is_minifig else None
+        wpts = battlefield.mesh.triangles[battlefield.mesh.face_runs(w.elements)].reshape(-1, 3).astype(float)
+        reach = float(np.linalg.norm(wpts - pivot, axis=1).max()) if pivot is not None and len(wpts) else 0.0
+        cached = w._striking = (pivot, wpts, reach)  # type: ignore[attr-defined]
+    return cached
+
+
 def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int = 4,
                      upper: float = float("inf")) -> float:
     """Exact distance (LDU) from a point to the surface of some elements: the few nearest by bounding box,
@@ -834,9 +864,8 @@ def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int =
     ids = np.unique(np.asarray(list(element_ids), dtype=np.int64))
     if not len(ids):
         return float("inf")
-    els = battlefield.elements
-    lo = np.array([els[i].bbox_min for i in ids], float)
-    hi = np.array([els[i].bbox_max for i in ids], float)
+    box_lo, box_hi = bbox_arrays(battlefield)
+    lo, hi = box_lo[ids], box_hi[ids]
     gap = np.linalg.norm(np.maximum(0.0, np.maximum(lo - point, point - hi)), axis=1)
     order = np.argsort(gap)
     best = float(upper)  # a sample point already this close: only nearer elements can do better
@@ -850,7 +879,12 @@ def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int =
         if not len(tris):
             best = min(best, float(gap[k]))
             continue
-        best = min(best, float(point_triangle_distance(p, tris).min()))
+        # a triangle's box is never farther than the triangle: only those nearer than the best so far can
+        # lower it, and the nearest triangle is always among them (the same minimum, a fraction of the work)
+        box = np.linalg.norm(np.maximum(0.0, np.maximum(tris.min(axis=1) - p, p - tris.max(axis=1))), axis=1)
+        near = box <= best + 1e-9 * (1.0 + best)  # a hair of slack: rounding never drops the nearest
+        if near.any():
+            best = min(best, float(point_triangle_distance(p, tris[near]).min()))
     return best
 
 

@@ -130,6 +130,7 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True, scale:
     units: list[Unit] = []
     diags: list[Diagnostic] = []
     colours = None
+    found_in: dict[tuple[Path, bool], list[Unit]] = {}
     for k, entry in enumerate(scene.models):
         file = (path.parent / entry.file).resolve()
         if not file.exists():
@@ -175,7 +176,10 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True, scale:
             elements.append(dataclasses.replace(e, index=base + e.index, transform=moved[k], bbox_min=cmin[k],
                                                 bbox_max=cmax[k]))
         placements.append(Placement(name, file, base, n_el, xf, entry.side))
-        found = find_units(an, creations=creations and not entry.target)
+        key = (file, creations and not entry.target)
+        if key not in found_in:  # a file placed thirty times: its units found once, each placement copies them
+            found_in[key] = find_units(an, creations=key[1])
+        found = found_in[key]
         minifigs = [u for u in found if u.is_minifig]
         for u in found:
             orig = u.name

@@ -111,6 +111,8 @@ def _areas(tris: np.ndarray, faces: np.ndarray | None, chunk: int = 1 << 20) -> 
     """(F,) float64 area of each triangle (of ``tris[faces]``), a million at a time: a 5 M-triangle target needs
     no copy of its triangles and no full-size temporaries."""
     n = len(tris) if faces is None else len(faces)
+    if faces is not None and n and int(faces[-1]) - int(faces[0]) == n - 1 and np.all(np.diff(faces) == 1):
+        tris, faces = tris[int(faces[0]):int(faces[0]) + n], None  # one run of faces (a placed model): a view
     area = np.empty(n, dtype=np.float64)
     for s in range(0, n, chunk):
         t32 = np.asarray(tris[s:s + chunk] if faces is None else tris[faces[s:s + chunk]], dtype=np.float32)

@@ -9,6 +9,19 @@ from .units import Unit
 TOUCH_LDU = 4.0  # half a plate: the top of what it stands on meets the bottom of its feet
 
 
+def bbox_arrays(battlefield) -> tuple[np.ndarray, np.ndarray]:
+    """(E,3) min and max corners of every element's box, built once per battlefield."""
+    cache = getattr(battlefield, "cache", None)
+    if cache is not None and "bbox_arrays" in cache:
+        return cache["bbox_arrays"]
+    els = battlefield.elements
+    lo = np.array([e.bbox_min for e in els], dtype=float).reshape(-1, 3)
+    hi = np.array([e.bbox_max for e in els], dtype=float).reshape(-1, 3)
+    if cache is not None:
+        cache["bbox_arrays"] = (lo, hi)
+    return lo, hi
+
+
 def standing_on(battlefield, unit: Unit, tol_ldu: float = TOUCH_LDU) -> set[int]:
     """Elements directly under the unit's feet (what it stands on): never paired with it."""
     els = battlefield.elements
@@ -17,14 +30,7 @@ def standing_on(battlefield, unit: Unit, tol_ldu: float = TOUCH_LDU) -> set[int]
     ids = unit.sections.get("legs") if unit.is_minifig and unit.sections.get("legs") else unit.elements
     lo_u = np.array([els[i].bbox_min for i in ids], dtype=float)
     hi_u = np.array([els[i].bbox_max for i in ids], dtype=float)
-    cache = getattr(battlefield, "cache", None)
-    if cache is not None and "bbox_arrays" in cache:
-        lo, hi = cache["bbox_arrays"]
-    else:
-        lo = np.array([e.bbox_min for e in els], dtype=float)
-        hi = np.array([e.bbox_max for e in els], dtype=float)
-        if cache is not None:
-            cache["bbox_arrays"] = (lo, hi)
+    lo, hi = bbox_arrays(battlefield)
     bottom = hi_u[:, 1].max()
     feet = hi_u[:, 1] >= bottom - tol_ldu  # the unit's lowest elements
     flo, fhi = lo_u[feet], hi_u[feet]
