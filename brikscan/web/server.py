@@ -30,7 +30,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def serve(path, library=None, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT, open_browser: bool = True,
-          rules: str = "2010", scale: str = "inch") -> None:
+          rules: str = "2010", scale: str = "inch", primitives: str = "auto") -> None:
     """Load the model, then serve until Ctrl-C. ``port`` 0 picks a free one."""
     import uvicorn
 
@@ -42,7 +42,7 @@ def serve(path, library=None, *, host: str = "127.0.0.1", port: int = DEFAULT_PO
         except OSError as exc:
             raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
         port = s.getsockname()[1]
-    session = Session(path, library, rules=rules, scale=scale)
+    session = Session(path, library, rules=rules, scale=scale, primitives=primitives)
     session.geometry()  # before the first request: the page's first picture must not wait for it
     threading.Thread(target=session.warm, name="brikscan-warm", daemon=True).start()
     from .app import LOOPBACK_NAMES
