@@ -7,6 +7,8 @@ written: ``annotated_copy`` returns new text with ``0 !BRIKSCAN ROLE`` lines.
 """
 from __future__ import annotations
 
+import json
+import os
 import re
 import threading
 import time
@@ -32,6 +34,11 @@ MAX_TRIALS = 20000
 LOW_RES_ABOVE = 1_000_000
 PRIMITIVES = ("auto", "normal", "low")  # ``serve --primitives``: auto is low above LOW_RES_ABOVE
 MAX_RAYS_DRAWN = 48  # per pair, for the page's picture (the answer uses every ray)
+
+
+def _json_bytes(obj: Any) -> bytes:
+    """JSON as Starlette's JSONResponse writes it."""
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode("utf-8")
 
 
 def _num(v: Any, what: str) -> float:
@@ -97,6 +104,8 @@ class Session:
         self.changes: list[dict] = []  # role changes in order: {"elements", "role", "params", "spec"}
         self._geometry: bytes | None = None
         self._primitives_drawn: str | None = None  # the resolution the page's geometry was read with
+        self._model_bytes: bytes | None = None  # /api/model before any role change
+        self.page_served = threading.Event()  # the geometry has gone out: the warm-up may take the CPU
         self._damage_scene = None
         self._damage_scene_of = None
         self._placed_scenes: dict[int, tuple] = {}  # a scene's placed models: their damage scenes
@@ -206,6 +215,16 @@ class Session:
                 names.append(w.attacker.name)
         return names
 
+    def model_bytes(self) -> bytes:
+        """``model_json`` as the JSON the page gets, kept while no role has changed: the page's first load then
+        costs the server nothing (it is made before serving, like the geometry)."""
+        with self.lock:
+            if self.changes:
+                return _json_bytes(self.model_json())
+            if self._model_bytes is None:
+                self._model_bytes = _json_bytes(self.model_json())
+            return self._model_bytes
+
     def model_json(self) -> dict:
         """``GET /api/model``: every element with its role and reason, the stat cards, the units."""
         with self.lock:
@@ -256,11 +275,21 @@ class Session:
                 "elements": len(self.elements), "triangles": int(self.field.mesh.n_triangles),
                 "primitives": self._primitives_drawn}
 
-    def warm(self) -> None:
+    def warm(self, wait_s: float = 0.0) -> None:
         """Build in the background what the first blast and the first role change would wait for: the damage
-        scene and its ray engine (seconds on a 4 M-triangle model), the mesh box, the part hulls."""
+        scene and its ray engine (seconds on a 4 M-triangle model), the mesh box, the part hulls.
+
+        ``wait_s``: first wait up to that long for the page's geometry to have gone out, and run at the lowest
+        CPU priority: the page's first picture (a software rasteriser, on the same CPU) comes first. A blast
+        asked for meanwhile builds what it needs itself."""
         if self.analysis is None:
             return
+        if wait_s > 0:
+            self.page_served.wait(wait_s)
+            try:  # Linux: a thread's own nice value
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+            except (AttributeError, OSError):
+                pass
         t0 = time.perf_counter()
         try:
             sc = self.damage_scene()
