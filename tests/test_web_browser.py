@@ -121,7 +121,7 @@ def test_a_click_picks_the_right_brick(browser, tank, loaded):
     # the frame's copy of the pick buffer (read back without waiting) answers exactly as a direct read does
     pg.page.wait_for_function("window.brikscan.pickCached()", timeout=60_000)
     for x, y in [(450, 400), (500, 500), (380, 520)]:
-        ray = pg.page.evaluate(f"window.brikscan.rayAt({x}, {y})")
+        ray = pg.page.evaluate(f"window.brikscan.rayAt({x + 0.5}, {y + 0.5})")
         hits = engine.first_hit(np.array([ray["origin"]]), np.array([ray["dir"]]), np.array([1e7]))
         want = int(m.mesh.face_element[hits.face[0]]) if hits.face[0] >= 0 else -1
         assert pg.page.evaluate(f"window.brikscan.pickAt({x}, {y}).element") == want
@@ -143,15 +143,20 @@ def test_a_click_picks_the_right_brick(browser, tank, loaded):
     pg.page.close()
 
 
-def _clicks_pick_what_the_ray_caster_hits(pg: Page, m):
+TANK_POINTS = [(450, 400), (420, 460), (500, 500), (470, 300), (380, 520), (560, 430)]
+ISD_POINTS = [(300, 450), (400, 450), (500, 420), (250, 520), (350, 550), (450, 480)]  # on its first view
+
+
+def _clicks_pick_what_the_ray_caster_hits(pg: Page, m, points=TANK_POINTS):
     """Six clicks: each picks the element brikscan's ray caster hits first along the page's camera ray through
     that pixel, in the mesh ``m`` the page draws, and the panel names its part and file:line."""
     from brikscan.battle.raycast import RayEngine
 
     engine = RayEngine.build(m.mesh.triangles)
     checked = 0
-    for x, y in [(450, 400), (420, 460), (500, 500), (470, 300), (380, 520), (560, 430)]:
-        ray = pg.page.evaluate(f"window.brikscan.rayAt({x}, {y})")
+    for x, y in points:
+        # the click lands in pixel (x, y); the rasteriser samples that pixel at its centre
+        ray = pg.page.evaluate(f"window.brikscan.rayAt({x + 0.5}, {y + 0.5})")
         hits = engine.first_hit(np.array([ray["origin"]]), np.array([ray["dir"]]), np.array([1e7]))
         want = int(m.mesh.face_element[hits.face[0]]) if hits.face[0] >= 0 else -1
         pg.click(x, y)
@@ -269,7 +274,7 @@ def test_sight_from_the_page(browser):
 
 @pytest.mark.shared
 @pytest.mark.skipif(not LIBRARY_ZIP.exists(), reason=NO_SHARED)
-def test_the_largest_shared_model_first_picture_and_pick(browser):
+def test_the_largest_shared_model_first_picture_and_pick(browser, loaded):
     """10030 Imperial Star Destroyer (4 M triangles): figures for docs/web-app.md."""
     isd = MODELS_DIR / "10030-1 - Imperial Star Destroyer - UCS.mpd"
     with Server(isd, LIBRARY_ZIP, timeout_s=600) as srv:
@@ -284,6 +289,11 @@ def test_the_largest_shared_model_first_picture_and_pick(browser):
         pg.shot("isd-loaded")
         assert pg.errors() == []
         assert t["first_picture_ms"] < 20_000 and pick < 100
+        # above 1 M triangles the page draws LDraw's low-resolution primitives: a click still picks the brick
+        # under the cursor in the geometry drawn (the same elements, file:line and all)
+        assert pg.page.evaluate("window.brikscan.geo.primitives") == "low"
+        pg.page.wait_for_function("window.brikscan.pickCached()", timeout=120_000)
+        _clicks_pick_what_the_ray_caster_hits(pg, loaded(isd, LIBRARY_ZIP, resolution="low"), ISD_POINTS)
         import time
 
         import httpx
