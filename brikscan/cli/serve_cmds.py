@@ -22,10 +22,8 @@ def serve(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd) or 
                                               "primitives, fewer triangles) or auto (low above 1 M triangles)"),
           rules: str = RulesOpt, scale: str = ScaleOpt) -> None:
     """Serve MODEL in the browser: click bricks, change roles, line of sight, blasts and hits, stat cards."""
-    from ..errors import InputError
+    from ..errors import InputError, UsageError
     from ..web.server import serve as run_server
-
-    from ..errors import UsageError
     from ..web.session import PRIMITIVES
 
     check_choices(rules, scale)

@@ -30,7 +30,8 @@ from .geometry import bounds, pack_geometry
 MAX_TRIALS = 20000
 # Above this many triangles the page draws the model with LDraw's low-resolution primitives (the library's p/8/
 # folder: 8-segment studs and cylinders, as LDraw viewers draw studs): a software rasteriser's time goes with
-# the triangle count, and studs are two thirds of a large model's triangles (docs/web-app.md, "Figures").
+# the triangle count, and studs are two thirds of a large model's triangles (docs/web-app.md, "The first
+# picture on the largest model").
 LOW_RES_ABOVE = 1_000_000
 PRIMITIVES = ("auto", "normal", "low")  # ``serve --primitives``: auto is low above LOW_RES_ABOVE
 MAX_RAYS_DRAWN = 48  # per pair, for the page's picture (the answer uses every ray)
