@@ -37,24 +37,34 @@ def test_model_lists_every_element_with_role_and_cards(tank):
     assert m["creations"] == cli["creations"]
 
 
-def test_geometry_is_instanced_and_rebuilds_the_mesh(tank, loaded):
-    """Parts once plus transforms: placing each part by its instances gives back the model's triangles."""
-    raw = httpx.get(tank.url + "api/geometry").content
-    assert raw[:4] == b"BKG1"
+def _served_geometry(url: str) -> tuple[dict, dict]:
+    raw = httpx.get(url + "api/geometry").content
+    assert raw[:4] == b"BKG2"
     head = json.loads(raw[8:8 + struct.unpack("<I", raw[4:8])[0]])
-    blob = {k: np.frombuffer(raw, dtype=t, count=n // np.dtype(t).itemsize, offset=o)
-            for (k, (o, n)), t in zip(head["blobs"].items(), ["<f4", "<u2", "<f4", "<u2", "<u4"])
-            if k != "inst_colour"}
+    types = {"positions": "<f4", "vcolour": "<u2", "indices": "<u4", "inst_matrix": "<f4", "inst_colour": "<u2",
+             "inst_element": "<u4"}
+    blob = {k: np.frombuffer(raw, dtype=types[k], count=n // np.dtype(types[k]).itemsize, offset=o)
+            for k, (o, n) in head["blobs"].items()}
+    head["bytes"] = len(raw)
+    return head, blob
+
+
+def _assert_rebuilds(head: dict, blob: dict, m) -> None:
+    """Placing each part's indexed triangles by its instances gives back the model's triangles, element by
+    element (``m``: the model read with the primitives the page draws)."""
     pos = blob["positions"].reshape(-1, 3)
+    index = blob["indices"]
     mats = blob["inst_matrix"].reshape(-1, 3, 4)
     els = blob["inst_element"]
-    m = loaded(TANK)
-    assert head["triangles"] == m.mesh.n_triangles
+    assert head["triangles"] == m.mesh.n_triangles == len(index) // 3 + sum(
+        (p["instances"] - 1) * p["indices"] // 3 for p in head["parts"])
     assert sorted(int(e) for e in els if e != 0xFFFFFFFF) == [e.index for e in m.elements
                                                               if m.mesh.element_offsets[e.index + 1] >
                                                               m.mesh.element_offsets[e.index]]
     for p in head["parts"]:
-        local = pos[p["first_vertex"]:p["first_vertex"] + p["vertices"]].astype(float)
+        ix = index[p["first_index"]:p["first_index"] + p["indices"]]
+        assert ix.min() >= p["first_vertex"] and ix.max() < p["first_vertex"] + p["vertices"]
+        local = pos[ix].astype(float)
         for k in range(p["first_instance"], p["first_instance"] + p["instances"]):
             if els[k] == 0xFFFFFFFF:
                 continue
@@ -64,7 +74,42 @@ def test_geometry_is_instanced_and_rebuilds_the_mesh(tank, loaded):
             got = np.sort(world.reshape(-1, 3, 3), axis=1)
             exp = np.sort(want.reshape(-1, 3, 3).astype(float), axis=1)
             assert np.allclose(got, exp, atol=0.05), (p["part"], int(els[k]))
-    assert len(raw) < m.mesh.triangles.nbytes  # smaller than the plain soup
+
+
+def test_geometry_is_instanced_and_rebuilds_the_mesh(tank, loaded):
+    """Parts once plus transforms: placing each part by its instances gives back the model's triangles."""
+    head, blob = _served_geometry(tank.url)
+    assert head["primitives"] == "normal"  # a small model: the page draws the mesh brikscan measures
+    m = loaded(TANK)
+    _assert_rebuilds(head, blob, m)
+    assert head["bytes"] < m.mesh.triangles.nbytes / 2  # shared corners: under half the plain soup
+    assert head["vertices"] < len(blob["indices"]) / 2
+
+
+@pytest.mark.skipif(LIB is None, reason="needs the LDraw library's p/8/ primitives (../shared/ldraw/complete.zip)")
+def test_low_primitives_draw_the_same_elements_with_fewer_triangles(loaded):
+    """``serve --primitives low``: the page's geometry is the model read with LDraw's p/8/ primitives, the same
+    elements (indices, parts, transforms), fewer triangles; ``/api/model`` still describes the full model."""
+    with Server(TANK, LIB, args=("--primitives", "low")) as srv:
+        head, blob = _served_geometry(srv.url)
+        status = httpx.get(srv.url + "api/status").json()
+        model = httpx.get(srv.url + "api/model").json()
+    low, normal = loaded(TANK, LIB, resolution="low"), loaded(TANK, LIB)
+    assert head["primitives"] == status["primitives"] == "low"
+    assert low.mesh.n_triangles < normal.mesh.n_triangles
+    assert [(e.part, e.colour, e.source) for e in low.elements] == [(e.part, e.colour, e.source)
+                                                                   for e in normal.elements]
+    _assert_rebuilds(head, blob, low)
+    assert model["triangles"] == normal.mesh.n_triangles == status["triangles"]
+
+
+def test_serve_refuses_an_unknown_primitives_choice():
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "brikscan", "serve", str(TANK), "--primitives", "fine",
+                        "--no-browser"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--primitives" in r.stderr
 
 
 def test_blast_equals_the_cli(tank):

@@ -115,29 +115,13 @@ def test_page_loads_with_no_console_errors(browser, tank):
 
 def test_a_click_picks_the_right_brick(browser, tank, loaded):
     """The page's pick equals the first triangle brikscan's ray caster hits along the page's camera ray."""
-    from brikscan.battle.raycast import RayEngine
-
     pg = Page(browser, tank.url)
     m = loaded(TANK, LIB)
-    engine = RayEngine.build(m.mesh.triangles)
-    checked = 0
-    for x, y in [(450, 400), (420, 460), (500, 500), (470, 300), (380, 520), (560, 430)]:
-        ray = pg.page.evaluate(f"window.brikscan.rayAt({x}, {y})")
-        hits = engine.first_hit(np.array([ray["origin"]]), np.array([ray["dir"]]), np.array([1e7]))
-        want = int(m.mesh.face_element[hits.face[0]]) if hits.face[0] >= 0 else -1
-        pg.click(x, y)
-        got = int(pg.page.inner_text("#pick-index")) if want >= 0 else -1
-        if want >= 0:
-            assert got == want, (x, y)
-            e = m.elements[want]
-            info = pg.page.inner_text("#pick-info")
-            assert e.part in info and e.source in info and str(e.index) in info
-            checked += 1
-    assert checked >= 4
+    engine = _clicks_pick_what_the_ray_caster_hits(pg, m)
     # the frame's copy of the pick buffer (read back without waiting) answers exactly as a direct read does
     pg.page.wait_for_function("window.brikscan.pickCached()", timeout=60_000)
     for x, y in [(450, 400), (500, 500), (380, 520)]:
-        ray = pg.page.evaluate(f"window.brikscan.rayAt({x}, {y})")
+        ray = pg.page.evaluate(f"window.brikscan.rayAt({x + 0.5}, {y + 0.5})")
         hits = engine.first_hit(np.array([ray["origin"]]), np.array([ray["dir"]]), np.array([1e7]))
         want = int(m.mesh.face_element[hits.face[0]]) if hits.face[0] >= 0 else -1
         assert pg.page.evaluate(f"window.brikscan.pickAt({x}, {y}).element") == want
@@ -157,6 +141,49 @@ def test_a_click_picks_the_right_brick(browser, tank, loaded):
     pg.shot("tank-picked")
     assert pg.errors() == []
     pg.page.close()
+
+
+TANK_POINTS = [(450, 400), (420, 460), (500, 500), (470, 300), (380, 520), (560, 430)]
+ISD_POINTS = [(300, 450), (400, 450), (500, 420), (250, 520), (350, 550), (450, 480)]  # on its first view
+
+
+def _clicks_pick_what_the_ray_caster_hits(pg: Page, m, points=TANK_POINTS):
+    """Six clicks: each picks the element brikscan's ray caster hits first along the page's camera ray through
+    that pixel, in the mesh ``m`` the page draws, and the panel names its part and file:line."""
+    from brikscan.battle.raycast import RayEngine
+
+    engine = RayEngine.build(m.mesh.triangles)
+    checked = 0
+    for x, y in points:
+        # the click lands in pixel (x, y); the rasteriser samples that pixel at its centre
+        ray = pg.page.evaluate(f"window.brikscan.rayAt({x + 0.5}, {y + 0.5})")
+        hits = engine.first_hit(np.array([ray["origin"]]), np.array([ray["dir"]]), np.array([1e7]))
+        want = int(m.mesh.face_element[hits.face[0]]) if hits.face[0] >= 0 else -1
+        pg.click(x, y)
+        got = int(pg.page.inner_text("#pick-index")) if want >= 0 else -1
+        if want >= 0:
+            assert got == want, (x, y)
+            e = m.elements[want]
+            info = pg.page.inner_text("#pick-info")
+            assert e.part in info and e.source in info and str(e.index) in info
+            checked += 1
+    assert checked >= 4
+    return engine
+
+
+@pytest.mark.skipif(LIB is None, reason="needs the LDraw library's p/8/ primitives (../shared/ldraw/complete.zip)")
+def test_a_click_on_low_resolution_primitives_picks_the_brick_drawn(browser, loaded):
+    """``serve --primitives low`` (what a model above 1 M triangles gets): the picture has fewer triangles and a
+    click still picks exactly the element under the cursor in the geometry drawn, by its own file:line."""
+    with Server(TANK, LIB, args=("--primitives", "low")) as srv:
+        pg = Page(browser, srv.url)
+        assert pg.page.evaluate("window.brikscan.geo.primitives") == "low"
+        assert "low-res studs" in pg.page.inner_text("#model-name")
+        _clicks_pick_what_the_ray_caster_hits(pg, loaded(TANK, LIB, resolution="low"))
+        shot = pg.shot("tank-low-primitives")
+        assert _colours(shot) > 50
+        assert pg.errors() == []
+        pg.page.close()
 
 
 def test_a_blast_from_the_page_destroys_what_the_cli_destroys(browser, tank):
@@ -247,7 +274,7 @@ def test_sight_from_the_page(browser):
 
 @pytest.mark.shared
 @pytest.mark.skipif(not LIBRARY_ZIP.exists(), reason=NO_SHARED)
-def test_the_largest_shared_model_first_picture_and_pick(browser):
+def test_the_largest_shared_model_first_picture_and_pick(browser, loaded):
     """10030 Imperial Star Destroyer (4 M triangles): figures for docs/web-app.md."""
     isd = MODELS_DIR / "10030-1 - Imperial Star Destroyer - UCS.mpd"
     with Server(isd, LIBRARY_ZIP, timeout_s=600) as srv:
@@ -262,6 +289,11 @@ def test_the_largest_shared_model_first_picture_and_pick(browser):
         pg.shot("isd-loaded")
         assert pg.errors() == []
         assert t["first_picture_ms"] < 20_000 and pick < 100
+        # above 1 M triangles the page draws LDraw's low-resolution primitives: a click still picks the brick
+        # under the cursor in the geometry drawn (the same elements, file:line and all)
+        assert pg.page.evaluate("window.brikscan.geo.primitives") == "low"
+        pg.page.wait_for_function("window.brikscan.pickCached()", timeout=120_000)
+        _clicks_pick_what_the_ray_caster_hits(pg, loaded(isd, LIBRARY_ZIP, resolution="low"), ISD_POINTS)
         import time
 
         import httpx

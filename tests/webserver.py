@@ -20,8 +20,9 @@ def free_port() -> int:
 class Server:
     """``with Server(model) as srv: httpx.get(srv.url + "api/model")``; the process is ours to stop."""
 
-    def __init__(self, model: Path, library: Path | None = None, timeout_s: float = 300.0) -> None:
-        self.model, self.library, self.timeout_s = Path(model), library, timeout_s
+    def __init__(self, model: Path, library: Path | None = None, timeout_s: float = 300.0,
+                 args: tuple[str, ...] = ()) -> None:
+        self.model, self.library, self.timeout_s, self.args = Path(model), library, timeout_s, tuple(args)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.proc: subprocess.Popen | None = None
@@ -33,6 +34,7 @@ class Server:
         cmd = [sys.executable, "-m", "brikscan", "serve", str(self.model), "--port", str(self.port), "--no-browser"]
         if self.library is not None:
             cmd += ["--library", str(self.library)]
+        cmd += list(self.args)
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         t0 = time.perf_counter()
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

@@ -10,6 +10,7 @@ import logging
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -98,7 +99,10 @@ def create_app(session: Session, *, allowed_hosts: list[str] | None = None) -> S
 
     def geometry() -> Response:
         return Response(session.geometry(), media_type="application/octet-stream",
-                        headers={"Cache-Control": "no-store"})
+                        headers={"Cache-Control": "no-store"}, background=BackgroundTask(session.page_served.set))
+
+    def model() -> Response:
+        return Response(session.model_bytes(), media_type="application/json")
 
     def annotated() -> Response:
         name, data = session.annotated_copy()
@@ -113,7 +117,7 @@ def create_app(session: Session, *, allowed_hosts: list[str] | None = None) -> S
 
     routes = [
         Route("/", index),
-        Route("/api/model", guarded(session.model_json, body=False), methods=["GET"]),
+        Route("/api/model", guarded(model, body=False), methods=["GET"]),
         Route("/api/geometry", guarded(geometry, body=False), methods=["GET"]),
         Route("/api/blast", guarded(session.blast), methods=["POST"]),
         Route("/api/hit", guarded(session.hit), methods=["POST"]),

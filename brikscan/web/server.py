@@ -12,6 +12,7 @@ from .app import create_app
 from .session import Session
 
 DEFAULT_PORT = 8642
+WARM_WAIT_S = 20.0  # the warm-up starts once the page has its geometry, or after this long without a page
 
 
 def is_loopback(host: str) -> bool:
@@ -30,7 +31,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def serve(path, library=None, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT, open_browser: bool = True,
-          rules: str = "2010", scale: str = "inch") -> None:
+          rules: str = "2010", scale: str = "inch", primitives: str = "auto") -> None:
     """Load the model, then serve until Ctrl-C. ``port`` 0 picks a free one."""
     import uvicorn
 
@@ -42,9 +43,10 @@ def serve(path, library=None, *, host: str = "127.0.0.1", port: int = DEFAULT_PO
         except OSError as exc:
             raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
         port = s.getsockname()[1]
-    session = Session(path, library, rules=rules, scale=scale)
+    session = Session(path, library, rules=rules, scale=scale, primitives=primitives)
     session.geometry()  # before the first request: the page's first picture must not wait for it
-    threading.Thread(target=session.warm, name="brikscan-warm", daemon=True).start()
+    session.model_bytes()
+    threading.Thread(target=session.warm, args=(WARM_WAIT_S,), name="brikscan-warm", daemon=True).start()
     from .app import LOOPBACK_NAMES
 
     # on loopback only the loopback names; on a host asked for, that name too (or any, for 0.0.0.0 / ::)

@@ -7,6 +7,8 @@ written: ``annotated_copy`` returns new text with ``0 !BRIKSCAN ROLE`` lines.
 """
 from __future__ import annotations
 
+import json
+import os
 import re
 import threading
 import time
@@ -26,7 +28,18 @@ from ..errors import UsageError
 from .geometry import bounds, pack_geometry
 
 MAX_TRIALS = 20000
+# Above this many triangles the page draws the model with LDraw's low-resolution primitives (the library's p/8/
+# folder: 8-segment studs and cylinders, as LDraw viewers draw studs): a software rasteriser's time goes with
+# the triangle count, and studs are two thirds of a large model's triangles (docs/web-app.md, "The first
+# picture on the largest model").
+LOW_RES_ABOVE = 1_000_000
+PRIMITIVES = ("auto", "normal", "low")  # ``serve --primitives``: auto is low above LOW_RES_ABOVE
 MAX_RAYS_DRAWN = 48  # per pair, for the page's picture (the answer uses every ray)
+
+
+def _json_bytes(obj: Any) -> bytes:
+    """JSON as Starlette's JSONResponse writes it."""
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode("utf-8")
 
 
 def _num(v: Any, what: str) -> float:
@@ -79,7 +92,11 @@ def _keys(req: dict, allowed: set[str], what: str) -> None:
 class Session:
     """The model (or scene) being served, its analysis and the role changes made from the page."""
 
-    def __init__(self, path: str | Path, library=None, *, rules: str = "2010", scale: str = "inch") -> None:
+    def __init__(self, path: str | Path, library=None, *, rules: str = "2010", scale: str = "inch",
+                 primitives: str = "auto") -> None:
+        if primitives not in PRIMITIVES:
+            raise UsageError(f"primitives {primitives!r}: choose {', '.join(PRIMITIVES)}")
+        self.primitives = primitives
         self.path = Path(path)
         self.library = library
         self.rules = rules
@@ -87,6 +104,9 @@ class Session:
         self.lock = threading.RLock()
         self.changes: list[dict] = []  # role changes in order: {"elements", "role", "params", "spec"}
         self._geometry: bytes | None = None
+        self._primitives_drawn: str | None = None  # the resolution the page's geometry was read with
+        self._model_bytes: bytes | None = None  # /api/model before any role change
+        self.page_served = threading.Event()  # the geometry has gone out: the warm-up may take the CPU
         self._damage_scene = None
         self._damage_scene_of = None
         self._placed_scenes: dict[int, tuple] = {}  # a scene's placed models: their damage scenes
@@ -123,9 +143,27 @@ class Session:
         with self.lock:
             if self._geometry is None:
                 t0 = time.perf_counter()
-                self._geometry, _ = pack_geometry(self.field.elements, self.field.mesh, self.field.colours)
+                elements, mesh, resolution = self._display_mesh()
+                self._primitives_drawn = resolution
+                self._geometry, _ = pack_geometry(elements, mesh, self.field.colours, resolution=resolution)
                 self.timings["geometry_s"] = time.perf_counter() - t0
             return self._geometry
+
+    def _display_mesh(self) -> tuple[list, Any, str]:
+        """(elements, mesh, primitive resolution) the page draws: the served mesh, or (``primitives`` low, or
+        auto on a model above ``LOW_RES_ABOVE`` triangles) the same elements read with the low-resolution
+        primitives. Elements, indices and transforms are the same, so a pick still names the element (and its
+        file:line) the picture shows. A scene keeps its mesh (its models are placed copies of small files)."""
+        low_wanted = self.primitives == "low" or (self.primitives == "auto" and self.model is not None
+                                                  and self.model.mesh.n_triangles > LOW_RES_ABOVE)
+        if self.is_scene or self.model is None or not low_wanted:
+            return self.field.elements, self.field.mesh, "normal"
+        from ..geometry.model import load
+
+        low = load(self.path, self.library, resolution="low")
+        if [(e.part, e.colour) for e in low.elements] != [(e.part, e.colour) for e in self.model.elements]:
+            return self.field.elements, self.field.mesh, "normal"  # cannot happen: the same file, walked alike
+        return low.elements, low.mesh, "low"
 
     def _analyses(self) -> list[tuple[int, Analysis, str]]:
         """(first element, analysis, name prefix) per placed model; one entry for a plain model."""
@@ -178,6 +216,16 @@ class Session:
                 names.append(w.attacker.name)
         return names
 
+    def model_bytes(self) -> bytes:
+        """``model_json`` as the JSON the page gets, kept while no role has changed: the page's first load then
+        costs the server nothing (it is made before serving, like the geometry)."""
+        with self.lock:
+            if self.changes:
+                return _json_bytes(self.model_json())
+            if self._model_bytes is None:
+                self._model_bytes = _json_bytes(self.model_json())
+            return self._model_bytes
+
     def model_json(self) -> dict:
         """``GET /api/model``: every element with its role and reason, the stat cards, the units."""
         with self.lock:
@@ -225,13 +273,24 @@ class Session:
     def status(self) -> dict:
         """``GET /api/status``: load, geometry, warm-up and last blast times (for benchmarks and the docs)."""
         return {"warm": "warm_s" in self.timings, "timings": {k: round(v, 3) for k, v in self.timings.items()},
-                "elements": len(self.elements), "triangles": int(self.field.mesh.n_triangles)}
+                "elements": len(self.elements), "triangles": int(self.field.mesh.n_triangles),
+                "primitives": self._primitives_drawn}
 
-    def warm(self) -> None:
+    def warm(self, wait_s: float = 0.0) -> None:
         """Build in the background what the first blast and the first role change would wait for: the damage
-        scene and its ray engine (seconds on a 4 M-triangle model), the mesh box, the part hulls."""
+        scene and its ray engine (seconds on a 4 M-triangle model), the mesh box, the part hulls.
+
+        ``wait_s``: first wait up to that long for the page's geometry to have gone out, and run at the lowest
+        CPU priority: the page's first picture (a software rasteriser, on the same CPU) comes first. A blast
+        asked for meanwhile builds what it needs itself."""
         if self.analysis is None:
             return
+        if wait_s > 0:
+            self.page_served.wait(wait_s)
+            try:  # Linux: a thread's own nice value
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+            except (AttributeError, OSError):
+                pass
         t0 = time.perf_counter()
         try:
             sc = self.damage_scene()

@@ -175,13 +175,13 @@ const R = { progMesh: null, progLine: null, progQuad: null, fbo: null, w: 0, h: 
 function parseGeometry(buf) {
   const dv = new DataView(buf);
   const magic = String.fromCharCode(...new Uint8Array(buf, 0, 4));
-  if (magic !== "BKG1") throw new Error("bad geometry stream");
+  if (magic !== "BKG2") throw new Error("bad geometry stream");
   const hlen = dv.getUint32(4, true);
   const head = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 8, hlen)));
   const blob = (k, T) => { const [off, n] = head.blobs[k]; return new T(buf, off, n / T.BYTES_PER_ELEMENT); };
   return { head, positions: blob("positions", Float32Array), vcolour: blob("vcolour", Uint16Array),
     instM: blob("inst_matrix", Float32Array), instC: blob("inst_colour", Uint16Array),
-    instE: blob("inst_element", Uint32Array) };
+    instE: blob("inst_element", Uint32Array), indices: blob("indices", Uint32Array) };
 }
 
 function tex(internal, format, type, w, h, data, filter) {
@@ -202,7 +202,8 @@ function upload(g) {
   R.instM = gl.createBuffer(); gl.bindBuffer(gl.ARRAY_BUFFER, R.instM); gl.bufferData(gl.ARRAY_BUFFER, g.instM, gl.STATIC_DRAW);
   R.instC = gl.createBuffer(); gl.bindBuffer(gl.ARRAY_BUFFER, R.instC); gl.bufferData(gl.ARRAY_BUFFER, g.instC, gl.STATIC_DRAW);
   R.instE = gl.createBuffer(); gl.bindBuffer(gl.ARRAY_BUFFER, R.instE); gl.bufferData(gl.ARRAY_BUFFER, g.instE, gl.STATIC_DRAW);
-  R.vao = vao; R.pb = pb; R.cb = cb;
+  const ib = gl.createBuffer(); gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib); gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, g.indices, gl.STATIC_DRAW);
+  R.vao = vao; R.pb = pb; R.cb = cb; R.ib = ib; R.instMData = g.instM;
   R.parts = g.head.parts;
   const pal = new Uint8Array(Math.max(1, g.head.palette.length) * 4);
   g.head.palette.forEach((c, i) => pal.set([c[0], c[1], c[2], 255], i * 4));
@@ -296,7 +297,7 @@ function draw() {
     gl.activeTexture(gl.TEXTURE2); gl.bindTexture(gl.TEXTURE_2D, R.offsTex); gl.uniform1i(P.u.offs, 2);
     for (const part of R.parts) {
       bindPart(part);
-      gl.drawArraysInstanced(gl.TRIANGLES, part.first_vertex, part.vertices, part.instances);
+      gl.drawElementsInstanced(gl.TRIANGLES, part.indices, gl.UNSIGNED_INT, part.first_index * 4, part.instances);
     }
     gl.bindVertexArray(null);
     drawLines(vp);
@@ -859,27 +860,35 @@ async function start() {
   window.addEventListener("error", (e) => S.errors.push(String(e.message)));
   try {
     // the first picture needs only the geometry: the model's elements, cards and units come meanwhile
-    const modelP = api.get("/api/model").then((r) => r.json());
-    const g = await api.get("/api/geometry").then((r) => r.arrayBuffer());
-    S.timings.fetch_ms = performance.now() - T0;
+    const loads = window.brikscanLoads || {}, ok = async (r) => { if (!r.ok) throw new Error((await r.json()).error); return r; };
+    const modelP = (loads.model || fetch("/api/model")).then(ok).then((r) => r.json());
+    const g = await (loads.geometry || fetch("/api/geometry")).then(ok).then((r) => r.arrayBuffer());
+    S.timings.fetch_ms = performance.now();  // (from the start of navigation)
     S.geoBytes = g.byteLength;
     const geo = parseGeometry(g); S.geo = geo.head;
     if (!hasFloatRT) status("this browser cannot render float targets: picking is off", true);
-    upload(geo); frameAll(); ensureTargets(); R.dirty = true; draw();
+    upload(geo); frameAll(); ensureTargets();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+    S.timings.upload_ms = performance.now();  // (from the start of navigation)
+    R.dirty = true; draw();
     gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));  // waits for the frame (finish() may not)
-    S.timings.first_picture_ms = performance.now() - T0;
+    S.timings.first_picture_ms = performance.now();  // (from the start of navigation)
     startPickReadback();
     const m = await modelP;
     S.model = m;
-    $("model-name").textContent = `${m.name} — ${m.elements.length} elements, ${m.triangles.toLocaleString()} triangles`;
+    $("model-name").textContent = `${m.name} — ${m.elements.length} elements, ${m.triangles.toLocaleString()} triangles` +
+      (S.geo.primitives === "low" ? " (low-res studs)" : "");
+    if (S.geo.primitives === "low") $("model-name").title = `drawn with LDraw's low-resolution primitives (p/8/): ${S.geo.triangles.toLocaleString()} triangles`;
     $("role-select").innerHTML = m.roles.map((r) => `<option>${esc(r)}</option>`).join("");
     $("hit-attacker").innerHTML += m.units.map((u) => `<option>${esc(u.name)}</option>`).join("");
     renderAttackers();
     if (!m.editable) { $("roles-box").style.opacity = 0.5; $("download").hidden = true; }
     bindInput(); renderCards(); renderSelection(); applyLayer();
-    S.timings.model_ms = performance.now() - T0;
+    S.timings.model_ms = performance.now();  // (from the start of navigation)
     const res = performance.getEntriesByType("resource").filter((r) => r.name.includes("/api/"));
-    for (const r of res) S.timings[r.name.split("/api/")[1] + "_fetch_ms"] = r.responseEnd - r.startTime;
+    for (const r of res) { const k = r.name.split("/api/")[1];
+      S.timings[k + "_fetch_ms"] = r.responseEnd - r.startTime; S.timings[k + "_start_ms"] = r.startTime; }
+    S.timings.script_start_ms = T0;
     $("hint").textContent = "drag: rotate · right-drag: pan · wheel: zoom · click: pick · shift-click: add to selection";
     S.ready = true;
     status(`ready in ${(S.timings.first_picture_ms / 1000).toFixed(1)} s`);
