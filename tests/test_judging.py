@@ -315,3 +315,18 @@ def test_a_figurehead_without_legs_is_a_carving_of_the_ship_not_a_minifig():
     assert len(owners) == 1
     (ship,) = owners.values()
     assert ship.kind == "vehicle" and all(ship.roles[i].role == "decoration" for i in carved)
+
+
+@needs_shared
+def test_a_strong_box_on_a_pack_horse_is_its_cargo():
+    """The Hide-Out's pack horse carries a strong box on its back: cargo of the Creature, free, not a building
+    of its own and not the horse's Structure [000 §7.1 Creature, §10.1]."""
+    a = _official("6761-1 - Bandit's Secret Hide-Out.mpd")
+    m = a.model
+    box = [i for i in range(len(m.elements)) if m.elements[i].submodel_path[:1] == ("6761 - packhorse.ldr",)
+           and not m.elements[i].description.startswith("Animal")]
+    (horse,) = {c.name: c for c in a.creations for i in c.elements if i in box}.values()
+    assert horse.kind == "creature"
+    assert all(horse.roles[i].role == "decoration" for i in box)
+    assert horse.structural_elements and all(m.elements[i].description.startswith("Animal")
+                                             for i in horse.structural_elements)

@@ -856,6 +856,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
                not (notes.get(i) and notes[i].role)}
     comps = [sorted(c) for c in nx.connected_components(graph.subgraph([i for i in remaining if i not in scenery]))]
     comps, lying = _lying_on_scenery(model, graph, comps, scenery, classes)
+    comps = _cargo_on_animals(model, comps, [c for c in creations if c.kind == "creature"], classes)
     scenery |= lying
     for comp in nx.connected_components(graph.subgraph(scenery)):
         groups.append((sorted(comp), "\x00scenery"))
@@ -950,6 +951,48 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
         else:
             keep.append(c)
     return keep, lying
+
+
+CARGO_GAP_LDU = 4.0  # a pack touches the animal's back within this gap ...
+CARGO_MAX_LENGTH = 1.5  # ... and is at most this many times the animal's length
+
+
+def _cargo_on_animals(model, comps: list[list[int]], beasts: list[Creation], classes) -> list[list[int]]:
+    """A load on an animal's back (a strong box on a pack horse, a pack saddle) is cargo the Creature carries:
+    free, not its Structure, which is its body [000 §7.1 Creature; §10.1]. It touches the animal, its middle is
+    over the animal's footprint and it is not much longer than the animal: a wagon behind a horse is not on its back;
+    a load with propulsion or a minifig in it is no pack."""
+    if not beasts:
+        return comps
+    els = model.elements
+    kept = []
+    for comp in comps:
+        lo = np.array([els[i].bbox_min for i in comp])
+        hi = np.array([els[i].bbox_max for i in comp])
+        mid = (lo.min(axis=0) + hi.max(axis=0)) / 2
+        host = None
+        if not any(classes[i].minifig_body or classes[i].role == "propulsion" for i in comp):
+            for b in beasts:
+                for j in b.structural_elements:
+                    e = els[j]
+                    gap = np.maximum(0.0, np.maximum(e.bbox_min - hi, lo - e.bbox_max)).max(axis=1)
+                    on_back = bool(np.all(mid[[0, 2]] >= e.bbox_min[[0, 2]]) and  # over the animal, not behind
+                                   np.all(mid[[0, 2]] <= e.bbox_max[[0, 2]]))
+                    big = float((hi.max(axis=0) - lo.min(axis=0)).max()) > \
+                        CARGO_MAX_LENGTH * float((e.bbox_max - e.bbox_min).max())
+                    if on_back and not big and float(gap.min()) <= CARGO_GAP_LDU:
+                        host = b
+                        break
+                if host is not None:
+                    break
+        if host is None:
+            kept.append(comp)
+            continue
+        for i in comp:
+            host.roles[i] = RoleDecision("decoration", f"{classes[i].reason}; a load on the animal's back: cargo it "
+                                                       "carries, free [000 §7.1 Creature]", "geometry")
+        host.elements = sorted(host.elements + comp)
+    return kept
 
 
 def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> list[list[int]]:
