@@ -330,3 +330,23 @@ def test_a_strong_box_on_a_pack_horse_is_its_cargo():
     assert all(horse.roles[i].role == "decoration" for i in box)
     assert horse.structural_elements and all(m.elements[i].description.startswith("Animal")
                                              for i in horse.structural_elements)
+
+
+@needs_shared
+def test_a_table_inside_the_walls_is_furniture_on_a_terrace_it_is_structure(tmp_path):
+    """"Interior objects like furniture" are Non-Structural, free [000 §7.1]: a brick-and-plate table standing
+    on the floor of a walled room is furniture; the same table on an open terrace is part of the build."""
+    turn = "0 0 1 0 1 0 -1 0 0"
+    walls = [w for y in (-24, -48) for w in (f"1 4 0 {y} -50 {ID} 3009.dat", f"1 4 0 {y} 50 {ID} 3009.dat",
+                                             f"1 4 50 {y} 0 {turn} 3010.dat", f"1 4 -50 {y} 0 {turn} 3010.dat")]
+    floor = [f"1 7 0 0 0 {ID} 3958.dat"]
+    table = [f"1 6 10 -24 10 {ID} 3005.dat", f"1 6 20 -32 20 {ID} 3022.dat"]
+    hall = _analyse(_model(tmp_path, "hall.ldr", floor + walls + table))
+    for part in ("3005.dat", "3022.dat"):
+        _, r = _role(hall, part)
+        assert r.role == "decoration" and "furniture" in r.reason
+    _, wall = _role(hall, "3009.dat")
+    assert wall.role == "structural"
+    terrace = _analyse(_model(tmp_path, "terrace.ldr", floor + [f"1 4 0 -24 -50 {ID} 3009.dat"] + table))
+    for part in ("3005.dat", "3022.dat"):
+        assert _role(terrace, part)[1].role == "structural"

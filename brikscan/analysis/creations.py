@@ -23,7 +23,7 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import rigid_groups
 from .interior import enclosure
 from .measure import SizeMeasure, measure_size
-from .mounts import describe_element, is_detail_sized, landing_struts, mounts
+from .mounts import describe_element, furniture, is_detail_sized, landing_struts, mounts
 from .mounts import _is_open as _is_mount_open
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
                     jointed_bodies, parse_override, select_elements, structural_kind)
@@ -395,6 +395,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                     (classes[i].word == "door" and classes[i].role == "structural")},  # a door frame is wall
                sensors={i for i in idx if _is_mount_open(roles[i]) and
                         {"dish", "radar"} & set(re.split(r"[^a-z]+", describe(els[i])[1].lower()))})
+        furniture(model, graph, idx, roles, root)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache, on_ground)
     if boat:
         _sail_rig(graph, idx, roles)

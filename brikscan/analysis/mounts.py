@@ -117,6 +117,56 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
         done |= b.members
 
 
+FURNITURE_MAX_ELEMENTS = 8  # a table, a chair, a bench: a few pieces ...
+FURNITURE_MIN_HEIGHT_LDU = 24.0  # ... at least a brick high ...
+FURNITURE_REACH_LDU = 400.0  # ... with walls on all four sides within this distance (about 6")
+
+
+def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: int) -> None:
+    """Interior objects like furniture are Non-Structural, free [000 §7.1]: a few pieces standing on a floor,
+    hanging on the build by that floor alone, holding nothing else up, with the creation's walls on all four
+    sides around them at their height (inside, not on a roof or a terrace)."""
+    if any(r.role == "propulsion" for r in roles.values()):
+        return  # a building's: in a vehicle the seats and consoles are its cockpit
+    els = model.elements
+    inside = set(idx)
+    adj = {i: [j for j in graph.neighbors(i) if j in inside and j != i] for i in idx}
+    walls = [i for i in idx if roles.get(i) is not None and roles[i].role == "structural"]
+    if not walls:
+        return
+    wlo = np.array([els[i].bbox_min for i in walls])
+    whi = np.array([els[i].bbox_max for i in walls])
+    wid = np.array(walls)
+    done: set[int] = set()
+    for b in sorted(pendant_branches(adj, root, FURNITURE_MAX_ELEMENTS), key=lambda b: -len(b.members)):
+        m = sorted(b.members)
+        if b.members & done or len(m) * 4 > len(idx) or not all(_is_open(roles.get(i)) for i in m):
+            continue
+        lo = np.array([els[i].bbox_min for i in m]).min(axis=0)
+        hi = np.array([els[i].bbox_max for i in m]).max(axis=0)
+        floor = els[b.mount]
+        if hi[1] > floor.bbox_min[1] + GROUND_TOL_LDU:  # LDraw -Y is up: it must stand on top of its floor
+            continue
+        if hi[1] - lo[1] < FURNITURE_MIN_HEIGHT_LDU:
+            continue  # tiles and plates lying on a floor are its surface
+        others = ~np.isin(wid, m) & (wid != b.mount)
+        level = others & (wlo[:, 1] < hi[1]) & (whi[:, 1] > lo[1])  # walls at its height
+        over_x = level & (wlo[:, 2] < hi[2]) & (whi[:, 2] > lo[2])
+        over_z = level & (wlo[:, 0] < hi[0]) & (whi[:, 0] > lo[0])
+        sides = [over_x & (wlo[:, 0] >= hi[0]) & (wlo[:, 0] - hi[0] <= FURNITURE_REACH_LDU),
+                 over_x & (whi[:, 0] <= lo[0]) & (lo[0] - whi[:, 0] <= FURNITURE_REACH_LDU),
+                 over_z & (wlo[:, 2] >= hi[2]) & (wlo[:, 2] - hi[2] <= FURNITURE_REACH_LDU),
+                 over_z & (whi[:, 2] <= lo[2]) & (lo[2] - whi[:, 2] <= FURNITURE_REACH_LDU)]
+        if not all(s.any() for s in sides):
+            continue
+        for i in m:
+            base = roles[i].reason.split(";")[0]
+            roles[i] = RoleDecision("decoration", f"{base}; stands on the floor inside the walls and holds nothing "
+                                                  "up: interior furniture, free [000 §7.1 Non-Structural Elements]",
+                                    "geometry")
+        done |= b.members
+
+
 def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
     """A flyer's landing struts are decoration (see the module docstring)."""
     flies = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
