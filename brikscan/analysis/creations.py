@@ -801,8 +801,12 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
     for c in comps:
         touches = {j for i in c for j in graph.neighbors(i)} - set(c)
         if not touches and sc:  # not connected at all: does it rest on the scenery?
-            touches = {sc[k] for i in c for k in np.flatnonzero(
-                np.maximum(0.0, np.maximum(lo - els[i].bbox_max, els[i].bbox_min - hi)).max(axis=1)
+            # speed only: the scenery boxes within the gap of the component's box (a superset of the answer)
+            c_lo = np.min([els[i].bbox_min for i in c], axis=0)
+            c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+            near = np.flatnonzero(np.maximum(0.0, np.maximum(lo - c_hi, c_lo - hi)).max(axis=1) <= RESTING_GAP_LDU)
+            touches = {sc[near[k]] for i in c for k in np.flatnonzero(
+                np.maximum(0.0, np.maximum(lo[near] - els[i].bbox_max, els[i].bbox_min - hi[near])).max(axis=1)
                 <= RESTING_GAP_LDU)}
         if scenery and touches and touches <= scenery and len(c) <= SCENERY_ITEM_MAX and \
                 not any(classes[i].role == "propulsion" or classes[i].minifig_body for i in c):
@@ -842,6 +846,13 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         if not plugged_only and any(classes[i].role == "propulsion" for i in c):
             continue
         others = np.flatnonzero((comp_of >= 0) & (comp_of != k))
+        if not len(others):
+            continue
+        # speed only: boxes farther than the gap from the component's box cannot be near any of its elements
+        # (the same tests below decide; this cut makes the loop linear in the model, not quadratic)
+        c_lo, c_hi = lo[c].min(axis=0), hi[c].max(axis=0)
+        others = others[np.maximum(0.0, np.maximum(lo[others] - c_hi, c_lo - hi[others])).max(axis=1)
+                        <= RESTING_GAP_LDU]
         if not len(others):
             continue
         for i in c:
@@ -948,8 +959,10 @@ def _unit_notes(model, ann: Annotations) -> dict[tuple[str, int], dict[str, str]
     return out
 
 
-def _submodel_name(model, group: list[int]) -> str:
-    """The submodel a minifig was built as, when that submodel instance holds only this minifig."""
+def _submodel_name(model, group: list[int], prefixes: Counter | None = None) -> str:
+    """The submodel a minifig was built as, when that submodel instance holds only this minifig.
+
+    ``prefixes``: ``_ref_prefixes(model)``, shared by the calls on one model (speed only)."""
     els = model.elements
     common = els[group[0]].refs[:-1]
     for i in group[1:]:
@@ -961,7 +974,9 @@ def _submodel_name(model, group: list[int]) -> str:
     if not common:
         return ""
     members = set(group)
-    if any(e.refs[:len(common)] == common and e.index not in members for e in els):
+    # every member's refs start with ``common``: any other element that does means the submodel holds more
+    prefixes = prefixes if prefixes is not None else _ref_prefixes(model)
+    if prefixes[common] > len(members):
         return ""  # the submodel holds more than this minifig (a floor, a vehicle): not its name
     path = els[group[0]].submodel_path
     name = path[len(common) - 1] if len(path) >= len(common) else ""
@@ -970,10 +985,17 @@ def _submodel_name(model, group: list[int]) -> str:
     return file_stem(name.replace("\\", "/").rsplit("/", 1)[-1])
 
 
+def _ref_prefixes(model) -> Counter:
+    """How many elements' ``refs`` start with each chain prefix (one count per prefix length): lets
+    ``_submodel_name`` ask "does anything else share this submodel instance" without a scan of the model."""
+    return Counter(e.refs[:k] for e in model.elements for k in range(1, len(e.refs) + 1))
+
+
 def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
     """A UNIT annotation's name and side, else the submodel it was built as, else minifig-N in file order."""
     notes = _unit_notes(model, ann)
     n_auto = 1
+    prefixes: Counter | None = None
     for c in sorted(figs, key=lambda c: min(c.elements)):
         body = sorted(set(c.elements) - set(c.sections.get("equipment", [])))
         params: dict[str, str] = {}
@@ -983,7 +1005,9 @@ def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
                 break
         c.side = params.get("side") or None
         c.annotation = dict(params)
-        c.name = params.get("name") or _submodel_name(model, body)
+        if not params.get("name") and prefixes is None:
+            prefixes = _ref_prefixes(model)
+        c.name = params.get("name") or _submodel_name(model, body, prefixes)
         if not c.name:
             c.name = f"minifig-{n_auto}"
             n_auto += 1
