@@ -223,12 +223,14 @@ def bricknet_edges(model) -> tuple[list[tuple], set[int]]:
     kind = ca.kind.astype(int)
     fam_names = bng._FAM_NAMES
     hole = int(bng.Kind.hole)
-    out = []
     el = np.asarray(idx)[ca.part_of]
-    for ci, cj in pairs.tolist():
-        ka, kb = kind[ci], kind[cj]
-        fam = "stud" if ka <= hole and kb <= hole else fam_names[ka]
-        out.append((int(el[ci]), int(el[cj]), fam, str(subs[ci]), str(subs[cj]), wf[ci, :3, 3], axes[ci]))
+    pi, pj = pairs[:, 0], pairs[:, 1]
+    # one numpy gather per column, then plain Python values (per-pair numpy indexing was most of this loop)
+    ka, kb = kind[pi].tolist(), kind[pj].tolist()
+    fams = ["stud" if a <= hole and b <= hole else fam_names[a] for a, b in zip(ka, kb)]
+    pos, ax = wf[pi, :3, 3], axes[pi]  # copies: the same values as the views of wf and axes they replace
+    out = [(a, b, fam, subs[ci], subs[cj], pos[k], ax[k]) for k, (a, b, fam, ci, cj) in
+           enumerate(zip(el[pi].tolist(), el[pj].tolist(), fams, pi.tolist(), pj.tolist()))]
     return out, set(idx)
 
 
@@ -300,15 +302,19 @@ def build_graph(model) -> nx.Graph:
     raw, labelled = bricknet_edges(model)
     turn = {e.index for e in model.elements if "turntable" in e.description.lower()}
     per_pair: dict[tuple[int, int], list] = defaultdict(list)
+    classified: dict[tuple, tuple[str, str]] = {}  # _classify of each distinct connector pairing, once
     for a, b, fam, sa, sb, pos, axis in raw:
         if a == b:
             continue
-        kind, detail = _classify(fam, sa, sb, a in turn and b in turn)
-        per_pair[(min(a, b), max(a, b))].append((kind, detail, pos, axis))
+        ck = (fam, sa, sb, a in turn and b in turn)
+        kd = classified.get(ck)
+        if kd is None:
+            kd = classified[ck] = _classify(*ck)
+        per_pair[(a, b) if a < b else (b, a)].append((kd[0], kd[1], pos, axis))
     for (a, b), conns in per_pair.items():
         rigid = [c for c in conns if c[0] not in _ROTATING]
-        if rigid:  # the most frequent kind (the first seen on a tie)
-            kind, n = Counter(c[0] for c in rigid).most_common(1)[0]
+        if rigid:  # the most frequent kind (the first seen on a tie); one connection: the Counter's answer
+            kind, n = (rigid[0][0], 1) if len(rigid) == 1 else Counter(c[0] for c in rigid).most_common(1)[0]
             movable = False
             detail = next(c[1] for c in rigid if c[0] == kind)
             reason = f"{n} × {detail}" if n > 1 else detail

@@ -93,6 +93,20 @@ def _part_samples(model, i: int, spacing: float) -> np.ndarray:
     return local[np.sort(first)]
 
 
+def _place(tf: np.ndarray, local: np.ndarray) -> np.ndarray:
+    """(k, m, 3) points ``local`` (m, 3) placed by each of the (k, 4, 4) float64 transforms ``tf``.
+
+    The same values as ``np.einsum("kij,mj->kmi", R, local) + t``, bit for bit (that einsum adds its three
+    products as (x + z) + y; checked on every placement of six shared models and 80 M random values), four
+    times faster: einsum's three-long reduction was a tenth of a large model's interior test."""
+    r = tf[:, None, :3, :3]
+    out = r[..., 0] * local[None, :, None, 0]
+    out += r[..., 2] * local[None, :, None, 2]
+    out += r[..., 1] * local[None, :, None, 1]
+    out += tf[:, None, :3, 3]
+    return out
+
+
 def element_samples(model, idx: np.ndarray, spacing: float, store: dict | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
     """World sample points of the elements' surfaces (about one per ``spacing`` cube) and each point's element.
@@ -121,7 +135,7 @@ def element_samples(model, idx: np.ndarray, spacing: float, store: dict | None =
             store[key] = _part_samples(model, els[0], spacing)
         local = store[key]
         tf = np.stack([model.elements[i].transform for i in els]).astype(np.float64)  # (k,4,4)
-        w = np.einsum("kij,mj->kmi", tf[:, :3, :3], local) + tf[:, None, :3, 3]
+        w = _place(tf, local)
         pts.append(w.reshape(-1, 3).astype(np.float32))
         own.append(np.repeat(np.asarray(els, np.int64), len(local)))
     if odd:
