@@ -804,7 +804,8 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
             # speed only: the scenery boxes within the gap of the component's box (a superset of the answer)
             c_lo = np.min([els[i].bbox_min for i in c], axis=0)
             c_hi = np.max([els[i].bbox_max for i in c], axis=0)
-            near = np.flatnonzero(np.maximum(0.0, np.maximum(lo - c_hi, c_lo - hi)).max(axis=1) <= RESTING_GAP_LDU)
+            near = np.flatnonzero(np.maximum(0.0, np.maximum(lo - c_hi, c_lo - hi)).max(axis=1) <= RESTING_GAP_LDU) \
+                if np.isfinite(c_lo).all() and np.isfinite(c_hi).all() else np.arange(len(sc))
             touches = {sc[near[k]] for i in c for k in np.flatnonzero(
                 np.maximum(0.0, np.maximum(lo[near] - els[i].bbox_max, els[i].bbox_min - hi[near])).max(axis=1)
                 <= RESTING_GAP_LDU)}
@@ -836,6 +837,12 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
             k = parent[k]
         return k
     size = [len(c) for c in comps]
+    # speed only: candidates by a sweep over the boxes' low X (sorted once), then the exact box test per
+    # component; the tests below decide as before, on the same elements in the same (ascending) order
+    by_x = np.argsort(lo[:, 0], kind="stable")
+    lo_x = lo[by_x, 0]
+    wide = float(np.nanmax(hi[:, 0] - lo[:, 0], initial=0.0)) + 1.0
+    slack = RESTING_GAP_LDU + 1.0
     for k in sorted(range(len(comps)), key=lambda k: size[k]):
         c = comps[k]
         if any(classes[i].minifig_body for i in c):
@@ -845,14 +852,16 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c)
         if not plugged_only and any(classes[i].role == "propulsion" for i in c):
             continue
-        others = np.flatnonzero((comp_of >= 0) & (comp_of != k))
-        if not len(others):
-            continue
-        # speed only: boxes farther than the gap from the component's box cannot be near any of its elements
-        # (the same tests below decide; this cut makes the loop linear in the model, not quadratic)
+        # boxes farther than the gap from the component's box cannot be near any of its elements
         c_lo, c_hi = lo[c].min(axis=0), hi[c].max(axis=0)
-        others = others[np.maximum(0.0, np.maximum(lo[others] - c_hi, c_lo - hi[others])).max(axis=1)
-                        <= RESTING_GAP_LDU]
+        if np.isfinite(c_lo).all() and np.isfinite(c_hi).all():
+            window = np.sort(by_x[np.searchsorted(lo_x, c_lo[0] - slack - wide):
+                                  np.searchsorted(lo_x, c_hi[0] + slack, side="right")])
+            others = window[(comp_of[window] >= 0) & (comp_of[window] != k)]
+            others = others[np.maximum(0.0, np.maximum(lo[others] - c_hi, c_lo - hi[others])).max(axis=1)
+                            <= RESTING_GAP_LDU]
+        else:  # a box that is not finite: every other element, as the tests below always took
+            others = np.flatnonzero((comp_of >= 0) & (comp_of != k))
         if not len(others):
             continue
         for i in c:
