@@ -20,7 +20,7 @@ from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from ..rules.formulas import sl_text
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
-from .connectivity import rigid_groups
+from .connectivity import components_in, rigid_groups
 from .interior import enclosure
 from .measure import SizeMeasure, measure_size
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
@@ -112,7 +112,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 owner[i] = torsos[k]
     # body parts with no torso: group them by graph among themselves (a head on legs, a lone pair of legs)
     rest = [i for i in body if i not in owner]
-    for comp in nx.connected_components(graph.subgraph(rest)):
+    for comp in components_in(graph, rest):
         comp = sorted(comp)
         kinds = {classes[i].minifig_body for i in comp}
         if len(comp) >= 2 and ({"head", "hips", "leg"} & kinds):
@@ -686,7 +686,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     explicit = {i for i, n in notes.items() if n.role and n.origin in ("ROLE", "BEGIN", "cli")}
     beasts = [i for i in rest if classes[i].animal and i not in explicit]
     in_beast: set[int] = set()
-    for comp in nx.connected_components(graph.subgraph(beasts)):
+    for comp in components_in(graph, beasts):
         body = sorted(comp)
         gear = sorted({j for i in body for j in graph.neighbors(i)
                        if j in rest and j not in comp and j not in in_beast and j not in explicit and
@@ -714,10 +714,10 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     floor = max((model.elements[i].bbox_max[1] for i in remaining), default=0.0)  # -Y is up
     scenery = {i for i in remaining if _scenery_reason(model, classes[i], model.elements[i], floor) and
                not (notes.get(i) and notes[i].role)}
-    comps = [sorted(c) for c in nx.connected_components(graph.subgraph([i for i in remaining if i not in scenery]))]
+    comps = [sorted(c) for c in components_in(graph, [i for i in remaining if i not in scenery])]
     comps, lying = _lying_on_scenery(model, graph, comps, scenery, classes)
     scenery |= lying
-    for comp in nx.connected_components(graph.subgraph(scenery)):
+    for comp in components_in(graph, scenery):
         groups.append((sorted(comp), "\x00scenery"))
     for comp in _docked(model, graph, _join_resting(model, graph, comps, classes), classes, in_fig):
         groups.append((comp, ""))
@@ -910,7 +910,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
             continue
         cset, taken = set(comp), set()
         for name, members in sorted(by_top.items()):
-            for piece in nx.connected_components(graph.subgraph(members)):
+            for piece in components_in(graph, members):
                 piece = sorted(piece)
                 if len(piece) < DOCKED_MIN_ELEMENTS or 2 * len(piece) > len(comp):
                     continue  # too small to crew, or the mothership itself
@@ -931,7 +931,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
             out.append(comp)
             continue
         rest = [i for i in comp if i not in taken]
-        out.extend(sorted(c) for c in nx.connected_components(graph.subgraph(rest)))
+        out.extend(sorted(c) for c in components_in(graph, rest))
     return out
 
 
@@ -939,7 +939,7 @@ def _floating(model, graph: nx.Graph, idx: list[int], name: str, diagnostics: li
     """Inside an annotated CREATION, parts attached to nothing stay in it, with a warning naming them."""
     from ..errors import Diagnostic
 
-    comps = sorted((sorted(c) for c in nx.connected_components(graph.subgraph(idx))), key=len, reverse=True)
+    comps = sorted((sorted(c) for c in components_in(graph, idx)), key=len, reverse=True)
     if len(comps) < 2:
         return
     main = comps[0]
