@@ -20,7 +20,7 @@ from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from ..rules.formulas import sl_text
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
-from .connectivity import rigid_groups
+from .connectivity import components_in, rigid_groups
 from .interior import enclosure
 from .measure import SizeMeasure, measure_size
 from .mounts import describe_element, furniture, is_detail_sized, landing_struts, mounts
@@ -114,7 +114,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 owner[i] = torsos[k]
     # body parts with no torso: group them by graph among themselves (a head on legs, a lone pair of legs)
     rest = [i for i in body if i not in owner]
-    for comp in nx.connected_components(graph.subgraph(rest)):
+    for comp in components_in(graph, rest):
         comp = sorted(comp)
         kinds = {classes[i].minifig_body for i in comp}
         if len(comp) >= 2 and ({"head", "hips", "leg"} & kinds):
@@ -823,7 +823,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     explicit = {i for i, n in notes.items() if n.role and n.origin in ("ROLE", "BEGIN", "cli")}
     beasts = [i for i in rest if classes[i].animal and i not in explicit]
     in_beast: set[int] = set()
-    for comp in nx.connected_components(graph.subgraph(beasts)):
+    for comp in components_in(graph, beasts):
         body = sorted(comp)
         gear = sorted({j for i in body for j in graph.neighbors(i)
                        if j in rest and j not in comp and j not in in_beast and j not in explicit and
@@ -855,11 +855,11 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     floor = max((model.elements[i].bbox_max[1] for i in remaining), default=0.0)  # -Y is up
     scenery = {i for i in remaining if _scenery_reason(model, classes[i], model.elements[i], floor) and
                not (notes.get(i) and notes[i].role)}
-    comps = [sorted(c) for c in nx.connected_components(graph.subgraph([i for i in remaining if i not in scenery]))]
+    comps = [sorted(c) for c in components_in(graph, [i for i in remaining if i not in scenery])]
     comps, lying = _lying_on_scenery(model, graph, comps, scenery, classes)
     comps = _cargo_on_animals(model, comps, [c for c in creations if c.kind == "creature"], classes)
     scenery |= lying
-    for comp in nx.connected_components(graph.subgraph(scenery)):
+    for comp in components_in(graph, scenery):
         groups.append((sorted(comp), "\x00scenery"))
     for comp in _docked(model, graph, _join_resting(model, graph, comps, classes), classes, in_fig):
         groups.append((comp, ""))
@@ -943,8 +943,13 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
     for c in comps:
         touches = {j for i in c for j in graph.neighbors(i)} - set(c)
         if not touches and sc:  # not connected at all: does it rest on the scenery?
-            touches = {sc[k] for i in c for k in np.flatnonzero(
-                np.maximum(0.0, np.maximum(lo - els[i].bbox_max, els[i].bbox_min - hi)).max(axis=1)
+            # speed only: the scenery boxes within the gap of the component's box (a superset of the answer)
+            c_lo = np.min([els[i].bbox_min for i in c], axis=0)
+            c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+            near = np.flatnonzero(np.maximum(0.0, np.maximum(lo - c_hi, c_lo - hi)).max(axis=1) <= RESTING_GAP_LDU) \
+                if np.isfinite(c_lo).all() and np.isfinite(c_hi).all() else np.arange(len(sc))
+            touches = {sc[near[k]] for i in c for k in np.flatnonzero(
+                np.maximum(0.0, np.maximum(lo[near] - els[i].bbox_max, els[i].bbox_min - hi[near])).max(axis=1)
                 <= RESTING_GAP_LDU)}
         if scenery and touches and touches <= scenery and len(c) <= SCENERY_ITEM_MAX and \
                 not any(classes[i].role == "propulsion" or classes[i].minifig_body for i in c):
@@ -1016,6 +1021,12 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
             k = parent[k]
         return k
     size = [len(c) for c in comps]
+    # speed only: candidates by a sweep over the boxes' low X (sorted once), then the exact box test per
+    # component; the tests below decide as before, on the same elements in the same (ascending) order
+    by_x = np.argsort(lo[:, 0], kind="stable")
+    lo_x = lo[by_x, 0]
+    wide = float(np.nanmax(hi[:, 0] - lo[:, 0], initial=0.0)) + 1.0
+    slack = RESTING_GAP_LDU + 1.0
     for k in sorted(range(len(comps)), key=lambda k: size[k]):
         c = comps[k]
         if any(classes[i].minifig_body for i in c):
@@ -1025,7 +1036,16 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c)
         if not plugged_only and any(classes[i].role == "propulsion" for i in c):
             continue
-        others = np.flatnonzero((comp_of >= 0) & (comp_of != k))
+        # boxes farther than the gap from the component's box cannot be near any of its elements
+        c_lo, c_hi = lo[c].min(axis=0), hi[c].max(axis=0)
+        if np.isfinite(c_lo).all() and np.isfinite(c_hi).all():
+            window = np.sort(by_x[np.searchsorted(lo_x, c_lo[0] - slack - wide):
+                                  np.searchsorted(lo_x, c_hi[0] + slack, side="right")])
+            others = window[(comp_of[window] >= 0) & (comp_of[window] != k)]
+            others = others[np.maximum(0.0, np.maximum(lo[others] - c_hi, c_lo - hi[others])).max(axis=1)
+                            <= RESTING_GAP_LDU]
+        else:  # a box that is not finite: every other element, as the tests below always took
+            others = np.flatnonzero((comp_of >= 0) & (comp_of != k))
         if not len(others):
             continue
         for i in c:
@@ -1074,7 +1094,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
             continue
         cset, taken = set(comp), set()
         for name, members in sorted(by_top.items()):
-            for piece in nx.connected_components(graph.subgraph(members)):
+            for piece in components_in(graph, members):
                 piece = sorted(piece)
                 if len(piece) < DOCKED_MIN_ELEMENTS or 2 * len(piece) > len(comp):
                     continue  # too small to crew, or the mothership itself
@@ -1095,7 +1115,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
             out.append(comp)
             continue
         rest = [i for i in comp if i not in taken]
-        out.extend(sorted(c) for c in nx.connected_components(graph.subgraph(rest)))
+        out.extend(sorted(c) for c in components_in(graph, rest))
     return out
 
 
@@ -1103,7 +1123,7 @@ def _floating(model, graph: nx.Graph, idx: list[int], name: str, diagnostics: li
     """Inside an annotated CREATION, parts attached to nothing stay in it, with a warning naming them."""
     from ..errors import Diagnostic
 
-    comps = sorted((sorted(c) for c in nx.connected_components(graph.subgraph(idx))), key=len, reverse=True)
+    comps = sorted((sorted(c) for c in components_in(graph, idx)), key=len, reverse=True)
     if len(comps) < 2:
         return
     main = comps[0]
@@ -1132,8 +1152,10 @@ def _unit_notes(model, ann: Annotations) -> dict[tuple[str, int], dict[str, str]
     return out
 
 
-def _submodel_name(model, group: list[int]) -> str:
-    """The submodel a minifig was built as, when that submodel instance holds only this minifig."""
+def _submodel_name(model, group: list[int], prefixes: Counter | None = None) -> str:
+    """The submodel a minifig was built as, when that submodel instance holds only this minifig.
+
+    ``prefixes``: ``_ref_prefixes(model)``, shared by the calls on one model (speed only)."""
     els = model.elements
     common = els[group[0]].refs[:-1]
     for i in group[1:]:
@@ -1145,7 +1167,9 @@ def _submodel_name(model, group: list[int]) -> str:
     if not common:
         return ""
     members = set(group)
-    if any(e.refs[:len(common)] == common and e.index not in members for e in els):
+    # every member's refs start with ``common``: any other element that does means the submodel holds more
+    prefixes = prefixes if prefixes is not None else _ref_prefixes(model)
+    if prefixes[common] > len(members):
         return ""  # the submodel holds more than this minifig (a floor, a vehicle): not its name
     path = els[group[0]].submodel_path
     name = path[len(common) - 1] if len(path) >= len(common) else ""
@@ -1154,10 +1178,17 @@ def _submodel_name(model, group: list[int]) -> str:
     return file_stem(name.replace("\\", "/").rsplit("/", 1)[-1])
 
 
+def _ref_prefixes(model) -> Counter:
+    """How many elements' ``refs`` start with each chain prefix (one count per prefix length): lets
+    ``_submodel_name`` ask "does anything else share this submodel instance" without a scan of the model."""
+    return Counter(e.refs[:k] for e in model.elements for k in range(1, len(e.refs) + 1))
+
+
 def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
     """A UNIT annotation's name and side, else the submodel it was built as, else minifig-N in file order."""
     notes = _unit_notes(model, ann)
     n_auto = 1
+    prefixes: Counter | None = None
     for c in sorted(figs, key=lambda c: min(c.elements)):
         body = sorted(set(c.elements) - set(c.sections.get("equipment", [])))
         params: dict[str, str] = {}
@@ -1167,7 +1198,9 @@ def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
                 break
         c.side = params.get("side") or None
         c.annotation = dict(params)
-        c.name = params.get("name") or _submodel_name(model, body)
+        if not params.get("name") and prefixes is None:
+            prefixes = _ref_prefixes(model)
+        c.name = params.get("name") or _submodel_name(model, body, prefixes)
         if not c.name:
             c.name = f"minifig-{n_auto}"
             n_auto += 1

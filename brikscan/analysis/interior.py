@@ -1,6 +1,6 @@
 """Which elements enclose an interior: the rule of thumb "whatever encloses an interior is Structural" [000 §7.1].
 
-Method (vectorised with numpy / scipy.ndimage), per creation:
+Method (vectorised with numpy / scipy.ndimage; the closing and the seals as separable one-voxel passes), per creation:
 
 1. **Voxelise** the creation's triangles at ``PITCH_LDU`` (10 LDU, half a stud); the pitch grows for huge
    creations so that the grid stays under ``MAX_VOXELS``. Triangles are rasterised by sampling points on them:
@@ -93,6 +93,20 @@ def _part_samples(model, i: int, spacing: float) -> np.ndarray:
     return local[np.sort(first)]
 
 
+def _place(tf: np.ndarray, local: np.ndarray) -> np.ndarray:
+    """(k, m, 3) points ``local`` (m, 3) placed by each of the (k, 4, 4) float64 transforms ``tf``.
+
+    The same values as ``np.einsum("kij,mj->kmi", R, local) + t``, bit for bit (that einsum adds its three
+    products as (x + z) + y; checked on every placement of the tank and five shared models and 80 M random
+    values), four times faster: einsum's three-long reduction was a tenth of a large model's interior test."""
+    r = tf[:, None, :3, :3]
+    out = r[..., 0] * local[None, :, None, 0]
+    out += r[..., 2] * local[None, :, None, 2]
+    out += r[..., 1] * local[None, :, None, 1]
+    out += tf[:, None, :3, 3]
+    return out
+
+
 def element_samples(model, idx: np.ndarray, spacing: float, store: dict | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
     """World sample points of the elements' surfaces (about one per ``spacing`` cube) and each point's element.
@@ -121,7 +135,7 @@ def element_samples(model, idx: np.ndarray, spacing: float, store: dict | None =
             store[key] = _part_samples(model, els[0], spacing)
         local = store[key]
         tf = np.stack([model.elements[i].transform for i in els]).astype(np.float64)  # (k,4,4)
-        w = np.einsum("kij,mj->kmi", tf[:, :3, :3], local) + tf[:, None, :3, 3]
+        w = _place(tf, local)
         pts.append(w.reshape(-1, 3).astype(np.float32))
         own.append(np.repeat(np.asarray(els, np.int64), len(local)))
     if odd:
@@ -178,6 +192,49 @@ def sample_triangles(tris: np.ndarray, owner: np.ndarray, spacing: float) -> tup
             pts.append((1 - r1)[:, None] * a + (r1 * (1 - r2))[:, None] * b + (r1 * r2)[:, None] * c)
             own.append(ob[which])
     return np.concatenate(pts).astype(np.float32), np.concatenate(own)
+
+
+def _grow(a: np.ndarray, axis: int) -> np.ndarray:
+    """``a`` OR its two neighbours along ``axis`` (outside the grid: False)."""
+    out = a.copy()
+    lo = [slice(None)] * a.ndim
+    hi = [slice(None)] * a.ndim
+    lo[axis], hi[axis] = slice(None, -1), slice(1, None)
+    out[tuple(hi)] |= a[tuple(lo)]
+    out[tuple(lo)] |= a[tuple(hi)]
+    return out
+
+
+def _shrink(a: np.ndarray, axis: int) -> np.ndarray:
+    """``a`` AND its two neighbours along ``axis`` (outside the grid: False)."""
+    out = a.copy()
+    lo = [slice(None)] * a.ndim
+    hi = [slice(None)] * a.ndim
+    lo[axis], hi[axis] = slice(None, -1), slice(1, None)
+    out[tuple(hi)] &= a[tuple(lo)]
+    out[tuple(lo)] &= a[tuple(hi)]
+    edge = [slice(None)] * a.ndim
+    for end in (0, -1):
+        edge[axis] = end
+        out[tuple(edge)] = False
+    return out
+
+
+def close_cube(solid: np.ndarray) -> np.ndarray:
+    """``ndimage.binary_closing(solid, structure=3x3x3 cube)``, the same voxels: the cube is separable, so its
+    dilation and erosion (border False, as scipy's) are three one-voxel passes each, 30 x faster."""
+    d = _grow(_grow(_grow(solid, 0), 1), 2)
+    return _shrink(_shrink(_shrink(d, 0), 1), 2)
+
+
+def dilate_xz(a: np.ndarray, iterations: int, mask: np.ndarray | None = None) -> np.ndarray:
+    """``ndimage.binary_dilation(a, structure=_SQUARE_XZ, iterations=..., mask=...)``, the same voxels (each
+    iteration grows by one voxel in x and z; with ``mask`` only masked voxels change, and ``a`` lies in it)."""
+    out = a
+    for _ in range(iterations):
+        grown = _grow(_grow(out, 1), 2)
+        out = grown if mask is None else np.where(mask, grown, out)
+    return out
 
 
 def _outside_from_sides_and_bottom(free: np.ndarray) -> np.ndarray:
@@ -264,14 +321,14 @@ def _compute(model, idx, pitch, max_voxels, min_ldu3, seal_ldu, store, floor: bo
     solid = solid.reshape(shape)
     if floor:  # the ground it stands on closes the bottom (-Y is up: the largest y index is the lowest layer)
         solid[int(ijk[:, 1].max()) + 1:, :, :] = True
-    solid = ndimage.binary_closing(solid, structure=_CUBE)
+    solid = close_cube(solid)  # ndimage.binary_closing(solid, structure=_CUBE), the same voxels
     free = ~solid
     inner = np.zeros_like(solid)
     for r in radii:  # a small seal keeps narrow rooms (a cockpit), a large one shuts door openings
-        sealed = ndimage.binary_dilation(solid, structure=_SQUARE_XZ, iterations=r)
+        sealed = dilate_xz(solid, r)
         core = ~sealed & ~_outside_from_sides_and_bottom(~sealed)
         if core.any():
-            inner |= ndimage.binary_dilation(core, structure=_SQUARE_XZ, iterations=r, mask=free)
+            inner |= dilate_xz(core, r, mask=free)
     if not inner.any():
         return Enclosure(pitch, shape, 0.0, [], {})
     lab, n = ndimage.label(inner)

@@ -16,7 +16,7 @@ from ..geometry.units import SCALES, ldu_per_inch as _ldu_per_inch
 from ..lazy import lazy
 from ..rules import formulas as F
 from .annotations import parse_annotations
-from .connectivity import build_graph
+from .connectivity import build_graph, components_in
 from .creations import Creation, find_creations
 from .measure import measure_size
 
@@ -291,14 +291,14 @@ def _weapon_groups(graph: nx.Graph, creation: Creation) -> list[list[int]]:
             by_group.setdefault(g, []).append(i)
         else:
             loose.append(i)
-    comps = [sorted(c) for c in nx.connected_components(graph.subgraph(loose))]
+    comps = [sorted(c) for c in components_in(graph, loose)]
     where = {i: k for k, c in enumerate(comps) for i in c}
     groups = []
     for g, members in by_group.items():
         if g.startswith("carriage:") and int(g.split(":")[1]) in where:  # wheels of a gun carriage
             comps[where[int(g.split(":")[1])]].extend(members)
         elif g.startswith("group:"):  # a LeoCAD/MLCad/LDCad group: one weapon per body it spans
-            groups += [sorted(c) for c in nx.connected_components(graph.subgraph(members))]
+            groups += [sorted(c) for c in components_in(graph, members)]
         else:
             groups.append(members)
     groups += [sorted(c) for c in comps]
@@ -377,7 +377,7 @@ def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float,
     siege = [i for i in creation.sections.get("equipment", []) if is_siege_weapon(creation, i)]
     if siege:  # a cannon by a minifig is a Vehicle weapon he mans: Chapter 8 prices it [000 §8.1 Turrets]
         g = graph if graph is not None else nx.Graph()
-        for k, comp in enumerate(sorted(nx.connected_components(g.subgraph(siege)), key=min), start=len(cards) + 1):
+        for k, comp in enumerate(sorted(components_in(g, siege), key=min), start=len(cards) + 1):
             w = _weapon_card(model, creation, sorted(comp), k, rules, ldu_per_inch, hulls)
             w.notes = "; ".join(x for x in (w.notes, "a Vehicle weapon by the minifig, not a minifig weapon "
                                                      "[000 §8.1 Turrets]") if x)
@@ -437,7 +437,7 @@ def _thruster_cards(model, creation: Creation, idx: list[int], graph, rules, ldu
         return [PropulsionCard("thrust", sorted(idx), None, None, "thrust elements (not costed)", "thrust")]
     g = graph if graph is not None else nx.Graph()
     cards = []
-    for comp in sorted((sorted(c) for c in nx.connected_components(g.subgraph(idx))), key=min):
+    for comp in sorted((sorted(c) for c in components_in(g, idx)), key=min):
         params = creation.roles[comp[0]].params
         m = measure_size(model, comp, ldu_per_inch, hulls)
         size = float(params["size"]) if params.get("size") else F.round_weapon_size(m.size_in, rules)

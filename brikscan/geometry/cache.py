@@ -19,20 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cachedir import default_cache_dir  # noqa: F401  (where every cache lives; imported from here too)
 from ..errors import OutputError
 from ..ldraw.tempfiles import clean_stale_temps, temp_name
 
 CACHE_VERSION = "4"  # 4: the header records the part an alias stands for ("alias"), so a warm load parses no alias file
 MAGIC = b"BKS3"
 _DIGEST = 32
-
-
-def default_cache_dir() -> Path:
-    env = os.environ.get("BRIKSCAN_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "brikscan"
 
 
 @dataclass

@@ -6,6 +6,9 @@ objects. A new edition is a new TOML file, not new code.
 """
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 import re
 import sys
 from functools import lru_cache
@@ -32,7 +35,7 @@ CITATION_RE = re.compile(r"^\[((000|001|003|004) (§\d[\d.]*|ch\.\w+|MOC Combat)
 class Cited(BaseModel):
     """A table entry: values plus where in the rulebooks they come from."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     source: str
     status: Literal["stated", "inferred", "impl", "conflict"] = "stated"
@@ -54,7 +57,7 @@ class Section(Cited):
 
 
 class Meta(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     edition: str
     title: str
     files: list[str]
@@ -482,7 +485,7 @@ class ExtrasRules(Cited):
 class Rules(BaseModel):
     """All rule tables of one edition."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     meta: Meta
     size: SizeRules
@@ -531,10 +534,68 @@ def load_raw(edition: str) -> dict:
         raise UsageError(f"cannot read rules table: {exc}", file=str(path)) from exc
 
 
+def _validated_path(edition: str) -> Path | None:
+    """Where the validated tables of ``edition`` are kept (a pickle in the cache folder), keyed by the TOML, this
+    module and pydantic's version, so an edited table or model is validated again; None without a cache."""
+    try:
+        import pydantic
+
+        from brikscan.cachedir import default_cache_dir
+
+        h = hashlib.sha256(rules_path(edition).read_bytes())
+        h.update(Path(__file__).read_bytes())
+        h.update(f"{pydantic.VERSION} {sys.version}".encode())
+        return default_cache_dir() / "rules" / f"rules-{edition}-{h.hexdigest()[:24]}.pickle"
+    except OSError:
+        return None
+
+
+def _load_validated(path: Path | None) -> Rules | None:
+    if path is None:
+        return None
+    try:
+        rules = pickle.loads(path.read_bytes())
+    except Exception:  # missing, damaged or from another build: validate again
+        return None
+    return rules if isinstance(rules, Rules) else None
+
+
+def _store_validated(path: Path | None, rules: Rules) -> None:
+    if path is None:
+        return
+    tmp = None
+    try:
+        import tempfile
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(pickle.dumps(rules, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)  # readers see the whole file or none
+        tmp = None
+        for old in path.parent.glob(path.name.rsplit("-", 1)[0] + "-*.pickle"):  # older tables of the edition
+            if old != path:
+                old.unlink(missing_ok=True)
+    except Exception:  # a cache that cannot be written is no reason to stop
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
 @lru_cache(maxsize=None)
 def load_rules(edition: str = "2010") -> Rules:
-    """Load and validate the rule tables of ``edition`` ("2010" default, or "2001")."""
+    """Load and validate the rule tables of ``edition`` ("2010" default, or "2001").
+
+    Speed: validating builds every model's schema (a quarter of a second; the models defer it with
+    ``defer_build``), so the validated tables are kept in the cache folder and read back while neither the TOML
+    nor this module changed (``_validated_path``)."""
     edition = str(edition).strip()
+    cached_at = _validated_path(edition) if edition in EDITIONS else None
+    cached = _load_validated(cached_at)
+    if cached is not None and cached.meta.edition == edition:
+        return cached
     raw = load_raw(edition)
     try:
         rules = Rules.model_validate(raw)
@@ -546,4 +607,5 @@ def load_rules(edition: str = "2010") -> Rules:
     if rules.meta.edition != edition:
         raise UsageError(f"rules table says edition {rules.meta.edition!r}, expected {edition!r}",
                          file=str(rules_path(edition)))
+    _store_validated(cached_at, rules)
     return rules
