@@ -83,9 +83,9 @@ def measure_points(points: np.ndarray, ldu_per_inch: float) -> SizeMeasure:
         return SizeMeasure(0.0, 0.0, np.array([1.0, 0.0, 0.0]), METHOD)
     hull = pts[_hull_index(pts)]
     try:
-        import trimesh
+        from ..geometry.obb import oriented_bounds  # trimesh's box bit for bit, about twice as fast
 
-        to_origin, extents = trimesh.bounds.oriented_bounds(hull)
+        to_origin, extents = oriented_bounds(hull)
         rot = np.linalg.inv(to_origin)[:3, :3]
         k = int(np.argmax(extents))
         axis = rot[:, k]
