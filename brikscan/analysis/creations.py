@@ -23,7 +23,7 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import components_in, rigid_groups
 from .interior import enclosure
 from .measure import SizeMeasure, measure_size
-from .mounts import describe_element, furniture, is_detail_sized, landing_struts, mounts
+from .mounts import describe_element, flies, furniture, is_detail_sized, landing_struts, mounts
 from .mounts import _is_open as _is_mount_open
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
                     jointed_bodies, parse_override, select_elements, structural_kind)
@@ -153,14 +153,17 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
 
 SKIRT_MIN_HEIGHT_LDU = 24.0  # a brick-high piece of at most 2 x 2 studs under a legless torso is its skirt
 SKIRT_MAX_FOOT_LDU = 42.0
+SKIRT_TOL_LDU = 4.0
 
 
-def _skirt(model, under: set[int]) -> bool:
+def _skirt(model, under: set[int], torso_bottom: float) -> bool:
     """A legless torso on one brick-high piece of at most 2 x 2 studs wears it as a skirt or a robe (a bride in a
     slope-brick dress): a figure, not a carving."""
     if len(under) != 1:
         return False
     e = model.elements[next(iter(under))]
+    if float(e.bbox_min[1]) < torso_bottom - SKIRT_TOL_LDU:  # LDraw -Y is up: the skirt hangs below the torso
+        return False
     ext = e.bbox_max - e.bbox_min
     return float(ext[0]) <= SKIRT_MAX_FOOT_LDU and float(ext[2]) <= SKIRT_MAX_FOOT_LDU and \
         float(ext[1]) >= SKIRT_MIN_HEIGHT_LDU
@@ -179,7 +182,8 @@ def _carved_figures(model, graph: nx.Graph, figs: list[dict], classes: dict[int,
         under = {j for t in b.get("torso", []) for j in graph.neighbors(t)
                  if j not in members and not classes[j].minifig_body}
         fixed = legless and bool(under) and not any(classes[j].word == "seat" for j in under) and \
-            not _skirt(model, under)
+            not _skirt(model, under, max((float(model.elements[t].bbox_max[1]) for t in b.get("torso", [])),
+                                         default=0.0))
         if b.get("torso") and not fixed:
             kept.append(fig)
             continue
@@ -310,7 +314,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
     _airfoils(model, idx, classes, roles, boat)
-    _stowed(graph, idx, classes, roles, boat)
+    stowed = _stowed(graph, idx, classes, roles, boat)
     # wheels on a weapon's carriage are part of that weapon
     for i in idx:
         r = roles.get(i)
@@ -383,15 +387,15 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     _barrels(model, idx, classes, roles)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache)
-    landing_struts(model, graph, idx, roles)
+    struts = landing_struts(model, graph, idx, roles, boat)
     if core:
         els = model.elements
         inside = set(idx)  # the body's root: its best-connected piece (a dish at the tip may be the biggest)
         root = max(core, key=lambda i: (sum(1 for j in graph.neighbors(i) if j in inside),
                                         float(np.prod(els[i].bbox_max - els[i].bbox_min)), -i))
         mounts(model, graph, idx, roles, root, describe_element(model),
-               keep={i for i in idx if ((classes[i].accessory or classes[i].minifig_body) and
-                                        roles[i].source == "part") or classes[i].word in ("steering", "control") or
+               keep={i for i in idx if (classes[i].accessory and roles[i].source == "part") or i in stowed or
+                     i in struts or classes[i].word in ("steering", "control") or
                     (classes[i].word == "door" and classes[i].role == "structural")},  # a door frame is wall
                sensors={i for i in idx if _is_mount_open(roles[i]) and
                         {"dish", "radar"} & set(re.split(r"[^a-z]+", describe(els[i])[1].lower()))})
@@ -405,22 +409,25 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
 STOWED_BUILT_GUN = 3  # this many hand guns clipped together are a built weapon (a swivel machine gun)
 
 
-def _stowed(graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool) -> None:
-    """A minifig's gun or bow clipped to a ship's rail, a saddle or a cage, held by no one, is stowed: free
+def _stowed(graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool) -> set[int]:
+    """A minifig's gun or bow clipped to a ship's rail or a cage, held by no one, is stowed: free
     Non-Structural [000 §7.1]; a minifig picks it up to use it. Cannons are Vehicle weapons, mounted where
     they stand [000 §8.4 Cannons]; on a flyer a gun sticking out is its laser [000 §8.2]; several hand guns
-    clipped together are a built weapon. (A ship's sails are thrust too: a ship is no flyer.)"""
-    if not boat and any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
-                        for r in roles.values()):
-        return
+    clipped together are a built weapon. On anything else that moves under its own power (a car, a mech, a flyer)
+    a minifig gun fixed on it is its mounted gun; on a ship, a building or an animal it is racked. Returns them."""
+    if not boat and any(r.role == "propulsion" for r in roles.values()):
+        return set()
     inside = set(idx)
     hand = {i for i in idx if classes[i].accessory and roles.get(i) is not None and roles[i].role == "weapon" and
             roles[i].source == "part" and classes[i].type not in MOUNTED_WEAPON_TYPES}
+    out: set[int] = set()
     for i in sorted(hand):
         near = {j for k in graph.neighbors(i) if k in inside for j in (k, *graph.neighbors(k))}
         if len(near & hand | {i}) >= STOWED_BUILT_GUN:
             continue
         roles[i] = RoleDecision("decoration", _stowed_reason(classes[i]), "geometry")
+        out.add(i)
+    return out
 
 
 def _stowed_reason(c: PartClass) -> str:
@@ -507,8 +514,7 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
 
 def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
     """On a flyer, a cone lying on its side (its axis horizontal) is an engine nozzle: a Thruster [000 §9.3]."""
-    if not any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
-               for r in roles.values()):
+    if not flies(roles):
         return
     for i in idx:
         r = roles.get(i)
@@ -531,8 +537,7 @@ BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with i
 def _barrels(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
     """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
     gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration."""
-    if not any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
-               for r in roles.values()):
+    if not flies(roles):
         return
     els = model.elements
     body = [i for i in idx if roles.get(i) is not None and roles[i].role == "structural"]
@@ -652,8 +657,7 @@ def _wing_sections(model, idx: list[int], roles: dict[int, RoleDecision], ldu_pe
     sub-assembly) that is a flat sheet sticking out of the rest of the craft is an airfoil [000 §9.1 Forward
     Flight]; the Size is then measured without it, as the rules ask ("ignoring Non-Structural Elements like
     wings") [000 §7.1 Size]."""
-    if not any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
-               for r in roles.values()):
+    if not flies(roles):
         return
     els = model.elements
     sections: dict[tuple, list[int]] = {}  # one per placement of a top-level submodel (its line in the main model)
@@ -679,7 +683,10 @@ def _wing_sections(model, idx: list[int], roles: dict[int, RoleDecision], ldu_pe
     lo = np.array([els[i].bbox_min for i in body])
     hi = np.array([els[i].bbox_max for i in body])
     for (name, _), g in sheets.items():
-        out = float(np.mean([_outside_share(model, i, lo, hi) for i in g]))
+        glo = np.array([els[i].bbox_min for i in g]).min(axis=0)
+        ghi = np.array([els[i].bbox_max for i in g]).max(axis=0)
+        near = np.all((lo[:, [0, 2]] <= ghi[[0, 2]] + 1) & (hi[:, [0, 2]] >= glo[[0, 2]] - 1), axis=1)
+        out = float(np.mean([_outside_share(model, i, lo[near], hi[near]) for i in g]))
         if out < SHEET_OUT:
             continue
         for i in g:
@@ -825,6 +832,8 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     in_beast: set[int] = set()
     for comp in components_in(graph, beasts):
         body = sorted(comp)
+        if not any(classes[i].role == "structural" for i in body):
+            continue  # a saddle on a rack is no horse
         gear = sorted({j for i in body for j in graph.neighbors(i)
                        if j in rest and j not in comp and j not in in_beast and j not in explicit and
                        (classes[j].accessory or classes[j].role in ("device", "decoration")) and
@@ -983,7 +992,8 @@ def _cargo_on_animals(model, comps: list[list[int]], beasts: list[Creation], cla
                     e = els[j]
                     gap = np.maximum(0.0, np.maximum(e.bbox_min - hi, lo - e.bbox_max)).max(axis=1)
                     on_back = bool(np.all(mid[[0, 2]] >= e.bbox_min[[0, 2]]) and  # over the animal, not behind
-                                   np.all(mid[[0, 2]] <= e.bbox_max[[0, 2]]))
+                                   np.all(mid[[0, 2]] <= e.bbox_max[[0, 2]]) and  # and its top above the middle
+                                   lo[:, 1].min() < (e.bbox_min[1] + e.bbox_max[1]) / 2)  # (-Y is up)
                     big = float((hi.max(axis=0) - lo.min(axis=0)).max()) > \
                         CARGO_MAX_LENGTH * float((e.bbox_max - e.bbox_min).max())
                     if on_back and not big and float(gap.min()) <= CARGO_GAP_LDU:

@@ -37,6 +37,12 @@ _PAYLOAD = ("weapon", "propulsion", "device", "decoration")
 _NAMES = {"weapon": "weapon", "propulsion": "Thruster", "device": "device", "decoration": "ornament"}
 
 
+def flies(roles: dict[int, RoleDecision], boat: bool = False) -> bool:
+    """A flyer has thrust, flight or wings; a ship's sails are thrust too, so a boat is no flyer."""
+    return not boat and any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
+                            for r in roles.values())
+
+
 def _is_open(r: RoleDecision | None) -> bool:
     return r is not None and (r.role, r.source) in _OPEN
 
@@ -67,8 +73,8 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
     limit = min(MOUNT_MAX_ELEMENTS, max(MOUNT_MIN_LIMIT, int(MOUNT_MAX_SHARE * len(idx))))
     done: set[int] = set()
     for b in sorted(pendant_branches(adj, root, limit), key=lambda b: -len(b.members)):
-        if b.members & done:
-            continue
+        if b.members & done or len(b.members) >= len(idx) - 1:
+            continue  # everything but the root is the body itself, not a branch of it
         open_, payload, fixed = [], [], False
         for i in b.members:
             r = roles.get(i)
@@ -106,8 +112,6 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
         what = describe_el(lead)
         for i in open_:
             r = roles[i]
-            if i in sensors:
-                continue
             base = r.reason.split(";")[0]
             roles[i] = RoleDecision(
                 lr.role, f"{base}; carries only the {what} and hangs on the body by one piece "
@@ -118,6 +122,7 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
 
 
 FURNITURE_MAX_ELEMENTS = 8  # a table, a chair, a bench: a few pieces ...
+ON_FLOOR_TOL_LDU = 8.0  # ... its bottom within a plate of its floor's top ...
 FURNITURE_MIN_HEIGHT_LDU = 24.0  # ... at least a brick high ...
 FURNITURE_REACH_LDU = 400.0  # ... with walls on all four sides within this distance (about 6")
 
@@ -140,12 +145,13 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
     done: set[int] = set()
     for b in sorted(pendant_branches(adj, root, FURNITURE_MAX_ELEMENTS), key=lambda b: -len(b.members)):
         m = sorted(b.members)
-        if b.members & done or len(m) * 4 > len(idx) or not all(_is_open(roles.get(i)) for i in m):
+        if b.members & done or len(m) * 4 > len(idx) or len(m) >= len(idx) - 1 or \
+                not all(_is_open(roles.get(i)) for i in m):
             continue
         lo = np.array([els[i].bbox_min for i in m]).min(axis=0)
         hi = np.array([els[i].bbox_max for i in m]).max(axis=0)
         floor = els[b.mount]
-        if hi[1] > floor.bbox_min[1] + GROUND_TOL_LDU:  # LDraw -Y is up: it must stand on top of its floor
+        if hi[1] > floor.bbox_min[1] + ON_FLOOR_TOL_LDU:  # LDraw -Y is up: it must stand on top of its floor
             continue
         if hi[1] - lo[1] < FURNITURE_MIN_HEIGHT_LDU:
             continue  # tiles and plates lying on a floor are its surface
@@ -167,12 +173,10 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
         done |= b.members
 
 
-def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
-    """A flyer's landing struts are decoration (see the module docstring)."""
-    flies = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
-                for r in roles.values())
-    if not flies:
-        return
+def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision], boat: bool) -> set[int]:
+    """A flyer's landing struts are decoration (see the module docstring); returns them."""
+    if not flies(roles, boat):
+        return set()
     els = model.elements
     inside = set(idx)
     ground = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
@@ -206,18 +210,19 @@ def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision])
         taken |= strut
         struts.append(strut)
     if len(struts) < MIN_STRUTS:
-        return
+        return set()
     members = set().union(*struts)
     hull = [i for i in idx if i not in members and roles.get(i) is not None and roles[i].role == "structural"]
     if not hull or len(members) > STRUT_MAX_SHARE * len(idx):
-        return
+        return set()
     if max(float(els[i].bbox_max[1]) for i in hull) > ground - CLEAR_LDU:
-        return  # the hull itself rests on the ground: these are part of its underside
+        return set()  # the hull itself rests on the ground: these are part of its underside
     for i in sorted(members):
         base = roles[i].reason.split(";")[0]
         roles[i] = RoleDecision("decoration", f"{base}; a landing strut: the flyer stands on it with its hull "
                                               "clear of the ground; not an integral part of the Structure and not "
                                               "propulsion: decoration [000 §7.1, §9.1]", "geometry")
+    return members
 
 
 def describe_element(model):

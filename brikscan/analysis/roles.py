@@ -140,10 +140,10 @@ def classify_part(element, org_type: str = "") -> PartClass:
         worn = bool(lead[:1]) and lead[0] in _WORN
         return PartClass("decoration", f"{label}: minifig accessory (free) [000 §7.1]", accessory=True, worn=worn)
     if first in ("animal", "creature") or cat.lower() == "animal":
-        if {"cattlehorns", "horns"} & set(dwords):  # a helmet's or a totem's horns: worn or an ornament
+        if dwords[1:2] in (["cattlehorns"], ["horns"]):  # a helmet's or a totem's horns: worn or an ornament
             return PartClass("decoration", f"{label}: horns to wear or to mount, not an animal (free) [000 §7.1]",
                              accessory=True, worn=True)
-        if "hitching" in dwords:  # the shafts a horse is hitched to: the wagon's coupling, not the horse
+        if "hitching" in dwords[:3]:  # the shafts a horse is hitched to: the wagon's coupling, not the horse
             return PartClass("decoration", f"{label}: a hitching, the coupling to the animal (free) [000 §7.1]")
         if "saddle" in dwords:  # "a warhorse's saddle" is the mount's Controls [000 §9.4 Controls]
             return PartClass("device", f"{label}: a saddle is the mount's Controls [000 §9.4 Controls]",
