@@ -31,6 +31,11 @@ def _el(desc, cat="", part="x.dat"):
     ("Boat Bow 16 x 12 x  5.333 with Brown Bottom", "Boat", "structural", ""),  # a bow of a ship is no bow
     ("Boat Mast  2 x  2 x 16 Top without Bottom Nubs", "Boat", "propulsion", "thrust"),  # sails: [000 §9.3]
     ("Hinge Plate  1 x  2 with 3 Fingers On Side", "Hinge", "weak point", ""),
+    ("Arm Piece with 2 and 3 Fingers Rotated", "Hinge", "weak point", ""),  # a finger hinge's half [000 §7.1]
+    ("Brick  1 x  2 with Arm (2 Fingers)", "Brick", "weak point", ""),
+    ("Animal Cattlehorns", "Animal", "decoration", ""),  # horns to wear, not an animal
+    ("Animal Dinosaur Head Triceratops with White Horns", "Animal", "structural", ""),  # an animal's head
+    ("Animal Horse Saddle with Two Clips", "Animal", "device", "controls"),  # the mount's Controls [000 §9.4]
     ("Brick  2 x  4", "", "structural", ""),
     ("Technic Steering Wheel Small", "Technic", "device", ""),
     ("Antenna  4H with Rounded Top", "", "decoration", ""),  # antennas are decoration (issue 8)

@@ -175,7 +175,8 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if "control" in lead2 or "stick" in lead2 and first == "hinge" or set(dwords[1:8]) & _CONTROLS:
         return PartClass("device", f"{label}: controls or a console are the Controls [000 §9.4 Piloting]",
                          "controls", "control")
-    if first in _WEAK or (first == "technic" and lead[:1] == ["turntable"]):
+    if first in _WEAK or (first == "technic" and lead[:1] == ["turntable"]) or \
+            {"finger", "fingers"} & set(dwords):  # "Arm Piece with 2 Fingers": one half of a finger hinge
         return PartClass("weak point", f"{label}: a moving joint (hinge/turntable) is a weak point [000 §7.1]",
                          word=first)
     if first in _DEVICE or (lead[:1] and lead[0] in ("steering", "control", "lever")):
