@@ -350,3 +350,16 @@ def test_a_table_inside_the_walls_is_furniture_on_a_terrace_it_is_structure(tmp_
     terrace = _analyse(_model(tmp_path, "terrace.ldr", floor + [f"1 4 0 -24 -50 {ID} 3009.dat"] + table))
     for part in ("3005.dat", "3022.dat"):
         assert _role(terrace, part)[1].role == "structural"
+
+
+@needs_shared
+def test_a_shutter_swinging_on_its_clip_is_a_moving_part():
+    """Parts that are moving are Non-Structural [000 §7.1] (the exposed hinge or pivot they swing on is the weak
+    point): the Barracuda's port shutters and casements are free, not weak points."""
+    a = _official("6285 - Black Seas Barracuda.mpd")
+    m = a.model
+    ship = max(a.creations, key=lambda c: len(c.elements))
+    leaves = [i for i in ship.elements if m.elements[i].part in ("3856.dat", "2529.dat")]
+    assert len(leaves) >= 4
+    assert all(ship.roles[i].role == "decoration" for i in leaves)
+    assert sum("moving part" in ship.roles[i].reason for i in leaves) >= 4

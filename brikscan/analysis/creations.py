@@ -355,6 +355,10 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             why = c.reason if c.role == "structural" else f"{c.reason}; in the rigid core"
             roles[i] = RoleDecision("structural", f"{why} (the Structure) [000 §7.1]",
                                     "part" if c.role == "structural" else "topology")
+        elif rest.get(i) == "joint" and not _JOINT_WORDS & _words_of(model.elements[i]):
+            roles[i] = RoleDecision("decoration", f"{c.reason}; swings on a movable joint off the rigid core (a "
+                                                  "shutter, a casement, a flap): a moving part, Non-Structural "
+                                                  "[000 §7.1 \"moving\"]", "topology")
         elif rest.get(i) == "joint":
             roles[i] = RoleDecision("weak point", f"{c.reason}; on a movable joint (hinge/turntable/pivot) off "
                                                   "the rigid core: a weak point [000 §7.1]", "topology")
@@ -406,7 +410,15 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     return roles
 
 
-STOWED_BUILT_GUN = 3  # this many hand guns clipped together are a built weapon (a swivel machine gun)
+# the parts a movable joint is made of: they are its weak point [000 §7.1 "exposed hinges ... pivots"]; a piece
+# that only swings on them (a shutter on its clip) is a moving Non-Structural part
+_JOINT_WORDS = {"hinge", "clip", "technic", "pin", "turntable", "bar", "axle", "towball", "click", "finger",
+                "fingers", "socket", "ball", "bracket", "lever", "joint"}
+STOWED_BUILT_GUN = 3
+
+
+def _words_of(element) -> set[str]:
+    return set(re.split(r"[^a-z]+", describe(element)[1].lower()))  # this many hand guns clipped together are a built weapon (a swivel machine gun)
 
 
 def _stowed(graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool) -> set[int]:
