@@ -23,8 +23,8 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import components_in, rigid_groups
 from .interior import enclosure
 from .measure import SizeMeasure, measure_size
-from .mounts import describe_element, flies, furniture, is_detail_sized, landing_struts, mounts
-from .mounts import _is_open as _is_mount_open
+from .mounts import (GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture, is_detail_sized, is_open,
+                     landing_struts, mounts)
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
                     jointed_bodies, parse_override, select_elements, structural_kind)
 
@@ -50,8 +50,7 @@ MESH_TOL_LDU = 2.0  # geometry margin for thresholds: fallback meshes are inset 
 STICK_MAX_LDU = 36.0  # a body narrower than this on two sides is a linkage or lever, not a turret or an arm
 _PANEL_WORDS = {"door", "doors", "gate", "gates", "hatch", "lid", "ramp", "drawbridge", "flap", "trapdoor",
                 "shutter", "shutters", "canopy"}
-GROUND_TOL_LDU = 8.0  # a leg reaches the ground: its lowest point within a plate of the creation's lowest
-LEG_LIFT_LDU = 24.0  # ... and holds the core at least a brick above the ground
+LEG_LIFT_LDU = 24.0  # a leg reaches the ground (GROUND_TOL_LDU) and holds the core at least a brick above it
 MIN_LEGS = 2  # legs come in pairs (or more); a lone hinged body reaching the ground is a ramp or a stand
 
 
@@ -152,7 +151,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
 
 
 SKIRT_MIN_HEIGHT_LDU = 24.0  # a brick-high piece of at most 2 x 2 studs under a legless torso is its skirt
-SKIRT_MAX_FOOT_LDU = 42.0
+SKIRT_MAX_FOOT_LDU = TWO_STUDS_LDU
 SKIRT_TOL_LDU = 4.0
 
 
@@ -401,8 +400,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                keep={i for i in idx if (classes[i].accessory and roles[i].source == "part") or i in stowed or
                      i in struts or classes[i].word in ("steering", "control") or
                     (classes[i].word == "door" and classes[i].role == "structural")},  # a door frame is wall
-               sensors={i for i in idx if _is_mount_open(roles[i]) and
-                        {"dish", "radar"} & set(re.split(r"[^a-z]+", describe(els[i])[1].lower()))})
+               sensors={i for i in idx if is_open(roles[i]) and {"dish", "radar"} & _words_of(els[i])})
         furniture(model, graph, idx, roles, root)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache, on_ground)
     if boat:

@@ -17,16 +17,17 @@ from .branches import pendant_branches
 from .roles import RoleDecision, describe
 
 DETAIL_MAX_LONG_LDU = 62.0  # a surface detail: at most 3 studs long (a plate with handles) ...
-DETAIL_MAX_LDU = 42.0  # ... at most 2 studs wide ...
+TWO_STUDS_LDU = 42.0  # two studs (40 LDU) and a margin: the widest of a detail, a strut's foot, a skirt
+DETAIL_MAX_LDU = TWO_STUDS_LDU  # ... at most 2 studs wide ...
 DETAIL_MAX_HEIGHT_LDU = 28.0  # ... and a brick high
 MOUNT_MAX_ELEMENTS = 16  # a mount is a few pieces: a bigger branch is a section of the build (a wing, a tower)
 MOUNT_MAX_SHARE = 0.1  # ... and at most this share of its creation
 MOUNT_MIN_LIMIT = 3  # a dish on a one-brick mast is a mount however small the build
 MOUNT_RATIO = 4  # at most this many mount pieces per carried Non-Structural element
-STRUT_MAX_FOOT_LDU = 42.0  # a landing strut stands on at most 2 x 2 studs ...
+STRUT_MAX_FOOT_LDU = TWO_STUDS_LDU  # a landing strut stands on at most 2 x 2 studs ...
 STRUT_MAX_SHARE = 0.25  # ... all struts together are at most a quarter of the craft
 STRUT_NEAR_LDU = 24.0  # a piece on a strut continues it when its centre is this close to the strut's axis
-GROUND_TOL_LDU = 8.0  # a strut reaches the ground: within a plate of the creation's lowest point
+GROUND_TOL_LDU = 8.0  # a strut or a leg reaches the ground: within a plate of the creation's lowest point
 CLEAR_LDU = 8.0  # ... and the hull stands at least a plate clear of it
 MIN_STRUTS = 2
 FLAT_LDU = 10.0  # a plate (8 LDU) with a margin
@@ -43,7 +44,7 @@ def flies(roles: dict[int, RoleDecision], boat: bool = False) -> bool:
                             for r in roles.values())
 
 
-def _is_open(r: RoleDecision | None) -> bool:
+def is_open(r: RoleDecision | None) -> bool:
     return r is not None and (r.role, r.source) in _OPEN
 
 
@@ -82,7 +83,7 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
                 fixed = True
             elif i in sensors:
                 payload.append(i)
-            elif _is_open(r):
+            elif is_open(r):
                 open_.append(i)
             elif r is not None and r.role == "propulsion" and r.params.get("type") in ("ground", "forward_flight"):
                 fixed = True  # what carries wheels is the chassis, what carries wings and tails the fuselage
@@ -146,7 +147,7 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
     for b in sorted(pendant_branches(adj, root, FURNITURE_MAX_ELEMENTS), key=lambda b: -len(b.members)):
         m = sorted(b.members)
         if b.members & done or len(m) * 4 > len(idx) or len(m) >= len(idx) - 1 or \
-                not all(_is_open(roles.get(i)) for i in m):
+                not all(is_open(roles.get(i)) for i in m):
             continue
         lo = np.array([els[i].bbox_min for i in m]).min(axis=0)
         hi = np.array([els[i].bbox_max for i in m]).max(axis=0)
@@ -183,7 +184,7 @@ def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision],
 
     def small(i: int) -> bool:
         ext = els[i].bbox_max - els[i].bbox_min
-        return _is_open(roles.get(i)) and roles[i].role == "structural" and \
+        return is_open(roles.get(i)) and roles[i].role == "structural" and \
             float(ext[0]) <= STRUT_MAX_FOOT_LDU and float(ext[2]) <= STRUT_MAX_FOOT_LDU
 
     def column(i: int) -> bool:  # a strut goes on up in bricks and supports; a plate on top is the hull's
