@@ -363,3 +363,46 @@ def test_a_shutter_swinging_on_its_clip_is_a_moving_part():
     assert len(leaves) >= 4
     assert all(ship.roles[i].role == "decoration" for i in leaves)
     assert sum("moving part" in ship.roles[i].reason for i in leaves) >= 4
+
+
+@needs_shared
+def test_a_see_through_stud_on_the_surface_is_a_lamp_a_see_through_brick_in_a_wall_is_wall(tmp_path):
+    """A trans-red 1 x 1 plate stuck on a body is a light, decoration [000 §7.1]; the same plate in black is a
+    plate of the build, and a trans-clear brick with a brick on top of it is part of the wall."""
+    top = [f"1 36 -30 -48 -70 {ID} 3024.dat", f"1 0 30 -48 -70 {ID} 3024.dat",
+           f"1 47 -30 -48 70 {ID} 3004.dat", f"1 4 -30 -72 70 {ID} 3004.dat"]
+    a = _analyse(_model(tmp_path, "lamps.ldr", BODY + top))
+    (c,) = [c for c in a.creations if c.kind != "scenery"]
+    by_colour = {(a.model.elements[i].part, a.model.elements[i].colour): c.roles[i] for i in c.elements}
+    assert by_colour[("3024.dat", 36)].role == "decoration" and "detail" in by_colour[("3024.dat", 36)].reason
+    assert by_colour[("3024.dat", 0)].role == "structural"
+    assert by_colour[("3004.dat", 47)].role == "structural"
+
+
+@needs_shared
+def test_a_big_cone_under_a_flyers_belly_is_a_lift_jet_not_on_a_house(tmp_path):
+    """A 2 x 2 cone hanging wide end down at a flyer's lowest point is a lift jet's nozzle, a Thruster
+    [000 §9.3]; under a building it is Structure."""
+    cone = f"1 0 0 0 0 {ID} 3942c.dat"
+    jet = f"1 0 0 -56 60 {ID} 3475b.dat"
+    a = _analyse(_model(tmp_path, "vtol.ldr", BODY + [cone, jet]))
+    _, r = _role(a, "3942c.dat")
+    assert r.role == "propulsion" and r.params["type"] == "thrust" and "lift jet" in r.reason
+    a = _analyse(_model(tmp_path, "house.ldr", BODY + [cone]))
+    _, r = _role(a, "3942c.dat")
+    assert r.role != "propulsion"
+
+
+@needs_shared
+def test_an_astromech_is_a_minifig_and_a_tie_fighters_wings_are_the_tie_fighter():
+    """R5-D4 (robot body, dome, robot legs) in the Y-wing's socket is a figure of its own [000 §9.5], and the
+    TIE fighter's wings, held on the cockpit ball by no connector the data knows, cannot fly without it: one
+    creation [000 §7.1 Vehicle]; a wing-shaped plate against a body with no cockpit stays apart (tested on the
+    labelled models by bench/score_labels.py)."""
+    a = _official("7150-1 - TIE Fighter & Y-wing.mpd")
+    m = a.model
+    droid = [i for i, e in enumerate(m.elements) if "Robot" in e.description or "Dome Top" in e.description]
+    holders = {c.name: c.kind for c in a.creations for i in c.elements if i in droid}
+    assert len(droid) == 4 and len(holders) == 1 and set(holders.values()) == {"minifig"}
+    tie = _holding(a, "7150 - tie fighter.ldr")
+    assert len(tie) == 1, tie

@@ -152,7 +152,8 @@ def test_resting_sweep_joins_what_the_full_scan_joined(seed):
     hi = lo + rng.integers(1, 80, size=(n, 3)) * rng.choice([1.0, 0.25], size=(n, 1))
     model = SimpleNamespace(elements=[SimpleNamespace(bbox_min=lo[k], bbox_max=hi[k]) for k in range(n)])
     classes = {k: SimpleNamespace(minifig_body=("torso" if rng.random() < 0.05 else ""),
-                                  role=("propulsion" if rng.random() < 0.1 else None)) for k in range(n)}
+                                  role=("propulsion" if rng.random() < 0.1 else None), word="", type="")
+               for k in range(n)}  # no wings and no cockpits: the loose-wing rule (test_judging) is not in play
     order = rng.permutation(n)
     cuts = sorted(rng.choice(np.arange(1, n), size=min(n - 1, int(rng.integers(1, n))), replace=False).tolist())
     comps = [sorted(p.tolist()) for p in np.split(order, cuts)]

@@ -122,6 +122,17 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
     figs: dict[int, dict] = {}
     for i, o in owner.items():
         figs.setdefault(o, {"body": {}, "items": []})["body"].setdefault(classes[i].minifig_body, []).append(i)
+    els = model.elements
+    for t in torsos:  # a droid's dome: the one piece on its body's top that touches nothing else is its head
+        if classes[t].word != "robot" or "head" in figs[t]["body"]:
+            continue
+        members = {i for lst in figs[t]["body"].values() for i in lst}
+        dome = [v for v in graph.neighbors(t) if v not in owner and classes[v].role == "structural" and
+                els[v].bbox_max[1] <= els[t].bbox_min[1] + REST_TOL_LDU and
+                all(w in members for w in graph.neighbors(v) if w != v)]
+        if len(dome) == 1:
+            figs[t]["body"]["head"] = dome
+            owner[dome[0]] = t
     # what hands hold and heads wear: accessories hanging on the figure and on nothing else
     taken = set(owner)
     for o, fig in figs.items():
@@ -468,6 +479,7 @@ def _sail_rig(graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -
 
 _DETAIL_WORDS = {"round", "cone", "grille", "clip", "handle", "handles", "light", "lamp", "headlight", "lever",
                  "dish", "jumper", "bar", "louvre", "flower", "ornament"}
+_PANE_WORDS = {"glass", "window", "windscreen", "windshield", "canopy", "door", "panel", "pane"}  # fill an opening
 REST_TOL_LDU = 6.0  # a part rests on another when its bottom is within a stud height of the other's top
 
 
@@ -488,7 +500,7 @@ def _rests_on(upper, lower, axis: tuple[int, float]) -> bool:
 
 
 def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
-    """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light) that hold
+    """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light, a small see-through piece: a lamp) that hold
     nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1].
 
     "Holds nothing up": no Structural part is built on its studs (whichever way they face: a grille tile on the
@@ -505,7 +517,8 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if not is_detail_sized(e):
             continue
         words = set(re.split(r"[^a-z0-9]+", describe(e)[1].lower()))
-        if words & _DETAIL_WORDS and any(j in inside for j in graph.neighbors(i)):  # stuck on something
+        lamp = model.colours.transparent(e.colour) and not words & _PANE_WORDS  # a small see-through piece: a light
+        if (words & _DETAIL_WORDS or lamp) and any(j in inside for j in graph.neighbors(i)):  # stuck on something
             cand[i] = _up_axis(e)
 
     def outward(i: int) -> float:
@@ -523,9 +536,13 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
 
 
 def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
-    """On a flyer, a cone lying on its side (its axis horizontal) is an engine nozzle: a Thruster [000 §9.3]."""
+    """On a flyer, a cone lying on its side (its axis horizontal) is an engine nozzle: a Thruster [000 §9.3]; so is
+    a cone of two studs or more hanging under the belly, wide end down at the craft's lowest point: a lift jet
+    (a small cone there is a strut's foot)."""
     if not flies(roles):
         return
+    els = model.elements
+    ground = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
     for i in idx:
         r = roles.get(i)
         if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration"):
@@ -537,6 +554,11 @@ def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> 
         if abs(float(axis[1])) < 0.5:
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone on its side on a flyer: an engine "
                                                   "nozzle, a Thruster [000 §9.3]", "geometry", {"type": "thrust"})
+        elif float(axis[1]) > 0.5 and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU and \
+                min(float(x) for x in (els[i].bbox_max - els[i].bbox_min)[[0, 2]]) >= TWO_STUDS_LDU - 4:
+            roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone under a flyer's belly, wide end "
+                                                  "down: a lift jet's nozzle, a Thruster [000 §9.3]", "geometry",
+                                    {"type": "thrust"})
 
 
 _BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "antenna", "telescope"}
@@ -1041,6 +1063,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
             k = parent[k]
         return k
     size = [len(c) for c in comps]
+    crewed = [any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in c) for c in comps]
     # speed only: candidates by a sweep over the boxes' low X (sorted once), then the exact box test per
     # component; the tests below decide as before, on the same elements in the same (ascending) order
     by_x = np.argsort(lo[:, 0], kind="stable")
@@ -1054,7 +1077,12 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         # a vehicle of its own touches others at its surface; a small wheeled piece plugged into a bigger body
         # (an engine intake ring on an axle inside a nacelle) is part of that body
         plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c)
-        if not plugged_only and any(classes[i].role == "propulsion" for i in c):
+        # a wing with no place for a pilot cannot fly by itself: it is the wing of the craft it touches, a body
+        # with a cockpit (a wing-shaped plate lying against a building stays apart)
+        propelled = [i for i in c if classes[i].role == "propulsion"]
+        loose_wing = bool(propelled) and all(classes[i].type == "forward_flight" for i in propelled) and \
+            not crewed[k]
+        if propelled and not plugged_only and not loose_wing:
             continue
         # boxes farther than the gap from the component's box cannot be near any of its elements
         c_lo, c_hi = lo[c].min(axis=0), hi[c].max(axis=0)
@@ -1075,7 +1103,8 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
             else:
                 gap = np.maximum(0.0, np.maximum(lo[others] - hi[i], lo[i] - hi[others])).max(axis=1)
                 near = others[gap <= RESTING_GAP_LDU]
-            near = [j for j in near if size[root(int(comp_of[j]))] >= size[root(k)] and root(int(comp_of[j])) != root(k)]
+            near = [j for j in near if size[root(int(comp_of[j]))] >= size[root(k)] and root(int(comp_of[j])) != root(k)
+                    and (plugged_only or not loose_wing or crewed[root(int(comp_of[j]))])]
             if near:
                 j = int(max(near, key=lambda j: size[root(int(comp_of[j]))]))
                 graph.add_edge(int(i), j, kind="resting", movable=False, source="contact", count=1, kinds=["resting"],
@@ -1084,6 +1113,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
                 a, b = root(k), root(int(comp_of[j]))
                 parent[a] = b
                 size[b] += size[a]
+                crewed[b] = crewed[b] or crewed[a]
                 break
     merged: dict[int, list[int]] = {}
     for k, c in enumerate(comps):

@@ -127,6 +127,10 @@ def classify_part(element, org_type: str = "") -> PartClass:
     lead = dwords[1:] if first in ("minifig", "technic", "duplo", "~minifig") else dwords
     lead2 = lead[:2]
     label = f"'{desc}'"
+    if is_minifig and lead[:2] == ["robot", "leg"]:  # an astromech droid's legs: a minifig's [000 §9.5]
+        return PartClass("crew", f"minifig leg {label}", minifig_body="leg")
+    if "robot" in dwords and "body" in dwords[dwords.index("robot"):]:  # "Cylinder 2 x 2 x 2 Robot Body"
+        return PartClass("crew", f"minifig torso {label}: a droid's body", minifig_body="torso", word="robot")
     if is_minifig:
         body = next((_BODY[w] for w in lead[:1] if w in _BODY), "")
         if body:
@@ -172,7 +176,7 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if "jet" in dwords[:8] and ("engine" in dwords[:9] or first == "jet"):  # "Plate 1 x 2 with Jet Engine"
         return PartClass("propulsion", f"{label}: a jet engine is a Thruster [000 §9.3 Thrust Vectors]", "thrust",
                          "jet")
-    if "control" in lead2 or "stick" in lead2 and first == "hinge" or set(dwords[1:8]) & _CONTROLS:
+    if "control" in lead2 or "stick" in lead2 and first == "hinge" or set(dwords[1:]) & _CONTROLS:
         return PartClass("device", f"{label}: controls or a console are the Controls [000 §9.4 Piloting]",
                          "controls", "control")
     if first in _WEAK or (first == "technic" and lead[:1] == ["turntable"]) or \

