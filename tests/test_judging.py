@@ -74,6 +74,7 @@ def test_submodel_names_are_whole_role_words(tmp_path):
 
     assert word_role("water_wheel.ldr") is None and word_role("engine.ldr") is None
     assert word_role("cannon_left.ldr")[0] == "weapon" and word_role("front wheels")[0] == "propulsion"
+    assert word_role("6761 - train track.ldr") is None and word_role("tank tracks.ldr")[0] == "propulsion"
     _, plate = _role(a, "3023.dat")
     assert plate.role != "propulsion"
 

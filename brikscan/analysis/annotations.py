@@ -39,11 +39,13 @@ _PROPULSION_WORDS = {"wheel": "ground", "wheels": "ground", "tread": "ground", "
                      "forward": "forward_flight", "sail": "thrust", "sails": "thrust", "propeller": "thrust",
                      "propellers": "thrust", "thruster": "thrust", "thrusters": "thrust", "jet": "thrust",
                      "jets": "thrust", "rocket": "thrust", "rockets": "thrust"}
-# A name with one of these words names something else: a water wheel, a steering wheel, a gun rack, a cannon ball.
+# A name with one of these words names something else: a water wheel, a steering wheel, a gun rack, a cannon ball,
+# a train track (the rails, not a tank's tracks).
 _NOT_A_ROLE = {"water", "steering", "spinning", "ship", "ships", "arch", "arches", "well", "rack", "holder",
                "stand", "base", "cover", "guard", "ball", "balls", "box", "crate", "port", "ports", "mount",
                "cart", "barrow", "wheelbarrow", "logo", "sticker", "print", "decoration", "deco", "house", "room",
-               "bay", "hangar", "shop", "store", "storage", "tower", "wall", "shelf", "display"}
+               "bay", "hangar", "shop", "store", "storage", "tower", "wall", "shelf", "display", "train", "rail", "rails",
+               "railway", "ramp"}
 
 
 @dataclass

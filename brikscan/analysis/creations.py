@@ -158,6 +158,16 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                     fig["items"].append(v)
                     taken.add(v)
                     queue.append(v)
+    # headgear the connector data does not tie to the head (a bandana round it): worn by the nearest head
+    heads = [(o, h) for o, fig in figs.items() for h in fig["body"].get("head", [])]
+    if heads:
+        hc = np.array([_centre(model, h) for _, h in heads])
+        for v in sorted(i for i, c in classes.items() if c.accessory and c.role != "weapon" and i not in taken):
+            d = np.linalg.norm(hc - _centre(model, v), axis=1)
+            k = int(np.argmin(d))
+            if d[k] <= HEADGEAR_REACH_LDU and _extent(model, [v]) <= HELD_MAX_LDU:
+                figs[heads[k][0]]["items"].append(v)
+                taken.add(v)
     return [figs[o] for o in sorted(figs)]
 
 
