@@ -201,9 +201,11 @@ def _carved_figures(model, graph: nx.Graph, figs: list[dict], classes: dict[int,
         legless = not b.get("hips") and not b.get("leg")
         under = {j for t in b.get("torso", []) for j in graph.neighbors(t)
                  if j not in members and not classes[j].minifig_body}
-        fixed = legless and bool(under) and not any(classes[j].word == "seat" for j in under) and \
-            not _skirt(model, under, max((float(model.elements[t].bbox_max[1]) for t in b.get("torso", [])),
-                                         default=0.0))
+        skirt = legless and _skirt(model, under, max((float(model.elements[t].bbox_max[1])
+                                                      for t in b.get("torso", [])), default=0.0))
+        fixed = legless and bool(under) and not any(classes[j].word == "seat" for j in under) and not skirt
+        if skirt:
+            b["leg"] = sorted(under)  # the dress is the figure's legs section: she walks in it [000 §9.5]
         if b.get("torso") and not fixed:
             kept.append(fig)
             continue
@@ -833,6 +835,12 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if len(idx) <= 3 or not struct or _extent(model, idx) < 40:  # loose accessories are scenery (issue 8)
         return "scenery", f"{len(idx)} element(s), no Structure of its own: a loose accessory, scenery " \
                           "(listed, not priced) [000 §7.1]"
+    lo = np.min([model.elements[i].bbox_min for i in struct], axis=0)  # its Structure: leaves may spread
+    hi = np.max([model.elements[i].bbox_max for i in struct], axis=0)
+    if max(float(hi[0] - lo[0]), float(hi[2] - lo[2])) <= TWO_STUDS_LDU and \
+            not any(roles[i].role in ("weapon", "device") for i in idx):
+        return "scenery", "a build on at most 2 x 2 studs with no weapon or device: a planter, a post, street " \
+                          "furniture; scenery (listed, not priced; annotate it to field it) [000 §7.1]"
     return "building", "a Structure without propulsion"
 
 
