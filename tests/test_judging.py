@@ -407,3 +407,26 @@ def test_an_astromech_is_a_minifig_and_a_tie_fighters_wings_are_the_tie_fighter(
     assert len(droid) == 4 and len(holders) == 1 and set(holders.values()) == {"minifig"}
     tie = _holding(a, "7150 - tie fighter.ldr")
     assert len(tie) == 1, tie
+
+
+@needs_shared
+def test_a_buggy_parked_on_a_slope_rolls_on_all_its_wheels():
+    """Wheels are propulsion where they reach the ground [000 §9.1]: 6959's six-wheeled buggy stands tilted on
+    the base's ramp, so the ground is under its own chassis and every wheel reaches it."""
+    a = _official("6959-1 - Lunar Launch Site.mpd")
+    m = a.model
+    (buggy,) = [c for c in a.creations if any("Tyre" in m.elements[i].description for i in c.elements)]
+    wheels = [i for i in buggy.elements if m.elements[i].description.split()[0] in ("Tyre", "Wheel")]
+    assert len(wheels) == 12 and all(buggy.roles[i].role == "propulsion" for i in wheels)
+    (card,) = [k for k in a.cards if k.creation is buggy]
+    assert [p.type for p in card.propulsion] == ["ground"]
+
+
+@needs_shared
+def test_an_arrow_quiver_is_worn_by_its_archer():
+    """A quiver on an archer's back is worn: part of the minifig [000 §9.5], not a loose accessory."""
+    a = _official("6066 - Camouflaged Outpost.mpd")
+    m = a.model
+    quivers = [i for i, e in enumerate(m.elements) if e.description == "Minifig Arrow Quiver"]
+    assert quivers and all(c.kind == "minifig" and c.roles[i].role == "crew"
+                           for c in a.creations for i in c.elements if i in quivers)

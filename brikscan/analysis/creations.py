@@ -392,11 +392,13 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                                                   "(Non-Structural) [000 §7.1]", "topology")
     # geometry: whatever encloses an interior is Structural [000 §7.1]; moving bodies (turrets, doors, lids on
     # joints) keep what the topology decided
-    ground = max(model.elements[i].bbox_max[1] for i in idx)  # -Y is up: the lowest point has the largest Y
     wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
               r.params.get("type") == "ground"]
     els = model.elements
-    rolling = {i for i in wheels if els[i].bbox_max[1] >= ground - GROUND_TOL_LDU}
+    down = _build_down(model, idx, roles)
+    low = {i: _lowest(els[i], down) for i in idx}
+    ground = max(low.values())
+    rolling = {i for i in wheels if low[i] >= ground - GROUND_TOL_LDU}
     for i in wheels:  # a rim inside a tyre that reaches the ground reaches it too
         c = (els[i].bbox_min + els[i].bbox_max) / 2
         if i not in rolling and any(
@@ -429,6 +431,38 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     if boat:
         _sail_rig(graph, idx, roles)
     return roles
+
+
+TILT_MIN_COS = 0.9986  # a build tilted less than 3 degrees stands level: the world's down is its down
+TILT_PART_COS = 0.866  # parts within 30 degrees of the world's down tell the build's down (not SNOT sides)
+
+
+def _build_down(model, idx: list[int], roles: dict[int, RoleDecision]) -> np.ndarray:
+    """The build's own down: the mean local +Y (LDraw's down) of its Structure's parts, so a buggy parked on a
+    slope rolls on all six wheels; the world's down when the build stands level."""
+    axes = []
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.role != "structural":
+            continue
+        y = np.asarray(model.elements[i].transform, dtype=float)[:3, 1]
+        n = float(np.linalg.norm(y))
+        if n and y[1] / n >= TILT_PART_COS:
+            axes.append(y / n)
+    world = np.array([0.0, 1.0, 0.0])
+    if not axes:
+        return world
+    d = np.mean(axes, axis=0)
+    d /= float(np.linalg.norm(d)) or 1.0
+    return world if float(d[1]) >= TILT_MIN_COS else d
+
+
+def _lowest(element, down: np.ndarray) -> float:
+    """How far down (along ``down``) the element's box reaches."""
+    if float(down[1]) == 1.0:
+        return float(element.bbox_max[1])
+    lo, hi = element.bbox_min, element.bbox_max
+    return float(sum(max(lo[k] * down[k], hi[k] * down[k]) for k in range(3)))
 
 
 # the parts a movable joint is made of: they are its weak point [000 §7.1 "exposed hinges ... pivots"]; a piece

@@ -141,7 +141,7 @@ def classify_part(element, org_type: str = "") -> PartClass:
         if lead2 and lead2[0] == "tool":
             return PartClass("device", f"{label}: a minifig tool", word="tool", accessory=True)
         # anything minifig-made that is not a body part can be worn or carried
-        worn = bool(lead[:1]) and lead[0] in _WORN
+        worn = bool(set(lead[:2]) & _WORN)  # "Minifig Arrow Quiver" too
         return PartClass("decoration", f"{label}: minifig accessory (free) [000 §7.1]", accessory=True, worn=worn)
     if first in ("animal", "creature") or cat.lower() == "animal":
         if dwords[1:2] in (["cattlehorns"], ["horns"]):  # a helmet's or a totem's horns: worn or an ornament
