@@ -430,3 +430,18 @@ def test_an_arrow_quiver_is_worn_by_its_archer():
     quivers = [i for i, e in enumerate(m.elements) if e.description == "Minifig Arrow Quiver"]
     assert quivers and all(c.kind == "minifig" and c.roles[i].role == "crew"
                            for c in a.creations for i in c.elements if i in quivers)
+
+
+@needs_shared
+def test_a_platform_a_gear_rack_runs_out_is_a_device_not_structure():
+    """6955's crane trolley runs out of the base on a gear rack worked by a rack winder: an activated function,
+    a device, Non-Structural [000 §7.1]; the rack winder is the winch [000 §9.4]."""
+    a = _official("6955-1 - Space Lock-Up Isolation Base.mpd")
+    m = a.model
+    roles = {i: r for c in a.creations for i, r in c.roles.items()}
+    rack = [i for i, e in enumerate(m.elements) if e.description.startswith("Rack  1 x 20")]
+    winders = [i for i, e in enumerate(m.elements) if e.description.startswith("Rack Winder")]
+    platform = [i for i, e in enumerate(m.elements) if e.description.startswith("Plate  6 x 16")]
+    assert rack and winders and platform
+    assert all(roles[i].role == "device" and "gear drive" in roles[i].reason for i in rack + platform)
+    assert all(roles[i].role == "device" for i in winders)

@@ -173,6 +173,9 @@ def classify_part(element, org_type: str = "") -> PartClass:
         if w in _PROPULSION and not (first in ("tile", "sticker", "plate", "brick") and w != first):
             return PartClass("propulsion", f"{label}: '{w}' is {_PROPULSION[w]} propulsion [000 §9.1]",
                              _PROPULSION[w], w)
+    if "positioning" in dwords and "rockets" in dwords:  # "Brick 2 x 1 with Positioning Rockets"
+        return PartClass("propulsion", f"{label}: positioning rockets are Thrusters [000 §9.3 Thrust Vectors]",
+                         "thrust", "rocket")
     if "jet" in dwords[:8] and ("engine" in dwords[:9] or first == "jet"):  # "Plate 1 x 2 with Jet Engine"
         return PartClass("propulsion", f"{label}: a jet engine is a Thruster [000 §9.3 Thrust Vectors]", "thrust",
                          "jet")
@@ -183,6 +186,8 @@ def classify_part(element, org_type: str = "") -> PartClass:
             {"finger", "fingers"} & set(dwords):  # "Arm Piece with 2 Fingers": one half of a finger hinge
         return PartClass("weak point", f"{label}: a moving joint (hinge/turntable) is a weak point [000 §7.1]",
                          word=first)
+    if first == "rack" and "winder" in dwords[:3]:  # the crank that runs a gear rack: a winch
+        return PartClass("device", f"{label}: a rack winder is a winch, a device [000 §9.4]", word="winch")
     if first in _DEVICE or (lead[:1] and lead[0] in ("steering", "control", "lever")):
         return PartClass("device", f"{label}: '{first}' is a device or control [000 §9.4]", word=first)
     if first in _DECORATION or (cwords and cwords[0] in _DECORATION and first not in _STRUCTURAL):
