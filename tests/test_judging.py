@@ -445,3 +445,17 @@ def test_a_platform_a_gear_rack_runs_out_is_a_device_not_structure():
     assert rack and winders and platform
     assert all(roles[i].role == "device" and "gear drive" in roles[i].reason for i in rack + platform)
     assert all(roles[i].role == "device" for i in winders)
+
+
+@needs_shared
+def test_wing_plates_on_a_build_fixed_to_a_base_plate_are_structure_unless_it_has_engines(tmp_path):
+    """A launch site built onto its base plate cannot take off: its "Wing" plates are Structure [000 §7.1]; a
+    ship with a jet engine parked on a base plate still flies on them [000 §9.1 Forward Flight]."""
+    base = [f"1 2 0 0 0 {ID} 3811.dat"]
+    wing = f"1 7 60 -56 0 {ID} 3933.dat"
+    a = _analyse(_model(tmp_path, "site.ldr", base + BODY + [wing]))
+    _, r = _role(a, "3933.dat")
+    assert r.role == "structural" and "base plate" in r.reason
+    a = _analyse(_model(tmp_path, "parked.ldr", base + BODY + [wing, f"1 0 0 -56 60 {ID} 3475b.dat"]))
+    _, r = _role(a, "3933.dat")
+    assert r.role == "propulsion" and r.params["type"] == "forward_flight"

@@ -335,7 +335,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                                                      "[000 §9.3]", {"type": "thrust"}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
-    _airfoils(model, idx, classes, roles, boat)
+    _airfoils(model, idx, classes, roles, boat, on_ground)
     stowed = _stowed(graph, idx, classes, roles, boat)
     # wheels on a weapon's carriage are part of that weapon
     for i in idx:
@@ -438,9 +438,10 @@ TILT_PART_COS = 0.866  # parts within 30 degrees of the world's down tell the bu
 
 
 def _build_down(model, idx: list[int], roles: dict[int, RoleDecision]) -> np.ndarray:
-    """The build's own down: the mean local +Y (LDraw's down) of its Structure's parts, so a buggy parked on a
-    slope rolls on all six wheels; the world's down when the build stands level."""
-    axes = []
+    """The build's own down: the local +Y (LDraw's down) most of its Structure's parts share, so a buggy parked
+    on a slope rolls on all six wheels; the world's down when the build stands level (a tilted ramp or flap on
+    a level build does not tilt it)."""
+    axes: list[tuple[float, float, float]] = []
     for i in idx:
         r = roles.get(i)
         if r is None or r.role != "structural":
@@ -448,11 +449,11 @@ def _build_down(model, idx: list[int], roles: dict[int, RoleDecision]) -> np.nda
         y = np.asarray(model.elements[i].transform, dtype=float)[:3, 1]
         n = float(np.linalg.norm(y))
         if n and y[1] / n >= TILT_PART_COS:
-            axes.append(y / n)
+            axes.append(tuple(float(v) for v in np.round(y / n, 2)))
     world = np.array([0.0, 1.0, 0.0])
     if not axes:
         return world
-    d = np.mean(axes, axis=0)
+    d = np.array(Counter(axes).most_common(1)[0][0])
     d /= float(np.linalg.norm(d)) or 1.0
     return world if float(d[1]) >= TILT_MIN_COS else d
 
@@ -668,10 +669,12 @@ def _outside_share(model, i: int, lo: np.ndarray, hi: np.ndarray) -> float:
     return float(1.0 - inside.mean())
 
 
-def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool) -> None:
+def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool,
+              fixed: bool = False) -> None:
     """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
     of the body (the footprint of its bricks and slopes) on a creation that flies. Built into a hull, a roof or a
-    rock, a "Wing" plate is Structure."""
+    rock, a "Wing" plate is Structure; so is any on a build ``fixed`` onto a base plate with no engine: it cannot
+    take off."""
     if boat:
         return
     els = model.elements
@@ -690,10 +693,16 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     # a flyer: it has thrust or flight, or a wing part sticking out. Flat parts sticking out alone are no
     # evidence: city skylines, quays and roofs have them too (a starfighter without jet or wing parts needs an
     # annotation: 0 !BRIKSCAN ROLE propulsion type=thrust on its engines)
-    flies = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight") for r in roles.values()) \
-        or any(v >= AIRFOIL_OUT for v in out.values())
+    engines = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight") for r in roles.values())
+    flies = engines or any(v >= AIRFOIL_OUT for v in out.values())
+    fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
     for i in wings:
-        if out[i] < AIRFOIL_OUT or not flies:
+        if fixed:
+            del roles[i]
+            classes[i] = PartClass("structural", f"{classes[i].reason}, but the build is fixed onto a base plate: "
+                                                 "it cannot take off; Structure, not a wing [000 §7.1]",
+                                   word="plate")
+        elif out[i] < AIRFOIL_OUT or not flies:
             del roles[i]  # decided by the topology: Structure where it is built in
             classes[i] = PartClass("structural", f"{classes[i].reason}, but built into the body "
                                                  f"({out[i]:.0%} of it outside): Structure, not a wing [000 §7.1]",
@@ -703,7 +712,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
             r = roles[i]
             roles[i] = RoleDecision(r.role, f"{r.reason}: sticks out of the body of a flyer ({out[i]:.0%} of it "
                                              "outside), an airfoil", "geometry", dict(r.params))
-    if not flies:
+    if not flies or fixed:
         return
     flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}  # only a flyer's (the slow part on a city)
     # plates stick out of a body only where there is a body: a hull built of plates alone has no wings to tell
