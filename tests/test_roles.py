@@ -42,6 +42,14 @@ def _el(desc, cat="", part="x.dat"):
     ("Flag  2 x  2", "", "decoration", ""),
     ("Wing  4 x  8 Left", "", "propulsion", "forward_flight"),  # where it works as a wing [000 §9.1]
     ("Minifig Torso", "Minifig", "crew", ""),
+    ("Tile  1 x  2 with Arrow Long Yellow without Border Pattern", "", "decoration", ""),  # a marking [000 §7.1]
+    ("Tile  1 x  2 with Dynamite Pattern", "", "weapon", "explosive"),  # a stick of dynamite to throw
+    ("Tile  1 x  2 with Computer Pattern", "", "device", "controls"),  # a console: the Controls [000 §9.4]
+    ("Slope Brick 45  2 x  2 with Divers Computer Pattern", "", "device", "controls"),
+    ("Brick  2 x  1 with Positioning Rockets", "", "propulsion", "thrust"),  # Thrusters [000 §9.3]
+    ("Rack Winder  2 x  4 x  2 Axle", "", "device", ""),  # a winch
+    ("~Minifig Robot Leg (Obsolete)", "Minifig", "crew", ""),  # an astromech's leg
+    ("Cylinder  2 x  2 x  2 Robot Body w. SW Red/Grey R2 Pattern", "", "crew", ""),  # its body
 ])
 def test_part_words(desc, cat, role, typ):
     c = classify_part(_el(desc, cat))

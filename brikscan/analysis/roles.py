@@ -179,6 +179,14 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if "jet" in dwords[:8] and ("engine" in dwords[:9] or first == "jet"):  # "Plate 1 x 2 with Jet Engine"
         return PartClass("propulsion", f"{label}: a jet engine is a Thruster [000 §9.3 Thrust Vectors]", "thrust",
                          "jet")
+    if first == "tile" and "pattern" in dwords and "with" in dwords and not set(dwords) & _CONTROLS:
+        picture = dwords[dwords.index("with") + 1:]
+        w = next((w for w in picture if w in _WEAPON and _WEAPON[w] == "explosive"), None)
+        if w:  # "Tile 1 x 2 with Dynamite Pattern": a stick of dynamite, thrown by a minifig [000 ch.3]
+            return PartClass("weapon", f"{label}: '{w}' printed on a tile: a thrown explosive", "explosive", w,
+                             accessory=True)
+        return PartClass("decoration", f"{label}: a printed tile, a sign, marking or picture: decorative "
+                                       "(Non-Structural, free) [000 §7.1]", word="tile")
     if "control" in lead2 or "stick" in lead2 and first == "hinge" or set(dwords[1:]) & _CONTROLS:
         return PartClass("device", f"{label}: controls or a console are the Controls [000 §9.4 Piloting]",
                          "controls", "control")
