@@ -459,3 +459,18 @@ def test_wing_plates_on_a_build_fixed_to_a_base_plate_are_structure_unless_it_ha
     a = _analyse(_model(tmp_path, "parked.ldr", base + BODY + [wing, f"1 0 0 -56 60 {ID} 3475b.dat"]))
     _, r = _role(a, "3933.dat")
     assert r.role == "propulsion" and r.params["type"] == "forward_flight"
+
+
+@needs_shared
+def test_the_round_bricks_on_a_nozzles_axis_are_its_engine_pod():
+    """The X1 Patrol Craft's two rocket pods (brackets, a round support and a round brick lying level between a
+    nose cone and the exhaust cone) are its Thrusters, the whole engine [000 §9.3]; the hull is not."""
+    a = _official("6861-1 - X1 Patrol Craft.mpd")
+    m = a.model
+    (c,) = [c for c in a.creations if c.kind == "vehicle"]
+    pods = [i for i in c.elements if m.elements[i].description.startswith(("Support  2 x  2 x  2 Round",
+                                                                          "Brick  2 x  2 Round without"))
+            and abs(m.elements[i].transform[1][1]) < 0.1]  # lying level (the landing struts stand up)
+    assert len(pods) >= 4 and all(c.roles[i].role == "propulsion" and c.roles[i].params["type"] == "thrust"
+                                  for i in pods), [c.roles[i].reason for i in pods]
+    assert sum(1 for i in c.elements if c.roles[i].role == "structural") >= 10

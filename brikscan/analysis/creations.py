@@ -412,6 +412,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
     _details(model, graph, idx, classes, roles)
     _nozzles(model, idx, classes, roles)
+    _engine_pods(model, idx, roles)
     _barrels(model, idx, classes, roles)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache)
@@ -606,6 +607,61 @@ def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> 
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone under a flyer's belly, wide end "
                                                   "down: a lift jet's nozzle, a Thruster [000 §9.3]", "geometry",
                                     {"type": "thrust"})
+
+
+POD_AXIS_COS = 0.95  # parts of one engine pod lie along one axis ...
+POD_LINE_LDU = 6.0  # ... their centres within this of the nozzle's axis line ...
+POD_GAP_LDU = 2.0  # ... each touching the pod grown so far
+_POD_WORDS = {"round", "cylinder", "cone", "dish"}
+
+
+def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision]) -> None:
+    """On a flyer, the round bricks, cylinders and cones lying level in a row behind or before a nozzle, on its
+    axis, are the engine pod around it: the Thruster is the whole engine [000 §9.3 Thrusters]."""
+    if not flies(roles):
+        return
+    els = model.elements
+
+    def axis(i: int) -> np.ndarray:
+        y = np.asarray(els[i].transform, dtype=float)[:3, 1]
+        return y / (float(np.linalg.norm(y)) or 1.0)
+
+    def centre(i: int) -> np.ndarray:
+        return (els[i].bbox_min + els[i].bbox_max) / 2
+
+    level = {i for i in idx if abs(float(axis(i)[1])) < 0.3}
+    seeds = [i for i in idx if i in level and roles.get(i) is not None and roles[i].role == "propulsion" and
+             roles[i].params.get("type") == "thrust"]
+    cand = {i for i in idx if is_open(roles.get(i)) and roles[i].role == "structural"}
+    for s in seeds:
+        a, o = axis(s), centre(s)
+        k = int(np.argmax(np.abs(a)))
+        across = [d for d in range(3) if d != k]
+        width = float(max(els[s].bbox_max[d] - els[s].bbox_min[d] for d in across)) + POD_GAP_LDU
+
+        def fits(i: int) -> bool:  # round parts along the axis; anything else (a bracket) within the pod's girth
+            if i in level and _words_of(els[i]) & _POD_WORDS and abs(float(axis(i) @ a)) >= POD_AXIS_COS:
+                return True
+            return all(float(els[i].bbox_max[d] - els[i].bbox_min[d]) <= width for d in across)
+        on_line = [i for i in cand if abs(float(a[k])) >= POD_AXIS_COS and
+                   float(np.linalg.norm(np.cross(centre(i) - o, a))) <= POD_LINE_LDU and fits(i)]
+        pod, grew = {s}, True
+        while grew:  # contiguous from the nozzle along the axis
+            grew = False
+            for i in on_line:
+                if i in pod:
+                    continue
+                if any(float(np.max(np.maximum(0.0, np.maximum(els[i].bbox_min - els[j].bbox_max,
+                                                                els[j].bbox_min - els[i].bbox_max)))) <= POD_GAP_LDU
+                       for j in pod):
+                    pod.add(i)
+                    grew = True
+        for i in pod - {s}:
+            base = roles[i].reason.split(";")[0]
+            roles[i] = RoleDecision("propulsion", f"{base}; lies level on the axis of the nozzle "
+                                                  f"({describe(els[s])[1]}): the engine pod, part of the Thruster "
+                                                  "[000 §9.3]", "geometry", {"type": "thrust"})
+            cand.discard(i)
 
 
 _BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "antenna", "telescope"}
