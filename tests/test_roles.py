@@ -48,7 +48,7 @@ def _el(desc, cat="", part="x.dat"):
     ("Slope Brick 45  2 x  2 with Divers Computer Pattern", "", "device", "controls"),
     ("Brick  2 x  1 with Positioning Rockets", "", "propulsion", "thrust"),  # Thrusters [000 §9.3]
     ("Rack Winder  2 x  4 x  2 Axle", "", "device", ""),  # a winch
-    ("Minifig Tool Oar", "Minifig", "propulsion", "water"),  # rowing [000 §9.1]
+    ("Minifig Tool Oar", "Minifig", "device", ""),  # a Minifig-Sized Tool in hand; a boat's oars lying in it
     ("~Minifig Robot Leg (Obsolete)", "Minifig", "crew", ""),  # an astromech's leg
     ("Cylinder  2 x  2 x  2 Robot Body w. SW Red/Grey R2 Pattern", "", "crew", ""),  # its body
 ])

@@ -330,6 +330,9 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                 params = {}
             elif boat and role == "propulsion" and c.type == "forward_flight":
                 role, reason = None, f"{c.reason}; on a boat it is a deck plate"
+            elif boat and c.word == "oar":  # an oar lying in a boat held by no one: its oars
+                role, reason, params = "propulsion", f"{c.reason}; in the boat, held by no one: its oars, water " \
+                                                     "propulsion [000 §9.1 Standard Propulsion]", {"type": "water"}
             elif boat and model.elements[i].category.lower() == "sheet fabric":
                 role, reason, params = "propulsion", f"{c.reason}; the sails of a boat are its Thrusters " \
                                                      "[000 §9.3]", {"type": "thrust"}

@@ -138,9 +138,9 @@ def classify_part(element, org_type: str = "") -> PartClass:
         for w in lead2:
             if w in _WEAPON:
                 return PartClass("weapon", f"{label}: a {_WEAPON[w]} weapon", _WEAPON[w], w, accessory=True)
-        if "oar" in lead2 or "oars" in lead2:  # "Minifig Tool Oar": rowing is a boat's water propulsion
-            return PartClass("propulsion", f"{label}: an oar, the water propulsion of the boat it rows "
-                                           "[000 §9.1]", "water", "oar", accessory=True)
+        if "oar" in lead2 or "oars" in lead2:  # held, a Minifig-Sized Tool [000 §3]; in a boat, its oars [§9.1]
+            return PartClass("device", f"{label}: a minifig tool (an oar, two hands) [000 ch.3]", word="oar",
+                             accessory=True)
         if lead2 and lead2[0] == "tool":
             return PartClass("device", f"{label}: a minifig tool", word="tool", accessory=True)
         # anything minifig-made that is not a body part can be worn or carried
