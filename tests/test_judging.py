@@ -474,3 +474,19 @@ def test_the_round_bricks_on_a_nozzles_axis_are_its_engine_pod():
     assert len(pods) >= 4 and all(c.roles[i].role == "propulsion" and c.roles[i].params["type"] == "thrust"
                                   for i in pods), [c.roles[i].reason for i in pods]
     assert sum(1 for i in c.elements if c.roles[i].role == "structural") >= 10
+
+
+@needs_shared
+def test_the_plates_a_cannons_wheels_turn_on_are_its_carriage():
+    """On 6285's deck cannons the wheel-pin plates touch nothing but the cannon and its wheels: its carriage,
+    part of the Cannon [000 §8.4]; the Cannon's Size and cost stay those of the cannon."""
+    a = _official("6285 - Black Seas Barracuda.mpd")
+    m = a.model
+    ship = max(a.creations, key=lambda c: len(c.elements))
+    plates = [i for i in ship.elements if m.elements[i].description.startswith("Plate  2 x  2 with 2 Wheel Pins")
+              and all(ship.roles.get(j) is not None and ship.roles[j].role == "weapon"
+                      for j in a.graph.neighbors(i))]
+    assert plates and all(ship.roles[i].role == "weapon" and "carriage" in ship.roles[i].reason for i in plates)
+    card = next(k for k in a.cards if k.creation is ship)
+    cannons = [w for w in card.weapons if w.type == "cannon"]
+    assert len(cannons) == 4 and all(w.size == 2 and w.cost == 6 for w in cannons)  # Size 2: 6 CP [000 §8.4]

@@ -431,6 +431,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                     (classes[i].word == "door" and classes[i].role == "structural")},  # a door frame is wall
                sensors={i for i in idx if is_open(roles[i]) and {"dish", "radar"} & _words_of(els[i])})
         furniture(model, graph, idx, roles, root)
+    _carriages(model, graph, idx, roles)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache, on_ground)
     if boat:
         _sail_rig(graph, idx, roles)
@@ -468,6 +469,37 @@ def _lowest(element, down: np.ndarray) -> float:
         return float(element.bbox_max[1])
     lo, hi = element.bbox_min, element.bbox_max
     return float(sum(max(lo[k] * down[k], hi[k] * down[k]) for k in range(3)))
+
+
+def _carriages(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
+    """A cannon's carriage is part of the Cannon [000 §8.4]: the pieces that touch nothing but the cannon's parts
+    (the plates its wheels turn on), and the small ones it stands on that touch nothing else but the deck."""
+    els = model.elements
+    inside = set(idx)
+
+    def gun(j: int) -> bool:
+        r = roles.get(j)
+        return r is not None and r.role == "weapon" and r.params.get("type") in MOUNTED_WEAPON_TYPES
+
+    for i in idx:
+        r = roles.get(i)
+        if not is_open(r) or r.role not in ("structural", "decoration"):
+            continue
+        near = [j for j in graph.neighbors(i) if j in inside and j != i]
+        guns = [j for j in near if gun(j)]
+        rest = [j for j in near if not gun(j)]
+        if not guns:
+            continue
+        if rest:  # then it must be small, the cannon on it, and only the deck under it
+            on_it = [j for j in guns if float(els[j].bbox_max[1]) <= float(els[i].bbox_min[1]) + REST_TOL_LDU]
+            if not is_detail_sized(els[i]) or not on_it or len(rest) > 1 or \
+                    float(els[rest[0]].bbox_min[1]) < float(els[i].bbox_max[1]) - REST_TOL_LDU:
+                continue
+        g = roles[guns[0]]
+        base = r.reason.split(";")[0]
+        roles[i] = RoleDecision("weapon", f"{base}; touches nothing but the cannon"
+                                          f"{' and the deck under it' if rest else ''}: its carriage, part of the "
+                                          "Cannon [000 §8.4]", "mount", dict(g.params), g.group or f"carriage:{guns[0]}")
 
 
 # the parts a movable joint is made of: they are its weak point [000 §7.1 "exposed hinges ... pivots"]; a piece
