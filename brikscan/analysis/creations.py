@@ -582,6 +582,15 @@ def _rests_on(upper, lower, axis: tuple[int, float]) -> bool:
     return start >= top - REST_TOL_LDU
 
 
+def _detail_part(model, e) -> bool:
+    """A part that is a detail wherever it sits: small, and round, a grille, a clip, a handle, a lamp... or a
+    small see-through piece (a light)."""
+    if not is_detail_sized(e):
+        return False
+    words = set(re.split(r"[^a-z0-9]+", describe(e)[1].lower()))
+    return bool(words & _DETAIL_WORDS) or (model.colours.transparent(e.colour) and not words & _PANE_WORDS)
+
+
 def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
     """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light, a small see-through piece: a lamp) that hold
     nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1].
@@ -597,11 +606,7 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if r is None or r.role != "structural" or r.source not in ("part", "topology"):
             continue
         e = els[i]
-        if not is_detail_sized(e):
-            continue
-        words = set(re.split(r"[^a-z0-9]+", describe(e)[1].lower()))
-        lamp = model.colours.transparent(e.colour) and not words & _PANE_WORDS  # a small see-through piece: a light
-        if (words & _DETAIL_WORDS or lamp) and any(j in inside for j in graph.neighbors(i)):  # stuck on something
+        if _detail_part(model, e) and any(j in inside for j in graph.neighbors(i)):  # stuck on something
             cand[i] = _up_axis(e)
 
     def outward(i: int) -> float:
@@ -780,7 +785,8 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
         return i not in roles or (roles[i].role == "structural" and roles[i].source == "part")
 
     flat = [i for i in idx if open_(i) and structural_kind(classes[i], els[i]) and h[i] <= FLAT_MAX_LDU and
-            classes[i].word in ("plate", "wedge", "tile", "slope")]
+            classes[i].word in ("plate", "wedge", "tile", "slope") and not _detail_part(model, els[i])]
+    # (a lamp, a handle or a grille on a wing is a detail on it, not a piece of the airfoil)
     # a flyer: it has thrust or flight, or a wing part sticking out. Flat parts sticking out alone are no
     # evidence: city skylines, quays and roofs have them too (a starfighter without jet or wing parts needs an
     # annotation: 0 !BRIKSCAN ROLE propulsion type=thrust on its engines)
