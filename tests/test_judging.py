@@ -490,3 +490,18 @@ def test_the_plates_a_cannons_wheels_turn_on_are_its_carriage():
     card = next(k for k in a.cards if k.creation is ship)
     cannons = [w for w in card.weapons if w.type == "cannon"]
     assert len(cannons) == 4 and all(w.size == 2 and w.cost == 6 for w in cannons)  # Size 2: 6 CP [000 §8.4]
+
+
+@needs_shared
+def test_the_stand_a_starfighter_is_shown_on_is_scenery():
+    """10240's X-wing touches the ground only through one sub-assembly under its hull, held by a few links: its
+    display stand, scenery, not priced [000 §7.1 Base Cost]; the fighter stays one vehicle."""
+    a = _official("10240-1 - Red Five X-Wing Starfighter.mpd")
+    m = a.model
+    stand = [c for c in a.creations if c.kind == "scenery" and
+             any("display stand" in r.reason for r in c.roles.values())]
+    assert len(stand) == 1
+    (ship,) = [c for c in a.creations if c.kind == "vehicle"]
+    assert not set(stand[0].elements) & set(ship.elements) and len(ship.elements) > 10 * len(stand[0].elements)
+    lowest = max(m.elements[i].bbox_max[1] for i in stand[0].elements)
+    assert max(m.elements[i].bbox_max[1] for i in ship.elements) < lowest  # the ship stands clear on it

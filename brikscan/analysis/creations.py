@@ -23,7 +23,7 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import components_in, rigid_groups
 from .interior import enclosure
 from .measure import SizeMeasure, measure_size
-from .mounts import (GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture, is_detail_sized, is_open,
+from .mounts import (CLEAR_LDU, GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture, is_detail_sized, is_open,
                      landing_struts, mounts)
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
                     jointed_bodies, parse_override, select_elements, structural_kind)
@@ -1073,16 +1073,21 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     for comp in components_in(graph, scenery):
         groups.append((sorted(comp), "\x00scenery"))
     for comp in _docked(model, graph, _join_resting(model, graph, comps, classes), classes, in_fig):
+        stand = _display_stand(model, graph, comp, classes)
+        if stand:
+            groups.append((stand, "\x00stand"))
+            comp = [i for i in comp if i not in set(stand)]
         groups.append((comp, ""))
     groups.sort(key=lambda g: (-len(g[0]), g[0][0]))
     main_note = ann.creations.get(model.main.name)
     for k, (idx, fname) in enumerate(groups):
-        if fname == "\x00scenery":
+        if fname in ("\x00scenery", "\x00stand"):
             roles = {i: RoleDecision("structural" if structural_kind(classes[i], model.elements[i]) else
                                      "decoration",
-                                     _scenery_reason(model, classes[i], model.elements[i], floor) or
-                                     f"{classes[i].reason}; lies on the scenery, attached to nothing else: "
-                                     "scenery [000 §7.1]", "part") for i in idx}
+                                     (f"{classes[i].reason}; {STAND_REASON}" if fname == "\x00stand" else
+                                      _scenery_reason(model, classes[i], model.elements[i], floor) or
+                                      f"{classes[i].reason}; lies on the scenery, attached to nothing else: "
+                                      "scenery [000 §7.1]"), "part") for i in idx}
             _details(model, graph, idx, classes, roles)
             creations.append(Creation("scenery", "scenery", sorted(idx), sorted(idx), roles,
                                       kind_reason="base plates, display stands and squad plates are scenery: "
@@ -1110,6 +1115,39 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             c.side = c.annotation["side"]
     _unique_names(model, creations)
     return creations
+
+
+STAND_MAX_SHARE = 0.15  # a display stand is a small part of what it shows ...
+STAND_MAX_LINKS = 6  # ... held to it by a few connections
+STAND_REASON = ("the craft's one contact with the ground, a sub-assembly of its own under its hull: its display "
+                "stand, scenery (listed, not priced; annotate it to keep it) [000 §7.1 Base Cost]")
+_FLYING_TYPES = ("thrust", "flight", "forward_flight")
+
+
+def _display_stand(model, graph: nx.Graph, comp: list[int], classes) -> list[int]:
+    """The stand an official set shows a starship on, with no telling name: a craft (a cockpit or flying
+    propulsion, no wheel on the ground) that touches the ground only through one connected top-level
+    sub-assembly, a small share of it held by a few links, its hull clear of the ground."""
+    els = model.elements
+    if not any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" or
+               (classes[i].role == "propulsion" and classes[i].type in _FLYING_TYPES) for i in comp):
+        return []
+    ground = max(float(els[i].bbox_max[1]) for i in comp)  # LDraw -Y is up
+    feet = [i for i in comp if float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU]
+    tops = {els[i].submodel_path[:1] for i in feet}
+    if len(tops) != 1 or tops == {()} or any(classes[i].role == "propulsion" for i in feet):
+        return []
+    (top,) = tops
+    stand = [i for i in comp if els[i].submodel_path[:1] == top]
+    sset = set(stand)
+    if len(stand) > STAND_MAX_SHARE * len(comp) or len(list(components_in(graph, stand))) != 1:
+        return []
+    links = sum(1 for i in stand for j in graph.neighbors(i) if j not in sset and j in set(comp))
+    rest = [i for i in comp if i not in sset]
+    if not rest or links > STAND_MAX_LINKS or len(list(components_in(graph, rest))) != 1 or \
+            max(float(els[i].bbox_max[1]) for i in rest) > ground - CLEAR_LDU:
+        return []
+    return sorted(stand)
 
 
 _SCENERY_WORDS = {"stand", "display", "plaque", "baseplate", "baseplates", "squad"}
