@@ -505,3 +505,16 @@ def test_the_stand_a_starfighter_is_shown_on_is_scenery():
     assert not set(stand[0].elements) & set(ship.elements) and len(ship.elements) > 10 * len(stand[0].elements)
     lowest = max(m.elements[i].bbox_max[1] for i in stand[0].elements)
     assert max(m.elements[i].bbox_max[1] for i in ship.elements) < lowest  # the ship stands clear on it
+
+
+@needs_shared
+def test_the_minifig_arms_a_monkey_is_built_with_are_its_limbs():
+    """6286's monkey is an animal body with minifig arms and hands clipped on: its limbs, free Non-Structural
+    parts of the one Creature [000 §7.1, §10.1], not three stray "minifig arm" creations."""
+    a = _official("6286 - Skulls Eye Schooner.mpd")
+    m = a.model
+    (monkey,) = [c for c in a.creations if c.kind == "creature" and
+                 any("Monkey" in m.elements[i].description for i in c.elements)]
+    limbs = [i for i in monkey.elements if m.elements[i].description in ("Minifig Arm Left", "Minifig Arm Right")]
+    assert len(limbs) >= 3 and all(monkey.roles[i].role == "decoration" for i in limbs)
+    assert not [c for c in a.creations if c.name.startswith("Minifig Arm")]

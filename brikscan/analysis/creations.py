@@ -1031,19 +1031,20 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     # [000 §10.3 Vermin], with what is fitted to them and nothing else (a saddle, a bridle)
     explicit = {i for i, n in notes.items() if n.role and n.origin in ("ROLE", "BEGIN", "cli")}
     beasts = [i for i in rest if classes[i].animal and i not in explicit]
+    rest_set = set(rest)
     in_beast: set[int] = set()
     for comp in components_in(graph, beasts):
         body = sorted(comp)
         if not any(classes[i].role == "structural" for i in body):
             continue  # a saddle on a rack is no horse
-        gear = sorted({j for i in body for j in graph.neighbors(i)
-                       if j in rest and j not in comp and j not in in_beast and j not in explicit and
-                       (classes[j].accessory or classes[j].role in ("device", "decoration")) and
-                       set(graph.neighbors(j)) <= comp})
+        gear = _fitted(graph, comp, rest_set, in_beast, explicit, classes)
         roles = {i: RoleDecision(classes[i].role or "structural", f"{classes[i].reason} [000 §10.1]", "part",
                                  {"type": classes[i].type} if classes[i].type else {}) for i in body}
-        roles.update({j: RoleDecision(classes[j].role or "decoration", f"fitted to the animal; {classes[j].reason}",
-                                      "part", {"type": classes[j].type} if classes[j].type else {})
+        roles.update({j: RoleDecision("decoration", f"{classes[j].reason}: a minifig limb the animal is built with, "
+                                                    "a free Non-Structural element of it [000 §7.1]", "part")
+                      if classes[j].minifig_body else
+                      RoleDecision(classes[j].role or "decoration", f"fitted to the animal; {classes[j].reason}",
+                                   "part", {"type": classes[j].type} if classes[j].type else {})
                       for j in gear})
         for j in gear:  # a rifle clipped to the saddle is stowed, not the horse's weapon
             if roles[j].role == "weapon" and classes[j].accessory and classes[j].type not in MOUNTED_WEAPON_TYPES:
@@ -1122,6 +1123,35 @@ STAND_MAX_LINKS = 6  # ... held to it by a few connections
 STAND_REASON = ("the craft's one contact with the ground, a sub-assembly of its own under its hull: its display "
                 "stand, scenery (listed, not priced; annotate it to keep it) [000 §7.1 Base Cost]")
 _FLYING_TYPES = ("thrust", "flight", "forward_flight")
+
+
+GEAR_MAX = 8  # what is fitted to an animal: a few pieces (a saddle and its clip, a monkey's arm and hand)
+
+
+def _fitted(graph: nx.Graph, body: set[int], rest: set[int], taken: set[int], explicit: set[int],
+            classes) -> list[int]:
+    """What is fitted to an animal and to nothing else: chains of accessories, devices and decoration (a saddle,
+    a bridle, the minifig arms and hands a monkey is built with) that touch only the animal and each other."""
+    def fits(j: int) -> bool:
+        return j in rest and j not in body and j not in taken and j not in explicit and \
+            (classes[j].accessory or classes[j].role in ("device", "decoration") or
+             classes[j].minifig_body in ("arm", "hand"))
+    gear: set[int] = set()
+    seen: set[int] = set()
+    for start in sorted({j for i in body for j in graph.neighbors(i) if fits(j)}):
+        if start in seen:
+            continue
+        group, frontier = {start}, [start]
+        while frontier and len(group) <= GEAR_MAX:
+            u = frontier.pop()
+            for v in graph.neighbors(u):
+                if v not in group and fits(v):
+                    group.add(v)
+                    frontier.append(v)
+        seen |= group
+        if len(group) <= GEAR_MAX and not {v for u in group for v in graph.neighbors(u)} - group - body:
+            gear |= group
+    return sorted(gear)
 
 
 def _display_stand(model, graph: nx.Graph, comp: list[int], classes) -> list[int]:
