@@ -48,6 +48,8 @@ def _el(desc, cat="", part="x.dat"):
     ("Slope Brick 45  2 x  2 with Divers Computer Pattern", "", "device", "controls"),
     ("Brick  2 x  1 with Positioning Rockets", "", "propulsion", "thrust"),  # Thrusters [000 §9.3]
     ("Rack Winder  2 x  4 x  2 Axle", "", "device", ""),  # a winch
+    ("Plate  2 x  2 with Red Wheels (Complete)", "", "propulsion", "ground"),  # a part with its wheels
+    ("Plate  2 x  2 with 2 Wheel Pins", "", "structural", ""),  # a holder: the chassis
     ("Minifig Tool Oar", "Minifig", "device", ""),  # a Minifig-Sized Tool in hand; a boat's oars lying in it
     ("~Minifig Robot Leg (Obsolete)", "Minifig", "crew", ""),  # an astromech's leg
     ("Cylinder  2 x  2 x  2 Robot Body w. SW Red/Grey R2 Pattern", "", "crew", ""),  # its body

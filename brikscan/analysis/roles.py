@@ -176,6 +176,10 @@ def classify_part(element, org_type: str = "") -> PartClass:
         if w in _PROPULSION and not (first in ("tile", "sticker", "plate", "brick") and w != first):
             return PartClass("propulsion", f"{label}: '{w}' is {_PROPULSION[w]} propulsion [000 §9.1]",
                              _PROPULSION[w], w)
+    if "with" in dwords and "wheels" in dwords[dwords.index("with"):] and first not in ("tile", "sticker") and \
+            "pattern" not in dwords:  # "Plate 2 x 2 with Red Wheels (Complete)": the part comes with its wheels
+        return PartClass("propulsion", f"{label}: a part with its wheels: ground propulsion [000 §9.1]", "ground",
+                         "wheel")
     if "positioning" in dwords and "rockets" in dwords:  # "Brick 2 x 1 with Positioning Rockets"
         return PartClass("propulsion", f"{label}: positioning rockets are Thrusters [000 §9.3 Thrust Vectors]",
                          "thrust", "rocket")

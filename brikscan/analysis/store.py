@@ -67,14 +67,15 @@ def _dist_version(dist: str) -> str:
 
 @lru_cache(maxsize=1)
 def _code_stamp() -> str:
-    """The analysis code itself (size and mtime of its modules and rule tables): an edited rule is a new key.
+    """The analysis code itself (size and mtime of its modules, rule tables and geometry): an edited rule is a new key.
 
     Computed once per process, not on every analyse call: the code that runs is what the process imported at its
     start, and editing the files later does not change it."""
     here = Path(__file__).parent
-    files = sorted(list(here.glob("*.py")) + list((here.parent / "rules").glob("*.toml")) +
-                   list((here.parent / "rules").glob("*.py")))
-    return ";".join(f"{f.name}:{f.stat().st_size}:{int(f.stat().st_mtime)}" for f in files)
+    pkg = here.parent  # the geometry it measures with (geometry/obb.py's boxes are the Size) counts too
+    files = sorted(list(here.glob("*.py")) + list((pkg / "rules").glob("*.toml")) +
+                   list((pkg / "rules").glob("*.py")) + list((pkg / "geometry").glob("*.py")))
+    return ";".join(f"{f.parent.name}/{f.name}:{f.stat().st_size}:{int(f.stat().st_mtime)}" for f in files)
 
 
 def model_key(model, options: AnalysisOptions) -> str:
