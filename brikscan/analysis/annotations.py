@@ -44,8 +44,8 @@ _PROPULSION_WORDS = {"wheel": "ground", "wheels": "ground", "tread": "ground", "
 _NOT_A_ROLE = {"water", "steering", "spinning", "ship", "ships", "arch", "arches", "well", "rack", "holder",
                "stand", "base", "cover", "guard", "ball", "balls", "box", "crate", "port", "ports", "mount",
                "cart", "barrow", "wheelbarrow", "logo", "sticker", "print", "decoration", "deco", "house", "room",
-               "bay", "hangar", "shop", "store", "storage", "tower", "wall", "shelf", "display", "train", "rail", "rails",
-               "railway", "ramp"}
+               "bay", "hangar", "shop", "store", "storage", "tower", "wall", "shelf", "display", "train", "rail",
+               "rails", "railway", "ramp"}
 
 
 @dataclass

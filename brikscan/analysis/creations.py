@@ -23,8 +23,8 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import components_in, rigid_groups
 from .interior import enclosure
 from .measure import SizeMeasure, measure_size
-from .mounts import (CLEAR_LDU, GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture, is_detail_sized, is_open,
-                     landing_struts, mounts)
+from .mounts import (CLEAR_LDU, GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture,
+                     is_detail_sized, is_open, landing_struts, mounts)
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
                     jointed_bodies, parse_override, select_elements, structural_kind)
 
@@ -499,7 +499,8 @@ def _carriages(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
         base = r.reason.split(";")[0]
         roles[i] = RoleDecision("weapon", f"{base}; touches nothing but the cannon"
                                           f"{' and the deck under it' if rest else ''}: its carriage, part of the "
-                                          "Cannon [000 §8.4]", "mount", dict(g.params), g.group or f"carriage:{guns[0]}")
+                                          "Cannon [000 §8.4]", "mount", dict(g.params),
+                                g.group or f"carriage:{guns[0]}")
 
 
 # the parts a movable joint is made of: they are its weak point [000 §7.1 "exposed hinges ... pivots"]; a piece
@@ -592,8 +593,8 @@ def _detail_part(model, e) -> bool:
 
 
 def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
-    """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light, a small see-through piece: a lamp) that hold
-    nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1].
+    """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light, a small
+    see-through piece: a lamp) that hold nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1].
 
     "Holds nothing up": no Structural part is built on its studs (whichever way they face: a grille tile on the
     side of a fuselage too). A stack of details (kegs of round bricks) is decoration from the outermost in; a
