@@ -518,3 +518,14 @@ def test_the_minifig_arms_a_monkey_is_built_with_are_its_limbs():
     limbs = [i for i in monkey.elements if m.elements[i].description in ("Minifig Arm Left", "Minifig Arm Right")]
     assert len(limbs) >= 3 and all(monkey.roles[i].role == "decoration" for i in limbs)
     assert not [c for c in a.creations if c.name.startswith("Minifig Arm")]
+
+
+@needs_shared
+def test_a_tool_in_a_minifigs_hand_is_equipment_not_decoration():
+    """The moon buggy driver's radio is a Minifig Tool he pays for [000 ch.3]: a device on his card, not
+    free decoration."""
+    a = _official("1180-1 - Space Port Moon Buggy.mpd")
+    m = a.model
+    (fig,) = [c for c in a.creations if c.kind == "minifig"]
+    radio = [i for i in fig.elements if "Radio" in m.elements[i].description]
+    assert radio and all(fig.roles[i].role == "device" and "Minifig Tool" in fig.roles[i].reason for i in radio)

@@ -252,8 +252,11 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
                                     "minifig")
             continue
         role = c.role if c.role in ("weapon", "device", "propulsion") else "decoration"
-        roles[i] = RoleDecision(role, f"carried by the minifig; {c.reason}", "minifig",
-                                {"type": c.type} if c.type else {})
+        why = f"carried by the minifig; {c.reason}"
+        if role == "decoration" and set(re.split(r"[^a-z0-9]+", describe(model.elements[i])[1].lower())) & \
+                set(rules.minifig_weapons.tools.words):  # a radio, a broom: equipment he pays for
+            role, why = "device", f"{why}; in his hand a Minifig Tool [000 ch.3]"
+        roles[i] = RoleDecision(role, why, "minifig", {"type": c.type} if c.type else {})
     return Creation("", "minifig", sorted(body + items), sorted(body), roles, None, "", None,
                     "minifig body parts (torso, hips, legs, head) assembled",
                     {"head": sorted(head), "torso": sorted(torso), "legs": legs, "equipment": sorted(equipment),
