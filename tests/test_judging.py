@@ -529,3 +529,18 @@ def test_a_tool_in_a_minifigs_hand_is_equipment_not_decoration():
     (fig,) = [c for c in a.creations if c.kind == "minifig"]
     radio = [i for i in fig.elements if "Radio" in m.elements[i].description]
     assert radio and all(fig.roles[i].role == "device" and "Minifig Tool" in fig.roles[i].reason for i in radio)
+
+
+@needs_shared
+def test_a_starfighter_with_a_cockpit_and_no_wheels_is_judged_as_a_flyer():
+    """The Y-wing has no jet or wing part, but a cockpit and no wheel, leg or keel: a flyer, so the cones lying
+    level at its nacelles' ends are nozzles and the round bricks on their axis the engines [000 §9.3]."""
+    a = _official("7150-1 - TIE Fighter & Y-wing.mpd")
+    m = a.model
+    (ywing,) = [c for c in a.creations if "y-wing" in c.name.lower() and c.kind == "vehicle"]
+    card = next(k for k in a.cards if k.creation is ywing)
+    thrust = [p for p in card.propulsion if p.type == "thrust"]
+    assert thrust and sum(len(p.elements) for p in thrust) >= 8
+    assert not [p for p in card.propulsion if p.type == "ground"]
+    cones = [i for i in ywing.elements if m.elements[i].description.startswith("Cone  3 x  3 x  2")]
+    assert cones and all(ywing.roles[i].role == "propulsion" for i in cones)

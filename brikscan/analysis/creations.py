@@ -417,11 +417,15 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                                                   "not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
     _details(model, graph, idx, classes, roles)
-    _nozzles(model, idx, classes, roles)
-    _engine_pods(model, idx, roles)
-    _barrels(model, idx, classes, roles)
+    # a flyer: flying propulsion, or a starfighter's cockpit with no wheel, leg or keel (its engines and wings
+    # are told by where they are, below)
+    flyer = flies(roles, boat) or (not boat and any(classes[i].word in _COCKPIT_WORDS for i in idx) and
+                                   not any(r.role == "propulsion" for r in roles.values()))
+    _nozzles(model, idx, classes, roles, flyer)
+    _engine_pods(model, idx, roles, flyer)
+    _barrels(model, idx, classes, roles, flyer)
     if not boat:
-        _wing_sections(model, idx, roles, ldu_per_inch, cache)
+        _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
     struts = landing_struts(model, graph, idx, roles, boat)
     if core:
         els = model.elements
@@ -627,11 +631,11 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                               "nothing up: decoration [000 §7.1]", "detail")
 
 
-def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool) -> None:
     """On a flyer, a cone lying on its side (its axis horizontal) is an engine nozzle: a Thruster [000 §9.3]; so is
     a cone of two studs or more hanging under the belly, wide end down at the craft's lowest point: a lift jet
     (a small cone there is a strut's foot)."""
-    if not flies(roles):
+    if not flyer:
         return
     els = model.elements
     ground = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
@@ -659,10 +663,10 @@ POD_GAP_LDU = 2.0  # ... each touching the pod grown so far
 _POD_WORDS = {"round", "cylinder", "cone", "dish"}
 
 
-def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision]) -> None:
+def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: bool) -> None:
     """On a flyer, the round bricks, cylinders and cones lying level in a row behind or before a nozzle, on its
     axis, are the engine pod around it: the Thruster is the whole engine [000 §9.3 Thrusters]."""
-    if not flies(roles):
+    if not flyer:
         return
     els = model.elements
 
@@ -713,10 +717,10 @@ BARREL_RATIO = 2.0  # a barrel is at least twice as long as it is thick
 BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with its head)
 
 
-def _barrels(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+def _barrels(model, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool) -> None:
     """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
     gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration."""
-    if not flies(roles):
+    if not flyer:
         return
     els = model.elements
     body = [i for i in idx if roles.get(i) is not None and roles[i].role == "structural"]
@@ -840,12 +844,13 @@ SHEET_MAX_SHARE = 0.4  # ... at most this share of the creation (the rest is the
 SHEET_OUT = 0.5  # ... with at least this share of its footprint outside the fuselage
 
 
-def _wing_sections(model, idx: list[int], roles: dict[int, RoleDecision], ldu_per_inch: float, cache) -> None:
+def _wing_sections(model, idx: list[int], roles: dict[int, RoleDecision], ldu_per_inch: float, cache,
+                   flyer: bool) -> None:
     """A flyer's wings built of plain plates as sections of their own: a top-level submodel (the builder's own
     sub-assembly) that is a flat sheet sticking out of the rest of the craft is an airfoil [000 §9.1 Forward
     Flight]; the Size is then measured without it, as the rules ask ("ignoring Non-Structural Elements like
     wings") [000 §7.1 Size]."""
-    if not flies(roles):
+    if not flyer:
         return
     els = model.elements
     sections: dict[tuple, list[int]] = {}  # one per placement of a top-level submodel (its line in the main model)
