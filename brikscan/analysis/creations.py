@@ -954,7 +954,7 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
     # compared with a margin: the offline fallback's collision meshes are a fraction of an LDU smaller than the
     # library's parts, and the same build must be judged the same with either (issue 8)
     drive = next((i for i in els if _is_drive(model.elements[i])), None)
-    if drive is not None:  # a platform a gear rack runs out: an activated function [000 §7.1 Non-Structural]
+    if drive is not None and len(els) <= DRIVE_MAX_SHARE * len(idx):  # a platform a gear rack runs out: an activated function [000 §7.1 Non-Structural]
         return ("device", f"a carriage or lift moved by a gear drive ({describe(model.elements[drive])[1]}): an "
                           "activated function, a device, Non-Structural [000 §7.1]", {}, True)
     panel = thin < PANEL_MAX_THICK_LDU and thin + MESH_TOL_LDU < PANEL_RATIO * middle
@@ -967,13 +967,15 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
 
 
 _COCKPIT_WORDS = {"cockpit", "windscreen", "canopy"}
-_DRIVE_WORDS = {"rack", "gear", "worm"}  # Technic gear racks, gears, worm screws: a mechanism that moves a body
+_DRIVE_WORDS = {"rack"}  # a gear rack runs a carriage out (a gear inside a hull only turns a wing or a lid)
+DRIVE_MAX_SHARE = 0.25  # a carriage is a part of the build, not half of it
 
 
 def _is_drive(element) -> bool:
-    """A gear rack, a gear or a worm screw (not a landing gear): its part name starts with the word."""
+    """A gear rack (not a rack winder, not a gun rack): its part name starts with the word."""
     w = [x for x in re.split(r"[^a-z]+", describe(element)[1].lower()) if x]
     w = w[1:] if w[:1] == ["technic"] else w
+    w = w[1:] if w[:2] == ["gear", "rack"] else w  # "Technic Gear Rack 1 x 4"
     return bool(w) and w[0] in _DRIVE_WORDS
 
 
