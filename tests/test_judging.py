@@ -544,3 +544,15 @@ def test_a_starfighter_with_a_cockpit_and_no_wheels_is_judged_as_a_flyer():
     assert not [p for p in card.propulsion if p.type == "ground"]
     cones = [i for i in ywing.elements if m.elements[i].description.startswith("Cone  3 x  3 x  2")]
     assert cones and all(ywing.roles[i].role == "propulsion" for i in cones)
+
+
+@needs_shared
+def test_a_rotor_on_its_side_does_not_make_a_car_fly_and_a_greeble_rack_is_no_drive():
+    """The Caterham Seven's Technic rotors stand on their side in the build: they cannot lift, so the car
+    drives on its wheels and does not fly [000 §9.1]. The Star Destroyer's gear racks are greebles nothing
+    turns: its hull stays Structure, no device."""
+    a = _official("21307 - Caterham Seven 620R.mpd")
+    car = max((k for k in a.cards if k.creation.kind == "vehicle"), key=lambda k: len(k.creation.elements))
+    assert {p.type for p in car.propulsion} == {"ground"} and not car.flying
+    a = _official("10030-1 - Imperial Star Destroyer - UCS.mpd")
+    assert not [i for c in a.creations for i, r in c.roles.items() if "gear drive" in r.reason]

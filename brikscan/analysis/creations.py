@@ -415,6 +415,11 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         if i in wheels and i not in rolling:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
+    for i, r in list(roles.items()):  # a rotor lifts only spinning level with nothing over it (a helicopter's)
+        if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
+                classes[i].word == "rotor" and not _lifts(model, idx, i):
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side or under the build; "
+                                                  "a detail, not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
     _details(model, graph, idx, classes, roles)
     # a flyer: flying propulsion, or a starfighter's cockpit with no wheel, leg or keel (its engines and wings
@@ -443,6 +448,25 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     if boat:
         _sail_rig(graph, idx, roles)
     return roles
+
+
+ROTOR_LEVEL_COS = 0.87  # a lifting rotor spins within 30 degrees of level ...
+
+
+def _lifts(model, idx: list[int], i: int) -> bool:
+    """A rotor that can lift: its spin axis (the part's local Y) near vertical and nothing of the build above its
+    hub (LDraw -Y is up)."""
+    e = model.elements[i]
+    y = np.asarray(e.transform, dtype=float)[:3, 1]
+    if abs(float(y[1])) < ROTOR_LEVEL_COS * (float(np.linalg.norm(y)) or 1.0):
+        return False
+    c = (e.bbox_min + e.bbox_max) / 2
+    for j in idx:
+        o = model.elements[j]
+        if j != i and float(o.bbox_max[1]) <= float(e.bbox_min[1]) and \
+                o.bbox_min[0] <= c[0] <= o.bbox_max[0] and o.bbox_min[2] <= c[2] <= o.bbox_max[2]:
+            return False  # ... and nothing over its hub
+    return True
 
 
 TILT_MIN_COS = 0.9986  # a build tilted less than 3 degrees stands level: the world's down is its down
@@ -953,8 +977,8 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
                               "'legs' are ground propulsion [000 §9.1]", {"type": "ground"}, False)
     # compared with a margin: the offline fallback's collision meshes are a fraction of an LDU smaller than the
     # library's parts, and the same build must be judged the same with either (issue 8)
-    drive = next((i for i in els if _is_drive(model.elements[i])), None)
-    if drive is not None and len(els) <= DRIVE_MAX_SHARE * len(idx):  # a platform a gear rack runs out: an activated function [000 §7.1 Non-Structural]
+    drive = next((i for i in els if _is_drive(model.elements[i]) and _worked(model, idx, i, classes)), None)
+    if drive is not None and len(els) <= min(DRIVE_MAX_ELEMENTS, DRIVE_MAX_SHARE * len(idx)):  # a platform a gear rack runs out: an activated function [000 §7.1 Non-Structural]
         return ("device", f"a carriage or lift moved by a gear drive ({describe(model.elements[drive])[1]}): an "
                           "activated function, a device, Non-Structural [000 §7.1]", {}, True)
     panel = thin < PANEL_MAX_THICK_LDU and thin + MESH_TOL_LDU < PANEL_RATIO * middle
@@ -968,7 +992,26 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
 
 _COCKPIT_WORDS = {"cockpit", "windscreen", "canopy"}
 _DRIVE_WORDS = {"rack"}  # a gear rack runs a carriage out (a gear inside a hull only turns a wing or a lid)
-DRIVE_MAX_SHARE = 0.25  # a carriage is a part of the build, not half of it
+DRIVE_MAX_ELEMENTS = 60  # ... of a few dozen pieces
+DRIVE_MAX_SHARE = 0.25  # a carriage is a small part of the build (a hull section on a rack is a hull)
+
+
+DRIVE_MESH_LDU = 8.0  # a gear or a rack winder this close to the rack works it
+
+
+def _worked(model, idx: list[int], rack: int, classes) -> bool:
+    """A rack something turns: a rack winder or a Technic gear beside it (a rack used as a greeble is not)."""
+    r = model.elements[rack]
+    for j in idx:
+        if j == rack:
+            continue
+        w = [x for x in re.split(r"[^a-z]+", describe(model.elements[j])[1].lower()) if x]
+        if classes[j].word == "winch" or (w[:2] == ["technic", "gear"] and w[2:3] != ["rack"]):
+            o = model.elements[j]
+            if float(np.max(np.maximum(0.0, np.maximum(o.bbox_min - r.bbox_max, r.bbox_min - o.bbox_max)))) \
+                    <= DRIVE_MESH_LDU:
+                return True
+    return False
 
 
 def _is_drive(element) -> bool:
