@@ -314,8 +314,10 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         if n is not None and n.origin == "cli" and not n.params and classes[i].role == n.role and \
                 not classes[i].minifig_body:
             n = None  # restating an element's own role with --role changes nothing
-        if n is not None and n.origin == "submodel" and classes[i].role == "weak point":
-            n = None  # a hinge in a submodel named "wing" is still an exposed hinge, a weak point [000 §7.1]
+        if n is not None and n.origin == "submodel" and (classes[i].role == "weak point" or (
+                classes[i].role == "propulsion" and classes[i].type == "ground" and n.role != "propulsion")):
+            n = None  # a hinge in a submodel named "wing" is still an exposed hinge, a weak point [000 §7.1]; the
+            # wheels of a "cannon.ldr" still roll its cart [000 §9.1]
         if n is not None and n.role:
             where = "command line" if n.origin == "cli" else f"{n.origin} {n.source}"
             roles[i] = RoleDecision(n.role, f"annotated {n.role} ({where})", "annotation" if n.origin != "cli"
@@ -439,7 +441,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                                         float(np.prod(els[i].bbox_max - els[i].bbox_min)), -i))
         mounts(model, graph, idx, roles, root, describe_element(model),
                keep={i for i in idx if (classes[i].accessory and roles[i].source == "part") or i in stowed or
-                     i in struts or classes[i].word in ("steering", "control") or
+                     i in struts or classes[i].word in ("steering", "control", "winch") or
                     (classes[i].word == "door" and classes[i].role == "structural")},  # a door frame is wall
                sensors={i for i in idx if is_open(roles[i]) and {"dish", "radar"} & _words_of(els[i])})
         furniture(model, graph, idx, roles, root)
