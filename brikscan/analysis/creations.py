@@ -738,7 +738,7 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
             cand.discard(i)
 
 
-_BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "antenna", "telescope"}
+_BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "telescope"}  # an antenna is decoration however it lies (issue 8)
 BARREL_RATIO = 2.0  # a barrel is at least twice as long as it is thick
 BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with its head)
 
