@@ -212,6 +212,11 @@ def _carved_figures(model, graph: nx.Graph, figs: list[dict], classes: dict[int,
         if not b.get("torso") and b.get("head") and not legless:
             kept.append(fig)  # a head on legs (a skeleton, a robot) is a figure
             continue
+        if fixed and all(classes[t].word == "robot" for t in b.get("torso", [])) and b.get("torso"):
+            for t in b["torso"]:  # a droid's body with no legs built in is the cylinder brick it is made from
+                classes[t] = PartClass("structural", f"{classes[t].reason}, but with no legs and built in: a "
+                                                     "cylinder of the build", word="cylinder")
+            continue
         why = "a torso without legs fixed onto the build: a carved figure (figurehead, bust, statue)" if fixed \
             else "minifig parts without a torso: a prop"
         for i in members:
