@@ -556,3 +556,42 @@ def test_a_rotor_on_its_side_does_not_make_a_car_fly_and_a_greeble_rack_is_no_dr
     assert {p.type for p in car.propulsion} == {"ground"} and not car.flying
     a = _official("10030-1 - Imperial Star Destroyer - UCS.mpd")
     assert not [i for c in a.creations for i, r in c.roles.items() if "gear drive" in r.reason]
+
+
+@needs_shared
+def test_worn_headgear_a_brides_dress_and_street_furniture():
+    """6716's cavalry soldier wears his bandana though no connector ties it to his head [000 §9.5]; 10224's bride
+    walks in her slope-brick dress (her legs section); the flower planters on the pavement, 2 x 2 studs with
+    no weapon or device, are street furniture, scenery [000 §7.1]."""
+    a = _official("6716-1 - Covered Wagon.mpd")
+    m = a.model
+    bandanas = [i for i, e in enumerate(m.elements) if e.description == "Minifig Bandana"]
+    assert bandanas and all(c.kind == "minifig" and c.roles[i].role == "crew"
+                            for c in a.creations for i in c.elements if i in bandanas)
+    a = _official("10224 - Town Hall.mpd")
+    m = a.model
+    bride = next(c for c in a.creations if c.kind == "minifig" and
+                 any(m.elements[i].description.startswith("Slope Brick 65") for i in c.elements))
+    dress = [i for i in bride.elements if m.elements[i].description.startswith("Slope Brick 65")]
+    assert dress and set(dress) <= set(bride.sections["legs"])
+    planters = [c for c in a.creations if "street furniture" in c.kind_reason]
+    assert len(planters) == 2 and all(c.kind == "scenery" for c in planters)
+    assert all(any("Flower" in m.elements[i].description for i in c.elements) for c in planters)
+
+
+@needs_shared
+def test_oars_lying_in_a_jolly_boat_row_it_and_lamps_on_a_wing_are_lamps():
+    """6286's jolly boat carries its oars, held by no one: its water propulsion [000 §9.1 Standard Propulsion];
+    the X1 Patrol Craft's trans-red 1 x 1 plates on its wings are navigation lights, not pieces of the airfoil."""
+    a = _official("6286 - Skulls Eye Schooner.mpd")
+    m = a.model
+    boat = next(c for c in a.creations if "jollyboat" in c.name)
+    oars = [i for i in boat.elements if "Oar" in m.elements[i].description]
+    assert oars and all(boat.roles[i].role == "propulsion" and boat.roles[i].params["type"] == "water"
+                        for i in oars)
+    a = _official("6861-1 - X1 Patrol Craft.mpd")
+    m = a.model
+    (craft,) = [c for c in a.creations if c.kind == "vehicle"]
+    lights = [i for i in craft.elements if m.elements[i].description == "Plate  1 x  1" and
+              m.colours.transparent(m.elements[i].colour)]
+    assert lights and all(craft.roles[i].role == "decoration" for i in lights)
