@@ -50,7 +50,9 @@ def _el(desc, cat="", part="x.dat"):
     ("Rack Winder  2 x  4 x  2 Axle", "", "device", ""),  # a winch
     ("Plate  2 x  2 with Red Wheels (Complete)", "", "propulsion", "ground"),  # a part with its wheels
     ("Plate  2 x  2 with 2 Wheel Pins", "", "structural", ""),  # a holder: the chassis
-    ("Minifig Tool Oar", "Minifig", "device", ""),  # a Minifig-Sized Tool in hand; a boat's oars lying in it
+    ("Minifig Tool Oar", "Minifig", "device", ""),
+    ("Hose Reel  2 x  4 x  2 Drum", "", "device", ""),  # a winch drum
+    ("Plate  1 x  2 with Crane Hook", "", "device", ""),  # a hoist  # a Minifig-Sized Tool in hand; a boat's oars lying in it
     ("~Minifig Robot Leg (Obsolete)", "Minifig", "crew", ""),  # an astromech's leg
     ("Cylinder  2 x  2 x  2 Robot Body w. SW Red/Grey R2 Pattern", "", "crew", ""),  # its body
 ])

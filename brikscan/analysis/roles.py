@@ -201,6 +201,10 @@ def classify_part(element, org_type: str = "") -> PartClass:
             {"finger", "fingers"} & set(dwords):  # "Arm Piece with 2 Fingers": one half of a finger hinge
         return PartClass("weak point", f"{label}: a moving joint (hinge/turntable) is a weak point [000 §7.1]",
                          word=first)
+    if dwords[:2] == ["hose", "reel"]:  # a drum a rope winds on: an anchor or cargo winch
+        return PartClass("device", f"{label}: a reel drum is a winch, a device [000 §9.4]", word="winch")
+    if "crane" in dwords and "hook" in dwords:  # "Plate 1 x 2 with Crane Hook": a hoist
+        return PartClass("device", f"{label}: a crane hook is a hoist, a device [000 §9.4]", word="hook")
     if first == "rack" and "winder" in dwords[:3]:  # the crank that runs a gear rack: a winch
         return PartClass("device", f"{label}: a rack winder is a winch, a device [000 §9.4]", word="winch")
     if first in _DEVICE or (lead[:1] and lead[0] in ("steering", "control", "lever")):
