@@ -160,3 +160,183 @@ def test_resting_sweep_joins_what_the_full_scan_joined(seed):
     want = _old_join_resting(model, g_old, [list(c) for c in comps], classes)
     assert _join_resting(model, g_new, [list(c) for c in comps], classes) == want
     assert list(g_new.edges) == list(g_old.edges)
+
+
+def _memo_parts(model, limit=40):
+    """(element index, world triangles) of the first instance of up to ``limit`` distinct parts."""
+    seen, out = set(), []
+    for e in model.elements:
+        t = model.mesh.element_triangles(e.index)
+        if e.part not in seen and len(t):
+            seen.add(e.part)
+            out.append((e.index, t))
+    return out[:limit]
+
+
+@pytest.mark.parametrize("case", ["tank.mpd", "watch_tower.ldr"])
+def test_part_memo_gives_back_what_computing_gives(case, tmp_path, monkeypatch, loaded):
+    """The per-part memo (hulls for Size, samples for the interior test) answers the bytes computing answers:
+    when it stores, when it reads back in a fresh process state, and when an entry on disk is damaged."""
+    from pathlib import Path
+
+    from brikscan.analysis import measure, part_memo
+
+    path = Path(__file__).resolve().parents[1] / "ldraw_models" / case
+    if not path.exists():
+        pytest.skip(f"{path.name} is not bundled")
+    monkeypatch.setenv("BRIKSCAN_CACHE", str(tmp_path))
+    monkeypatch.setattr(part_memo, "_folder", [])
+    model = loaded(path)
+    parts = _memo_parts(model)
+    assert parts
+    for spacing in (5.0, 7.3):
+        for i, t in parts:
+            want = interior._sample_part(t, np.asarray(model.elements[i].transform, np.float64), spacing)
+            for _ in range(2):  # computed and stored, then read back
+                got = interior._part_samples(model, i, spacing)
+                assert got.dtype == want.dtype and np.array_equal(got, want)
+    for i, t in parts:
+        want = measure._hull_index(t)
+        for _ in range(2):
+            got = measure._part_hull_index(t)
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+    files = sorted((tmp_path / "part-memo").rglob("*.npy"))
+    assert files
+    for f in files:
+        f.write_bytes(b"damaged")
+    for i, t in parts:
+        assert np.array_equal(measure._part_hull_index(t), measure._hull_index(t))
+    monkeypatch.setenv("BRIKSCAN_NO_PART_MEMO", "1")
+    for f in files:
+        f.unlink()
+    i, t = parts[0]
+    assert np.array_equal(measure._part_hull_index(t), measure._hull_index(t))
+    assert not list((tmp_path / "part-memo").rglob("*.npy"))
+
+
+def test_part_memo_keys_follow_every_input():
+    """Another dtype, shape, value, argument or computing module is another key (never a stale answer)."""
+    from brikscan.analysis import part_memo
+
+    a = np.arange(12, dtype=np.float32).reshape(4, 3)
+    base = part_memo.key_of("samples", "brikscan.analysis.interior", (a,), (5.0,))
+    others = [part_memo.key_of("samples", "brikscan.analysis.interior", (a.astype(np.float64),), (5.0,)),
+              part_memo.key_of("samples", "brikscan.analysis.interior", (a.reshape(3, 4),), (5.0,)),
+              part_memo.key_of("samples", "brikscan.analysis.interior", (a + np.float32(1e-6),), (5.0,)),
+              part_memo.key_of("samples", "brikscan.analysis.interior", (a,), (5.000000001,)),
+              part_memo.key_of("hull", "brikscan.analysis.interior", (a,), (5.0,)),
+              part_memo.key_of("samples", "brikscan.analysis.measure", (a,), (5.0,))]
+    assert base == part_memo.key_of("samples", "brikscan.analysis.interior", (a.copy(),), (5.0,))
+    assert len({base, *others}) == 1 + len(others)
+
+
+def test_most_common_is_counters_answer():
+    from brikscan.analysis.connectivity import _most_common
+
+    rng = random.Random(11)
+    for _ in range(3000):
+        items = [rng.choice("abcdef"[:rng.randint(1, 6)]) for _ in range(rng.randint(1, 12))]
+        assert _most_common(iter(items)) == Counter(items).most_common(1)[0]
+
+
+def _old_element_points(model, element_indices, cache=None):
+    """measure._element_points before the gather: a slice and a copy per element."""
+    from brikscan.analysis.measure import _hull_index
+
+    mesh = model.mesh
+    cache = {} if cache is None else cache
+    chunks = []
+    els = [model.elements[i] for i in element_indices]
+    dets = np.linalg.det(np.stack([e.transform[:3, :3] for e in els]).astype(np.float64)) if els else []
+    for i, e, det in zip(element_indices, els, dets):
+        t = mesh.element_triangles(i)
+        if not len(t):
+            chunks.append(np.array([e.bbox_min, e.bbox_max], dtype=np.float64))
+            continue
+        flipped = bool(det < 0)
+        key = e.part
+        if key not in cache:
+            idx = _hull_index(t)
+            if flipped:
+                idx = (idx // 3) * 3 + (2 - idx % 3)
+            cache[key] = idx
+        idx = cache[key]
+        if flipped:
+            idx = (idx // 3) * 3 + (2 - idx % 3)
+        if idx.max(initial=-1) >= len(t) * 3:
+            chunks.append(t.reshape(-1, 3))
+        else:
+            chunks.append(t.reshape(-1, 3)[idx])
+    if not chunks:
+        return np.zeros((0, 3))
+    return np.concatenate(chunks).astype(np.float64)
+
+
+@pytest.mark.parametrize("case", ["tank.mpd", "watch_tower.ldr", "squad.ldr"])
+def test_element_points_gather_is_the_loop_it_replaces(case, loaded, tmp_path, monkeypatch):
+    """The same hull points in the same order for random element sets (mirrored, faceless and shared parts),
+    with a fresh cache and with one filled by earlier calls; the caches end up alike."""
+    from pathlib import Path
+
+    from brikscan.analysis import measure, part_memo
+
+    monkeypatch.setenv("BRIKSCAN_CACHE", str(tmp_path))
+    monkeypatch.setattr(part_memo, "_folder", [])
+    model = loaded(Path(__file__).resolve().parents[1] / "ldraw_models" / case)
+    n = len(model.elements)
+    rng = random.Random(n)
+    new_cache, old_cache = {}, {}
+    for trial in range(30):
+        idx = rng.sample(range(n), rng.randint(0, n)) if trial else list(range(n))
+        if rng.random() < 0.3:
+            idx = idx + idx[:3]  # an element twice
+        want = _old_element_points(model, idx, old_cache)
+        got = measure._element_points(model, idx, new_cache)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert np.array_equal(measure._element_points(model, idx), _old_element_points(model, idx))
+    assert new_cache.keys() == old_cache.keys()
+    assert all(np.array_equal(new_cache[k], old_cache[k]) for k in new_cache)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_element_points_gather_on_mirrored_faceless_and_odd_instances(seed, tmp_path, monkeypatch):
+    """A synthetic model with what the official ones lack: mirrored placements, elements without faces and
+    instances built with fewer triangles than the part's first one."""
+    from brikscan.analysis import measure, part_memo
+
+    monkeypatch.setenv("BRIKSCAN_CACHE", str(tmp_path))
+    monkeypatch.setattr(part_memo, "_folder", [])
+    rng = np.random.default_rng(seed)
+    shapes = {f"p{k}.dat": rng.normal(size=(int(rng.integers(2, 40)), 3, 3)).astype(np.float32) * 20
+              for k in range(5)}
+    els, tris, off = [], [], [0]
+    for k in range(60):
+        part = f"p{int(rng.integers(0, 5))}.dat"
+        t = shapes[part]
+        roll = rng.random()
+        if roll < 0.1:
+            t = t[:0]  # no faces (a missing part)
+        elif roll < 0.2:
+            t = t[: max(1, len(t) // 3)]  # built differently
+        m = np.eye(4)
+        q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+        m[:3, :3] = q * (1 if rng.random() < 0.5 else -1)
+        m[:3, 3] = rng.normal(size=3) * 100
+        world = (t.reshape(-1, 3) @ m[:3, :3].T + m[:3, 3]).astype(np.float32).reshape(-1, 3, 3)
+        tris.append(world)
+        off.append(off[-1] + len(world))
+        lo = world.reshape(-1, 3).min(axis=0) if len(world) else m[:3, 3]
+        hi = world.reshape(-1, 3).max(axis=0) if len(world) else m[:3, 3]
+        els.append(SimpleNamespace(index=k, part=part, transform=m, bbox_min=lo, bbox_max=hi))
+    triangles = np.concatenate(tris)
+    offsets = np.asarray(off, dtype=np.int64)
+    mesh = SimpleNamespace(triangles=triangles, element_offsets=offsets,
+                           element_triangles=lambda i: triangles[offsets[i]:offsets[i + 1]])
+    model = SimpleNamespace(elements=els, mesh=mesh)
+    pyrng = random.Random(seed)
+    new_cache, old_cache = {}, {}
+    for _ in range(40):
+        idx = pyrng.sample(range(60), pyrng.randint(0, 60))
+        want = _old_element_points(model, idx, old_cache)
+        got = measure._element_points(model, idx, new_cache)
+        assert got.dtype == want.dtype and np.array_equal(got, want)

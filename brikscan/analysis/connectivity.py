@@ -12,7 +12,7 @@ Movable joints are the rules' weak points: "exposed hinges, turrets, pivots and 
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator
 
 import numpy as np
@@ -292,6 +292,16 @@ def contact_pairs(model, subset: np.ndarray, tol: float = CONTACT_TOL_LDU) -> li
     return out
 
 
+def _most_common(items) -> tuple:
+    """``Counter(items).most_common(1)[0]``: the most frequent item and its count, the first seen on a tie
+    (Counter keeps first-seen order and ``most_common(1)`` is ``max`` over it), without building a Counter per
+    pair of elements (3,000 of them on a large set)."""
+    counts: dict = {}
+    for x in items:
+        counts[x] = counts.get(x, 0) + 1
+    return max(counts.items(), key=lambda kv: kv[1])
+
+
 def build_graph(model) -> nx.Graph:
     """Undirected graph over element indices; one edge per connected pair of elements.
 
@@ -315,7 +325,7 @@ def build_graph(model) -> nx.Graph:
     for (a, b), conns in per_pair.items():
         rigid = [c for c in conns if c[0] not in _ROTATING]
         if rigid:  # the most frequent kind (the first seen on a tie); one connection: the Counter's answer
-            kind, n = (rigid[0][0], 1) if len(rigid) == 1 else Counter(c[0] for c in rigid).most_common(1)[0]
+            kind, n = (rigid[0][0], 1) if len(rigid) == 1 else _most_common(c[0] for c in rigid)
             movable = False
             detail = next(c[1] for c in rigid if c[0] == kind)
             reason = f"{n} × {detail}" if n > 1 else detail
