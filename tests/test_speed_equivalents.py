@@ -340,3 +340,41 @@ def test_element_points_gather_on_mirrored_faceless_and_odd_instances(seed, tmp_
         want = _old_element_points(model, idx, old_cache)
         got = measure._element_points(model, idx, new_cache)
         assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_edges_in_and_component_of_are_networkx_on_a_subgraph_view():
+    """rigid_groups joins bodies in edge order: edges_in must give the view's triples in the view's order."""
+    from brikscan.analysis.connectivity import component_of, edges_in
+
+    rng = random.Random(9)
+    for _ in range(1500):
+        n = rng.randint(0, 50)
+        g = nx.Graph()
+        nodes = list(range(n))
+        rng.shuffle(nodes)
+        g.add_nodes_from(nodes)
+        for _ in range(rng.randint(0, 3 * n + 1)):
+            if n:
+                g.add_edge(rng.randrange(n), rng.randrange(n), w=rng.random())  # self-loops too
+        keep = rng.sample(range(n + 5), rng.randint(0, n + 5))
+        want = list(g.subgraph(keep).edges(data=True))
+        got = list(edges_in(g, keep))
+        assert [(a, b) for a, b, _ in got] == [(a, b) for a, b, _ in want]
+        assert all(d1 is d2 for (_, _, d1), (_, _, d2) in zip(got, want))
+        inside = [v for v in keep if v in g]
+        if inside:
+            src = rng.choice(inside)
+            assert component_of(g, set(keep), src) == nx.node_connected_component(g.subgraph(set(keep)), src)
+
+
+@pytest.mark.parametrize("case", ["tank.mpd", "watch_tower.ldr", "squad.ldr", "castle_wall.ldr"])
+def test_classify_all_is_classify_part_per_element(case, loaded):
+    from pathlib import Path
+
+    from brikscan.analysis.creations import _classify_all
+    from brikscan.analysis.roles import classify_part
+
+    model = loaded(Path(__file__).resolve().parents[1] / "ldraw_models" / case)
+    want = {e.index: classify_part(e, model.parts.get(e.part).org_type if e.part in model.parts else "")
+            for e in model.elements}
+    assert _classify_all(model) == want

@@ -381,9 +381,8 @@ def rigid_groups(g: nx.Graph, nodes) -> dict[int, int]:
             parent[root_a] = root_b
             size[root_b] += size.pop(root_a)
 
-    sub = g.subgraph(nodes)
     movable = []
-    for a, b, d in sub.edges(data=True):
+    for a, b, d in edges_in(g, nodes):  # g.subgraph(nodes).edges(data=True), in its order (joins depend on it)
         if d.get("movable"):
             movable.append((a, b, d.get("joints") or []))
         else:
@@ -440,6 +439,35 @@ def components_in(g: nx.Graph, nodes) -> Iterator[set]:
             c = _bfs_within(adj, keep, n - len(seen), v)
             seen.update(c)
             yield c
+
+
+def edges_in(g: nx.Graph, nodes) -> Iterator[tuple]:
+    """``g.subgraph(nodes).edges(data=True)``: the same (u, v, data) triples in the same order, without the
+    view's two filter calls per neighbour. networkx 3 walks the view's nodes as ``components_in`` does, each
+    node's neighbours in the graph's order, and skips a neighbour already walked (tests/test_connectivity.py
+    compares both on random graphs). Other graph types: networkx itself."""
+    if type(g) is not nx.Graph:
+        yield from g.subgraph(nodes).edges(data=True)
+        return
+    keep = nx.filters.show_nodes(g.nbunch_iter(nodes)).nodes  # the view's own node set, built the same way
+    adj = g._adj
+    order = (v for v in keep if v in adj) if 2 * len(keep) < len(adj) else (v for v in adj if v in keep)
+    seen: set = set()
+    for v in order:
+        for w, d in adj[v].items():
+            if w in keep and w not in seen:
+                yield v, w, d
+        seen.add(v)
+
+
+def component_of(g: nx.Graph, nodes, source) -> set:
+    """``nx.node_connected_component(g.subgraph(nodes), source)``: the same set (``source`` in ``nodes``)."""
+    if type(g) is not nx.Graph:
+        return nx.node_connected_component(g.subgraph(nodes), source)
+    keep = nx.filters.show_nodes(g.nbunch_iter(nodes)).nodes
+    if source not in keep:
+        return nx.node_connected_component(g.subgraph(nodes), source)  # networkx's own error
+    return _bfs_within(g._adj, keep, len(keep), source)
 
 
 def _bfs_within(adj, keep: set, n: int, source) -> set:
