@@ -378,3 +378,18 @@ def test_classify_all_is_classify_part_per_element(case, loaded):
     want = {e.index: classify_part(e, model.parts.get(e.part).org_type if e.part in model.parts else "")
             for e in model.elements}
     assert _classify_all(model) == want
+
+
+def test_element_points_on_a_mesh_that_answers_per_element(tmp_path, monkeypatch):
+    """Stub meshes (tests, fallbacks) give only element_triangles(i): the per-element path gives the same."""
+    from brikscan.analysis import measure, part_memo
+
+    monkeypatch.setenv("BRIKSCAN_CACHE", str(tmp_path))
+    monkeypatch.setattr(part_memo, "_folder", [])
+    rng = np.random.default_rng(3)
+    tris = [rng.normal(size=(int(rng.integers(0, 6)), 3, 3)) * 10 for _ in range(12)]
+    els = [SimpleNamespace(index=k, part=f"p{k % 4}.dat", transform=np.diag([1.0, 1.0, -1.0 if k % 3 else 1.0, 1.0]),
+                           bbox_min=np.zeros(3) - k, bbox_max=np.zeros(3) + k) for k in range(12)]
+    stub = SimpleNamespace(elements=els, mesh=SimpleNamespace(element_triangles=lambda i: tris[i]))
+    for idx in ([], list(range(12)), [5, 1, 1, 9, 0]):
+        assert np.array_equal(measure._element_points(stub, idx, {}), _old_element_points(stub, idx, {}))

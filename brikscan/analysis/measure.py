@@ -62,6 +62,8 @@ def _element_points(model, element_indices, cache: dict | None = None) -> np.nda
     copy per element (the same points in the same order; tests/test_speed_equivalents.py keeps the loop)."""
     mesh = model.mesh
     cache = {} if cache is None else cache
+    if not (hasattr(mesh, "triangles") and hasattr(mesh, "element_offsets")):
+        return _element_points_each(model, element_indices, cache)  # a mesh that only answers per element
     els = [model.elements[i] for i in element_indices]
     if not els:
         return np.zeros((0, 3))
@@ -122,6 +124,29 @@ def _element_points(model, element_indices, cache: dict | None = None) -> np.nda
             e = els[k]
             out[pos[k]:pos[k + 1]] = np.array([e.bbox_min, e.bbox_max], dtype=np.float64)
     return out
+
+
+def _element_points_each(model, element_indices, cache: dict) -> np.ndarray:
+    """``_element_points`` one element at a time, for meshes that only give ``element_triangles(i)``."""
+    chunks = []
+    els = [model.elements[i] for i in element_indices]
+    dets = np.linalg.det(np.stack([e.transform[:3, :3] for e in els]).astype(np.float64)) if els else []
+    for i, e, det in zip(element_indices, els, dets):
+        t = model.mesh.element_triangles(i)
+        if not len(t):
+            chunks.append(np.array([e.bbox_min, e.bbox_max], dtype=np.float64))
+            continue
+        flipped = bool(det < 0)
+        if e.part not in cache:
+            idx = _part_hull_index(t)
+            cache[e.part] = (idx // 3) * 3 + (2 - idx % 3) if flipped else idx  # stored unflipped
+        idx = cache[e.part]
+        if flipped:
+            idx = (idx // 3) * 3 + (2 - idx % 3)
+        chunks.append(t.reshape(-1, 3) if idx.max(initial=-1) >= len(t) * 3 else t.reshape(-1, 3)[idx])
+    if not chunks:
+        return np.zeros((0, 3))
+    return np.concatenate(chunks).astype(np.float64)
 
 
 def measure_points(points: np.ndarray, ldu_per_inch: float) -> SizeMeasure:

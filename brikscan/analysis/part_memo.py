@@ -89,7 +89,7 @@ def remembered(kind: str, module: str | tuple[str, ...], arrays: tuple[np.ndarra
     path = root / key[:2] / f"{key}.npy"
     try:
         return np.load(path, allow_pickle=False)
-    except (OSError, ValueError, EOFError):
+    except Exception:  # missing, damaged or unreadable: computed again below
         pass
     out = compute()
     try:
