@@ -19,7 +19,7 @@ from typing import Callable
 
 import numpy as np
 
-FORMAT = 1  # bump when the stored layout changes
+FORMAT = 2  # bump when the stored layout changes
 _stamps: dict[tuple[tuple[str, ...], tuple[str, ...]], bytes] = {}
 _folder: list[Path | None] = []
 
@@ -86,9 +86,9 @@ def remembered(kind: str, module: str | tuple[str, ...], arrays: tuple[np.ndarra
     if root is None:
         return compute()
     key = key_of(kind, module, arrays, extra, libraries)
-    path = root / key[:2] / f"{key}.npy"
+    path = root / key[:2] / f"{key}.arr"
     try:
-        return np.load(path, allow_pickle=False)
+        return _read(path)
     except Exception:  # missing, damaged or unreadable: computed again below
         pass
     out = compute()
@@ -97,7 +97,7 @@ def remembered(kind: str, module: str | tuple[str, ...], arrays: tuple[np.ndarra
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
-                np.save(f, np.asarray(out), allow_pickle=False)
+                f.write(_encode(np.asarray(out)))
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
@@ -105,3 +105,30 @@ def remembered(kind: str, module: str | tuple[str, ...], arrays: tuple[np.ndarra
     except (OSError, ValueError):
         pass
     return out
+
+
+_MAGIC = b"BKPM1"
+
+
+def _encode(a: np.ndarray) -> bytes:
+    """A small array file: magic, ``dtype;shape``, its byte count, then the C-order bytes (``np.load`` parses
+    its header with ``ast``, which was most of reading a few hundred of these)."""
+    if a.dtype.hasobject:
+        raise ValueError("object arrays are not stored")
+    data = np.ascontiguousarray(a).tobytes()
+    head = f"{a.dtype.str};{','.join(str(int(n)) for n in a.shape)};{len(data)}".encode()
+    return _MAGIC + head + b"\n" + data
+
+
+def _read(path: Path) -> np.ndarray:
+    """The array ``_encode`` wrote (a writable copy); ValueError for anything else."""
+    raw = path.read_bytes()
+    if not raw.startswith(_MAGIC):
+        raise ValueError(f"{path}: not a part-memo entry")
+    nl = raw.index(b"\n")
+    dtype, shape, size = raw[len(_MAGIC):nl].decode().split(";")
+    dims = tuple(int(n) for n in shape.split(",")) if shape else ()
+    body = raw[nl + 1:]
+    if len(body) != int(size):
+        raise ValueError(f"{path}: truncated")
+    return np.frombuffer(bytearray(body), dtype=np.dtype(dtype)).reshape(dims)
