@@ -3,7 +3,9 @@ against a peer timed in the same run (alternating runs, medians, ratios), with e
 
 * "Edited": before each timed run the model is written again to a temp folder with a fresh comment line at the
   end (MPDs are self-contained, so the folder does not matter), so no analysis cache can answer; the parts cache
-  (``$BRIKSCAN_CACHE``, a folder of its own that the benchmark warms first) stays warm.
+  (``$BRIKSCAN_CACHE``, a folder of its own that the benchmark warms first) stays warm, and so does the per-part
+  memo (``analysis/part_memo.py``: filled by the warm-up's ``stats`` of each model; ``BRIKSCAN_NO_PART_MEMO=1``
+  in the environment times every part afresh).
 * Peers: ``brikscan info`` of the same model for the small tank; ldraw2mesh reading the model and flattening it to
   one triangle array (a fresh Python process too) for the large models.
 * Wall time of each child from ``os.wait4``, its peak RSS from ``/usr/bin/time -f %M``; children keep compiled
@@ -280,9 +282,11 @@ def growth(rows: list[dict]) -> dict:
 
 
 def warm(b: Bench, models: list[Path]) -> None:
-    """Fill the parts cache and the compiled BrickNet table (untimed)."""
+    """Fill the parts cache, the compiled BrickNet table and the per-part memo (untimed): ``stats`` of each model
+    once, as a player has analysed a model before editing it (the edited copies get no analysis cache hit)."""
     for m in models:
         b.brikscan("info", m, "--library", b.library)
+        b.brikscan("stats", m, "--library", b.library)
     b.brikscan("stats", TANK, "--library", b.library)
 
 

@@ -12,7 +12,7 @@ Movable joints are the rules' weak points: "exposed hinges, turrets, pivots and 
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator
 
 import numpy as np
@@ -292,6 +292,16 @@ def contact_pairs(model, subset: np.ndarray, tol: float = CONTACT_TOL_LDU) -> li
     return out
 
 
+def _most_common(items) -> tuple:
+    """``Counter(items).most_common(1)[0]``: the most frequent item and its count, the first seen on a tie
+    (Counter keeps first-seen order and ``most_common(1)`` is ``max`` over it), without building a Counter per
+    pair of elements (3,000 of them on a large set)."""
+    counts: dict = {}
+    for x in items:
+        counts[x] = counts.get(x, 0) + 1
+    return max(counts.items(), key=lambda kv: kv[1])
+
+
 def build_graph(model) -> nx.Graph:
     """Undirected graph over element indices; one edge per connected pair of elements.
 
@@ -315,7 +325,7 @@ def build_graph(model) -> nx.Graph:
     for (a, b), conns in per_pair.items():
         rigid = [c for c in conns if c[0] not in _ROTATING]
         if rigid:  # the most frequent kind (the first seen on a tie); one connection: the Counter's answer
-            kind, n = (rigid[0][0], 1) if len(rigid) == 1 else Counter(c[0] for c in rigid).most_common(1)[0]
+            kind, n = (rigid[0][0], 1) if len(rigid) == 1 else _most_common(c[0] for c in rigid)
             movable = False
             detail = next(c[1] for c in rigid if c[0] == kind)
             reason = f"{n} × {detail}" if n > 1 else detail
@@ -371,9 +381,8 @@ def rigid_groups(g: nx.Graph, nodes) -> dict[int, int]:
             parent[root_a] = root_b
             size[root_b] += size.pop(root_a)
 
-    sub = g.subgraph(nodes)
     movable = []
-    for a, b, d in sub.edges(data=True):
+    for a, b, d in edges_in(g, nodes):  # g.subgraph(nodes).edges(data=True), in its order (joins depend on it)
         if d.get("movable"):
             movable.append((a, b, d.get("joints") or []))
         else:
@@ -430,6 +439,35 @@ def components_in(g: nx.Graph, nodes) -> Iterator[set]:
             c = _bfs_within(adj, keep, n - len(seen), v)
             seen.update(c)
             yield c
+
+
+def edges_in(g: nx.Graph, nodes) -> Iterator[tuple]:
+    """``g.subgraph(nodes).edges(data=True)``: the same (u, v, data) triples in the same order, without the
+    view's two filter calls per neighbour. networkx 3 walks the view's nodes as ``components_in`` does, each
+    node's neighbours in the graph's order, and skips a neighbour already walked (tests/test_connectivity.py
+    compares both on random graphs). Other graph types: networkx itself."""
+    if type(g) is not nx.Graph:
+        yield from g.subgraph(nodes).edges(data=True)
+        return
+    keep = nx.filters.show_nodes(g.nbunch_iter(nodes)).nodes  # the view's own node set, built the same way
+    adj = g._adj
+    order = (v for v in keep if v in adj) if 2 * len(keep) < len(adj) else (v for v in adj if v in keep)
+    seen: set = set()
+    for v in order:
+        for w, d in adj[v].items():
+            if w in keep and w not in seen:
+                yield v, w, d
+        seen.add(v)
+
+
+def component_of(g: nx.Graph, nodes, source) -> set:
+    """``nx.node_connected_component(g.subgraph(nodes), source)``: the same set (``source`` in ``nodes``)."""
+    if type(g) is not nx.Graph:
+        return nx.node_connected_component(g.subgraph(nodes), source)
+    keep = nx.filters.show_nodes(g.nbunch_iter(nodes)).nodes
+    if source not in keep:
+        return nx.node_connected_component(g.subgraph(nodes), source)  # networkx's own error
+    return _bfs_within(g._adj, keep, len(keep), source)
 
 
 def _bfs_within(adj, keep: set, n: int, source) -> set:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -1057,6 +1058,21 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     return "building", "a Structure without propulsion"
 
 
+def _classify_all(model) -> dict[int, PartClass]:
+    """``classify_part`` of every element, once per distinct (part, description, category, hose, LDraw type):
+    it reads nothing else, and a PartClass is frozen, so elements of one part share it (speed only)."""
+    seen: dict[tuple, PartClass] = {}
+    out: dict[int, PartClass] = {}
+    for e in model.elements:
+        org = model.parts.get(e.part).org_type if e.part in model.parts else ""
+        key = (e.part, e.description, e.category, bool(getattr(e, "hose", False)), org)
+        c = seen.get(key)
+        if c is None:
+            c = seen[key] = classify_part(e, org)
+        out[e.index] = c
+    return out
+
+
 def find_creations(model, graph: nx.Graph, annotations: Annotations | None = None,
                    overrides: list[str] | None = None, *,
                    hull_cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
@@ -1070,8 +1086,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     ``interior_cache``: enclosure results for the interior test (``stats.AnalysisCache.interiors``), or None.
     """
     ann = annotations if annotations is not None else parse_annotations(model)
-    classes = {e.index: classify_part(e, model.parts.get(e.part).org_type if e.part in model.parts else "")
-               for e in model.elements}
+    classes = _classify_all(model)
     notes = _element_notes(model, ann, overrides)
     # an explicitly annotated minifig part is a part of the model; a submodel or group name ("cannon.ldr" with
     # its gunner inside) does not turn a minifig into bricks
@@ -1250,11 +1265,22 @@ RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held again
 GROUND_PLATE_MIN_STUDS2 = 48  # a plate at least this big (6 x 8) lying lowest of all is a ground plate
 
 
+@lru_cache(maxsize=4096)
+def _split_words(text: str) -> list[str]:
+    """``re.split(r"[^a-z0-9]+", text)``, once per text (every element of a part asks the same; read only)."""
+    return re.split(r"[^a-z0-9]+", text)
+
+
+@lru_cache(maxsize=4096)
+def _stem_words(sub: str) -> frozenset[str]:
+    return frozenset(re.split(r"[^a-z0-9]+", file_stem(sub).lower()))
+
+
 def _scenery_reason(model, c: PartClass, element, floor: float | None = None) -> str:
     """Why an element is scenery (a base plate, a ground plate under everything, a display stand), or ""
     [000 §7.1: unaligned scenery is free]."""
     cat, desc = describe(element)
-    words = re.split(r"[^a-z0-9]+", desc.lower().lstrip("~=_|"))
+    words = _split_words(desc.lower().lstrip("~=_|"))  # read only
     if words[:1] == ["baseplate"] or cat.lower() == "baseplate":
         return f"'{desc}': a base plate is scenery, not part of a creation [000 §7.1]"
     size = element.bbox_max - element.bbox_min
@@ -1262,7 +1288,7 @@ def _scenery_reason(model, c: PartClass, element, floor: float | None = None) ->
             element.bbox_max[1] >= floor - 0.5 and size[0] * size[2] >= GROUND_PLATE_MIN_STUDS2 * 400:
         return f"'{desc}': a large plate under everything else, the ground the scene stands on: scenery [000 §7.1]"
     for sub in element.submodel_path:
-        hit = _SCENERY_WORDS & set(re.split(r"[^a-z0-9]+", file_stem(sub).lower()))
+        hit = _SCENERY_WORDS & _stem_words(sub)
         if hit:
             return f"'{desc}' in submodel {sub!r} ({sorted(hit)[0]}): scenery, not part of a creation [000 §7.1]"
     return ""

@@ -80,9 +80,19 @@ def _rigid_many(tf: np.ndarray) -> np.ndarray:
 
 
 def _part_samples(model, i: int, spacing: float) -> np.ndarray:
-    """Sample points of (rigidly placed) element ``i``'s part in the part's own frame, one per ``spacing`` cell."""
+    """Sample points of (rigidly placed) element ``i``'s part in the part's own frame, one per ``spacing`` cell.
+
+    A function of the element's world triangles, its placement and ``spacing`` alone: remembered on disk by
+    their bytes (part_memo), so an edited model samples again only the parts whose first instance changed."""
+    from .part_memo import remembered
+
     t = np.asarray(model.elements[i].transform, dtype=np.float64)
     tri = model.mesh.element_triangles(i)
+    return remembered("samples", __name__, (tri, t), (float(spacing),), lambda: _sample_part(tri, t, spacing))
+
+
+def _sample_part(tri: np.ndarray, t: np.ndarray, spacing: float) -> np.ndarray:
+    """``_part_samples``' work: sample the triangles ``tri`` (world) and bring the points into the part's frame."""
     pts, _ = sample_triangles(tri, np.zeros(len(tri), np.int64), spacing)
     local = (pts.astype(np.float64) - t[:3, 3]) @ t[:3, :3]  # R orthonormal: inverse = transpose
     cells = np.floor(local / spacing).astype(np.int64)

@@ -45,33 +45,105 @@ def _hull_index(points: np.ndarray) -> np.ndarray:
         return np.arange(len(pts))
 
 
+def _part_hull_index(t: np.ndarray) -> np.ndarray:
+    """``_hull_index(t)`` of a part's first placed instance, remembered on disk by ``t``'s bytes (part_memo)."""
+    from .part_memo import remembered
+
+    if len(t) * 3 < 5:
+        return _hull_index(t)
+    return remembered("hull", __name__, (t,), (), lambda: _hull_index(t), libraries=("scipy",))
+
+
 def _element_points(model, element_indices, cache: dict | None = None) -> np.ndarray:
-    """World hull vertices of every element (hulls computed once per distinct part, reused via ``cache``)."""
+    """World hull vertices of every element (hulls computed once per distinct part, reused via ``cache``).
+
+    Each element gives its part's hull vertices (an element without faces: its box corners; a differently built
+    instance: all its vertices), in element order. Gathered with one index per vertex instead of a slice and a
+    copy per element (the same points in the same order; tests/test_speed_equivalents.py keeps the loop)."""
     mesh = model.mesh
     cache = {} if cache is None else cache
+    if not (hasattr(mesh, "triangles") and hasattr(mesh, "element_offsets")):
+        return _element_points_each(model, element_indices, cache)  # a mesh that only answers per element
+    els = [model.elements[i] for i in element_indices]
+    if not els:
+        return np.zeros((0, 3))
+    # mirrored placements, all at once (one det call per element was a third of a large model's measuring)
+    dets = np.linalg.det(np.stack([e.transform[:3, :3] for e in els]).astype(np.float64))
+    off = np.asarray(mesh.element_offsets, dtype=np.int64)
+    ids = np.asarray(element_indices, dtype=np.int64)
+    start, n_tri = off[ids], off[ids + 1] - off[ids]
+    flipped = dets < 0
+    for k, e in enumerate(els):  # the first instance with faces of each part not yet in the cache gives its hull
+        if n_tri[k] and e.part not in cache:
+            t = mesh.triangles[start[k]:start[k] + n_tri[k]]
+            idx = _part_hull_index(t)
+            if flipped[k]:  # store in the unflipped vertex order
+                idx = (idx // 3) * 3 + (2 - idx % 3)
+            cache[e.part] = idx
+    verts = mesh.triangles.reshape(-1, 3)
+    sizes = np.empty(len(els), dtype=np.int64)
+    plan = []  # (element position, kind, vertex indices relative to the element's first vertex)
+    flip_of: dict[int, np.ndarray] = {}
+    for k, e in enumerate(els):
+        if not n_tri[k]:
+            plan.append((k, "box", None))
+            sizes[k] = 2
+            continue
+        idx = cache[e.part]
+        if flipped[k]:
+            f = flip_of.get(id(idx))
+            if f is None:
+                f = flip_of[id(idx)] = (idx // 3) * 3 + (2 - idx % 3)
+            idx = f
+        if idx.max(initial=-1) >= n_tri[k] * 3:  # a differently built instance: take all its vertices
+            plan.append((k, "all", None))
+            sizes[k] = n_tri[k] * 3
+        else:
+            plan.append((k, "hull", idx))
+            sizes[k] = len(idx)
+    pos = np.zeros(len(els) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=pos[1:])
+    src = np.empty(int(pos[-1]), dtype=np.int64)  # the vertex each output row comes from (-1: a box corner)
+    groups: dict[int, tuple[np.ndarray, list[int]]] = {}
+    for k, kind, idx in plan:
+        if kind == "hull":
+            groups.setdefault(id(idx), (idx, []))[1].append(k)
+        elif kind == "all":
+            src[pos[k]:pos[k + 1]] = np.arange(start[k] * 3, (start[k] + n_tri[k]) * 3)
+        else:
+            src[pos[k]:pos[k + 1]] = -1
+    for idx, ks in groups.values():  # every element of one part (and flip) at once
+        ka = np.asarray(ks, dtype=np.int64)
+        rows = pos[ka][:, None] + np.arange(len(idx))
+        src[rows] = (start[ka] * 3)[:, None] + np.asarray(idx, dtype=np.int64)[None, :]
+    out = np.empty((len(src), 3), dtype=np.float64)
+    real = src >= 0
+    out[real] = verts[src[real]]
+    for k, kind, _ in plan:
+        if kind == "box":
+            e = els[k]
+            out[pos[k]:pos[k + 1]] = np.array([e.bbox_min, e.bbox_max], dtype=np.float64)
+    return out
+
+
+def _element_points_each(model, element_indices, cache: dict) -> np.ndarray:
+    """``_element_points`` one element at a time, for meshes that only give ``element_triangles(i)``."""
     chunks = []
     els = [model.elements[i] for i in element_indices]
-    # mirrored placements, all at once (one det call per element was a third of a large model's measuring)
     dets = np.linalg.det(np.stack([e.transform[:3, :3] for e in els]).astype(np.float64)) if els else []
     for i, e, det in zip(element_indices, els, dets):
-        t = mesh.element_triangles(i)
+        t = model.mesh.element_triangles(i)
         if not len(t):
             chunks.append(np.array([e.bbox_min, e.bbox_max], dtype=np.float64))
             continue
         flipped = bool(det < 0)
-        key = e.part
-        if key not in cache:
-            idx = _hull_index(t)
-            if flipped:  # store in the unflipped vertex order
-                idx = (idx // 3) * 3 + (2 - idx % 3)
-            cache[key] = idx
-        idx = cache[key]
+        if e.part not in cache:
+            idx = _part_hull_index(t)
+            cache[e.part] = (idx // 3) * 3 + (2 - idx % 3) if flipped else idx  # stored unflipped
+        idx = cache[e.part]
         if flipped:
             idx = (idx // 3) * 3 + (2 - idx % 3)
-        if idx.max(initial=-1) >= len(t) * 3:  # a differently built instance: take all its vertices
-            chunks.append(t.reshape(-1, 3))
-        else:
-            chunks.append(t.reshape(-1, 3)[idx])
+        chunks.append(t.reshape(-1, 3) if idx.max(initial=-1) >= len(t) * 3 else t.reshape(-1, 3)[idx])
     if not chunks:
         return np.zeros((0, 3))
     return np.concatenate(chunks).astype(np.float64)

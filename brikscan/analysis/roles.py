@@ -247,7 +247,7 @@ def core_and_hanging(graph: nx.Graph, candidates: list[int], body: dict[int, int
     "beyond" ones hang further out, "detached" ones do not reach the core through the candidates.
     ``body``: ``connectivity.rigid_groups(graph, candidates)`` when the caller already has it.
     """
-    from .connectivity import rigid_groups
+    from .connectivity import components_in, rigid_groups
 
     cset = set(candidates)
     if not cset:
@@ -258,9 +258,8 @@ def core_and_hanging(graph: nx.Graph, candidates: list[int], body: dict[int, int
     for i, r in body.items():
         groups.setdefault(r, []).append(i)
     core = set(max(groups.values(), key=lambda g: (len(g), -min(g))))
-    full = graph.subgraph(cset)
     reach: set[int] = set()
-    for comp in nx.connected_components(full):
+    for comp in components_in(graph, cset):  # nx.connected_components(graph.subgraph(cset)), the same sets
         if comp & core:
             reach = comp
     rest: dict[int, str] = {}
@@ -294,11 +293,12 @@ def jointed_bodies(graph: nx.Graph, candidates: list[int], core: set[int], body:
     """
     cset = set(candidates)
     nodes = cset | set(joint_parts)
-    h = graph.subgraph(nodes)
+    from .connectivity import component_of
+
     start = next(iter(core), None)
     if start is None:
         return []
-    reach = nx.node_connected_component(h, start)
+    reach = component_of(graph, nodes, start)  # nx.node_connected_component(graph.subgraph(nodes), start)
     members: dict[int, list[int]] = {}
     for i in cset - core:
         if i in reach:

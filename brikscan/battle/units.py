@@ -149,6 +149,20 @@ def _long_axis(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
         return c + d * mid, d, float(np.ptp(proj))
 
 
+def _remembered_long_axis(local: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """``_long_axis(local)`` of a weapon's points in its own frame, remembered on disk by their bytes (the box
+    search is most of finding a bow's barrel; analysis/part_memo.py)."""
+    from ..analysis.part_memo import remembered
+
+    def packed() -> np.ndarray:
+        c, a, length = _long_axis(local)
+        return np.concatenate([np.asarray(c, np.float64), np.asarray(a, np.float64), [np.float64(length)]])
+
+    v = remembered("long-axis", (__name__, "brikscan.geometry.obb"), (local,), (), packed,
+                   libraries=("trimesh", "scipy"))
+    return v[:3].copy(), v[3:6].copy(), float(v[6])
+
+
 def barrel_end(elements, mesh, unit: Unit) -> np.ndarray | None:
     """Where the unit's ranged weapon fires from (LDU, in the coordinates of ``mesh``), or None.
 
@@ -210,7 +224,7 @@ def _weapon_axis(elements, mesh, ids: list[int]):
         if key not in _AXIS_CACHE:
             if len(_AXIS_CACHE) > 4096:
                 _AXIS_CACHE.clear()
-            _AXIS_CACHE[key] = _long_axis(local)
+            _AXIS_CACHE[key] = _remembered_long_axis(local)
         c, a, length = _AXIS_CACHE[key]
         # parts are modelled along their own axes: a gun's grip or sight must not tilt its barrel axis
         k = int(np.argmax(np.abs(a)))
