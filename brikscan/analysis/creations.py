@@ -485,20 +485,18 @@ def _build_down(model, idx: list[int], roles: dict[int, RoleDecision]) -> np.nda
     """The build's own down: the local +Y (LDraw's down) most of its Structure's parts share, so a buggy parked
     on a slope rolls on all six wheels; the world's down when the build stands level (a tilted ramp or flap on
     a level build does not tilt it)."""
-    axes: list[tuple[float, float, float]] = []
-    for i in idx:
-        r = roles.get(i)
-        if r is None or r.role != "structural":
-            continue
-        y = np.asarray(model.elements[i].transform, dtype=float)[:3, 1]
-        n = float(np.linalg.norm(y))
-        if n and y[1] / n >= TILT_PART_COS:
-            axes.append(tuple(float(v) for v in np.round(y / n, 2)))
+    struct = [i for i in idx if roles.get(i) is not None and roles[i].role == "structural"]
     world = np.array([0.0, 1.0, 0.0])
-    if not axes:
+    if not struct:
         return world
-    d = np.array(Counter(axes).most_common(1)[0][0])
-    d /= float(np.linalg.norm(d)) or 1.0
+    y = np.array([model.elements[i].transform for i in struct], dtype=float).reshape(-1, 4, 4)[:, :3, 1]
+    n = np.linalg.norm(y, axis=1)
+    keep = (n > 0) & (y[:, 1] >= TILT_PART_COS * n)
+    if not keep.any():
+        return world
+    axes, counts = np.unique(np.round(y[keep] / n[keep, None], 2), axis=0, return_counts=True)
+    d = axes[int(np.argmax(counts))]  # the most common (ties: the first in sorted order)
+    d = d / (float(np.linalg.norm(d)) or 1.0)
     return world if float(d[1]) >= TILT_MIN_COS else d
 
 
