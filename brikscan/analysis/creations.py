@@ -518,6 +518,8 @@ def _carriages(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
         r = roles.get(j)
         return r is not None and r.role == "weapon" and r.params.get("type") in MOUNTED_WEAPON_TYPES
 
+    if not any(gun(j) for j in idx):
+        return
     for i in idx:
         r = roles.get(i)
         if not is_open(r) or r.role not in ("structural", "decoration"):
