@@ -595,3 +595,14 @@ def test_oars_lying_in_a_jolly_boat_row_it_and_lamps_on_a_wing_are_lamps():
     lights = [i for i in craft.elements if m.elements[i].description == "Plate  1 x  1" and
               m.colours.transparent(m.elements[i].colour)]
     assert lights and all(craft.roles[i].role == "decoration" for i in lights)
+
+
+@needs_shared
+def test_a_ship_shown_tilted_on_its_stand_does_not_roll_on_an_engine_ring():
+    """10134's Y-wing sits tilted on its display stand: a build stands on its wheels on three of them at least,
+    so its one big wheel rim (an engine's intake) is no ground propulsion; with its cockpit and no wheel on the
+    ground it is judged a flyer and its nacelles are its Thrusters [000 §9.1, §9.3]."""
+    a = _official("10134-1 - Y-wing Attack Starfighter - UCS.mpd")
+    ship = max((k for k in a.cards if k.creation.kind == "vehicle"), key=lambda k: len(k.creation.elements))
+    assert not [p for p in ship.propulsion if p.type == "ground"]
+    assert [p for p in ship.propulsion if p.type == "thrust"]

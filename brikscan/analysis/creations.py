@@ -413,6 +413,10 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     low = {i: _lowest(els[i], down) for i in idx}
     ground = max(low.values())
     rolling = {i for i in wheels if low[i] >= ground - GROUND_TOL_LDU}
+    if float(down[1]) != 1.0 and len(rolling) < MIN_STANDING_WHEELS:  # tilted, yet not standing on its wheels:
+        low = {i: float(els[i].bbox_max[1]) for i in idx}  # a ship shown tilted on a stand; the world's down
+        ground = max(low.values())
+        rolling = {i for i in wheels if low[i] >= ground - GROUND_TOL_LDU}
     for i in wheels:  # a rim inside a tyre that reaches the ground reaches it too
         c = (els[i].bbox_min + els[i].bbox_max) / 2
         if i not in rolling and any(
@@ -477,6 +481,7 @@ def _lifts(model, idx: list[int], i: int) -> bool:
     return True
 
 
+MIN_STANDING_WHEELS = 3  # a build stands on its wheels on at least three of them
 TILT_MIN_COS = 0.9986  # a build tilted less than 3 degrees stands level: the world's down is its down
 TILT_PART_COS = 0.866  # parts within 30 degrees of the world's down tell the build's down (not SNOT sides)
 
