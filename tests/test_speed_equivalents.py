@@ -19,18 +19,27 @@ from brikscan.analysis.connectivity import components_in
 from brikscan.analysis.creations import _ref_prefixes, _submodel_name
 
 
+def _random_graph(rng: random.Random, weights: bool = False) -> tuple[nx.Graph, list[int]]:
+    """A random graph (self-loops too) whose node order is not the numeric order, and a node list to keep, some of
+    them not in the graph."""
+    n = rng.randint(0, 50)
+    g = nx.Graph()
+    nodes = list(range(n))
+    rng.shuffle(nodes)
+    g.add_nodes_from(nodes)
+    for _ in range(rng.randint(0, 3 * n + 1)):
+        if n:
+            if weights:
+                g.add_edge(rng.randrange(n), rng.randrange(n), w=rng.random())
+            else:
+                g.add_edge(rng.randrange(n), rng.randrange(n))
+    return g, rng.sample(range(n + 5), rng.randint(0, n + 5))
+
+
 def test_components_in_is_networkx_on_a_subgraph_view_in_the_same_order():
     rng = random.Random(5)
     for _ in range(1500):
-        n = rng.randint(0, 50)
-        g = nx.Graph()
-        nodes = list(range(n))
-        rng.shuffle(nodes)  # the graph's node order is not the numeric order
-        g.add_nodes_from(nodes)
-        for _ in range(rng.randint(0, 3 * n + 1)):
-            if n:
-                g.add_edge(rng.randrange(n), rng.randrange(n))
-        keep = rng.sample(range(n + 5), rng.randint(0, n + 5))  # some are not in the graph
+        g, keep = _random_graph(rng)
         want = [list(c) for c in nx.connected_components(g.subgraph(keep))]  # sets in their iteration order
         assert [list(c) for c in components_in(g, keep)] == want
 
@@ -349,15 +358,7 @@ def test_edges_in_and_component_of_are_networkx_on_a_subgraph_view():
 
     rng = random.Random(9)
     for _ in range(1500):
-        n = rng.randint(0, 50)
-        g = nx.Graph()
-        nodes = list(range(n))
-        rng.shuffle(nodes)
-        g.add_nodes_from(nodes)
-        for _ in range(rng.randint(0, 3 * n + 1)):
-            if n:
-                g.add_edge(rng.randrange(n), rng.randrange(n), w=rng.random())  # self-loops too
-        keep = rng.sample(range(n + 5), rng.randint(0, n + 5))
+        g, keep = _random_graph(rng, weights=True)
         want = list(g.subgraph(keep).edges(data=True))
         got = list(edges_in(g, keep))
         assert [(a, b) for a, b, _ in got] == [(a, b) for a, b, _ in want]
