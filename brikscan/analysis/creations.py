@@ -551,11 +551,17 @@ def _carriages(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
 # that only swings on them (a shutter on its clip) is a moving Non-Structural part
 _JOINT_WORDS = {"hinge", "clip", "technic", "pin", "turntable", "bar", "axle", "towball", "click", "finger",
                 "fingers", "socket", "ball", "bracket", "lever", "joint"}
-STOWED_BUILT_GUN = 3
+STOWED_BUILT_GUN = 3  # this many hand guns clipped together are a built weapon (a swivel machine gun)
 
 
-def _words_of(element) -> set[str]:
-    return set(re.split(r"[^a-z]+", describe(element)[1].lower()))  # this many hand guns clipped together are a built weapon (a swivel machine gun)
+@lru_cache(maxsize=8192)
+def _text_words(text: str, pattern: str) -> frozenset[str]:
+    """The words of a part's description (many elements share one part: split once per text)."""
+    return frozenset(re.split(pattern, text.lower()))
+
+
+def _words_of(element) -> frozenset[str]:
+    return _text_words(describe(element)[1], r"[^a-z]+")
 
 
 def _stowed(graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool) -> set[int]:
@@ -632,7 +638,7 @@ def _detail_part(model, e) -> bool:
     small see-through piece (a light)."""
     if not is_detail_sized(e):
         return False
-    words = set(re.split(r"[^a-z0-9]+", describe(e)[1].lower()))
+    words = _text_words(describe(e)[1], r"[^a-z0-9]+")
     return bool(words & _DETAIL_WORDS) or (model.colours.transparent(e.colour) and not words & _PANE_WORDS)
 
 
