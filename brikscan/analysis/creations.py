@@ -259,8 +259,7 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
             continue
         role = c.role if c.role in ("weapon", "device", "propulsion") else "decoration"
         why = f"carried by the minifig; {c.reason}"
-        if role == "decoration" and set(re.split(r"[^a-z0-9]+", describe(model.elements[i])[1].lower())) & \
-                set(rules.minifig_weapons.tools.words):  # a radio, a broom: equipment he pays for
+        if role == "decoration" and _words_of(model.elements[i]) & set(rules.minifig_weapons.tools.words):  # a radio, a broom: equipment he pays for
             role, why = "device", f"{why}; in his hand a Minifig Tool [000 ch.3]"
         roles[i] = RoleDecision(role, why, "minifig", {"type": c.type} if c.type else {})
     return Creation("", "minifig", sorted(body + items), sorted(body), roles, None, "", None,
@@ -555,13 +554,20 @@ STOWED_BUILT_GUN = 3  # this many hand guns clipped together are a built weapon 
 
 
 @lru_cache(maxsize=8192)
-def _text_words(text: str, pattern: str) -> frozenset[str]:
-    """The words of a part's description (many elements share one part: split once per text)."""
-    return frozenset(re.split(pattern, text.lower()))
+def _text_words(text: str) -> tuple[str, ...]:
+    """The words of a part's description, lower case, in order (letters only: "2 x 4" and "R2" leave "x" and
+    "r"); many elements share one part, so a text is split once."""
+    return tuple(w for w in re.split(r"[^a-z]+", text.lower()) if w)
+
+
+@lru_cache(maxsize=8192)
+def _text_word_set(text: str) -> frozenset[str]:
+    return frozenset(_text_words(text))
 
 
 def _words_of(element) -> frozenset[str]:
-    return _text_words(describe(element)[1], r"[^a-z]+")
+    """The set of words of an element's part description (see ``_text_words``)."""
+    return _text_word_set(describe(element)[1])
 
 
 def _stowed(graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool) -> set[int]:
@@ -638,7 +644,7 @@ def _detail_part(model, e) -> bool:
     small see-through piece (a light)."""
     if not is_detail_sized(e):
         return False
-    words = _text_words(describe(e)[1], r"[^a-z0-9]+")
+    words = _words_of(e)
     return bool(words & _DETAIL_WORDS) or (model.colours.transparent(e.colour) and not words & _PANE_WORDS)
 
 
@@ -775,8 +781,7 @@ def _barrels(model, idx: list[int], classes, roles: dict[int, RoleDecision], fly
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
             continue
-        words = set(re.split(r"[^a-z0-9]+", describe(els[i])[1].lower()))
-        if not words & _BARREL_WORDS or classes[i].minifig_body:
+        if not _words_of(els[i]) & _BARREL_WORDS or classes[i].minifig_body:
             continue
         ext = els[i].bbox_max - els[i].bbox_min
         k = int(np.argmax(ext))
@@ -845,15 +850,11 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     flies = engines or any(v >= AIRFOIL_OUT for v in out.values())
     fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
     for i in wings:
-        if fixed:
-            del roles[i]
-            classes[i] = PartClass("structural", f"{classes[i].reason}, but the build is fixed onto a base plate: "
-                                                 "it cannot take off; Structure, not a wing [000 §7.1]",
-                                   word="plate")
-        elif out[i] < AIRFOIL_OUT or not flies:
+        if fixed or out[i] < AIRFOIL_OUT or not flies:
+            why = "the build is fixed onto a base plate: it cannot take off;" if fixed else \
+                f"built into the body ({out[i]:.0%} of it outside):"
             del roles[i]  # decided by the topology: Structure where it is built in
-            classes[i] = PartClass("structural", f"{classes[i].reason}, but built into the body "
-                                                 f"({out[i]:.0%} of it outside): Structure, not a wing [000 §7.1]",
+            classes[i] = PartClass("structural", f"{classes[i].reason}, but {why} Structure, not a wing [000 §7.1]",
                                    word="plate")
     for i in wings:
         if i in roles:
@@ -1024,8 +1025,8 @@ def _worked(model, idx: list[int], rack: int, classes) -> bool:
     for j in idx:
         if j == rack:
             continue
-        w = [x for x in re.split(r"[^a-z]+", describe(model.elements[j])[1].lower()) if x]
-        if classes[j].word == "winch" or (w[:2] == ["technic", "gear"] and w[2:3] != ["rack"]):
+        w = _text_words(describe(model.elements[j])[1])
+        if classes[j].word == "winch" or (w[:2] == ("technic", "gear") and w[2:3] != ("rack",)):
             o = model.elements[j]
             if float(np.max(np.maximum(0.0, np.maximum(o.bbox_min - r.bbox_max, r.bbox_min - o.bbox_max)))) \
                     <= DRIVE_MESH_LDU:
@@ -1035,9 +1036,9 @@ def _worked(model, idx: list[int], rack: int, classes) -> bool:
 
 def _is_drive(element) -> bool:
     """A gear rack (not a rack winder, not a gun rack): its part name starts with the word."""
-    w = [x for x in re.split(r"[^a-z]+", describe(element)[1].lower()) if x]
-    w = w[1:] if w[:1] == ["technic"] else w
-    w = w[1:] if w[:2] == ["gear", "rack"] else w  # "Technic Gear Rack 1 x 4"
+    w = _text_words(describe(element)[1])
+    w = w[1:] if w[:1] == ("technic",) else w
+    w = w[1:] if w[:2] == ("gear", "rack") else w  # "Technic Gear Rack 1 x 4"
     return bool(w) and w[0] in _DRIVE_WORDS
 
 
@@ -1259,7 +1260,8 @@ def _display_stand(model, graph: nx.Graph, comp: list[int], classes) -> list[int
     sset = set(stand)
     if len(stand) > STAND_MAX_SHARE * len(comp) or len(list(components_in(graph, stand))) != 1:
         return []
-    links = sum(1 for i in stand for j in graph.neighbors(i) if j not in sset and j in set(comp))
+    cset = set(comp)
+    links = sum(1 for i in stand for j in graph.neighbors(i) if j not in sset and j in cset)
     rest = [i for i in comp if i not in sset]
     if not rest or links > STAND_MAX_LINKS or len(list(components_in(graph, rest))) != 1 or \
             max(float(els[i].bbox_max[1]) for i in rest) > ground - CLEAR_LDU:
