@@ -149,6 +149,13 @@ def _element_points_each(model, element_indices, cache: dict) -> np.ndarray:
     return np.concatenate(chunks).astype(np.float64)
 
 
+def import_box_library() -> None:
+    """Import the library the oriented box comes from now, while a child process does other work."""
+    from ..geometry.obb import import_backend
+
+    import_backend()
+
+
 def measure_points(points: np.ndarray, ldu_per_inch: float) -> SizeMeasure:
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 3)
     if len(pts) == 0:

@@ -18,12 +18,14 @@ from ..rules import formulas as F
 from .annotations import parse_annotations
 from .connectivity import build_graph, components_in
 from .creations import Creation, find_creations
-from .measure import measure_size
+from .measure import import_box_library, measure_size
 
 nx = lazy("networkx")  # imported on first use: a cached analysis needs none of it
 _tables = lazy("brikscan.rules.tables")  # the pydantic rule tables: a cached analysis needs none of them
 
 ROUND_MODES = ("nearest", "up", "down")
+
+FORK_MIN_ELEMENTS = 1000  # below this the connections take a few ms: no child is worth starting
 
 
 def scale_ldu_per_inch(scale: str, rules) -> float:
@@ -832,14 +834,26 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
             hit.model = model
             hit.cached = True
             return hit
-    r = _tables.load_rules(str(rules))  # after the cache: an entry exists only for an edition that loaded
+    # a large model's connections are found by a forked child on the other core while this process loads the
+    # rule tables and the box-fitting library the judging needs next (each about half a second of a fresh process)
+    from ..forked import Forked
+
+    t0 = time.perf_counter()
+    pending = Forked(build_graph, model) if graph is None and len(model.elements) >= FORK_MIN_ELEMENTS else None
+    try:
+        r = _tables.load_rules(str(rules))  # after the cache: an entry exists only for an edition that loaded
+        if pending is not None:
+            import_box_library()
+    except BaseException:
+        if pending is not None:
+            pending.cancel()
+        raise
     from ..progress import current, phase, steps
 
     cb = current(progress)
     cache = cache if cache is not None else AnalysisCache()
-    t0 = time.perf_counter()
     with phase("connectivity", cb):
-        g = graph if graph is not None else build_graph(model)
+        g = graph if graph is not None else (pending.result() if pending is not None else build_graph(model))
     t1 = time.perf_counter()
     ann = parse_annotations(model)
     diags = list(ann.diagnostics)

@@ -793,7 +793,8 @@ def _option(battlefield, rules: SightRules, lpi: float, plan, samples, sl: slice
     mods: list[Modifier] = []
     seen: list[str] = []
     if t.is_minifig:
-        seen = [s for k, s in enumerate(SECTIONS) if np.any(vis & (sec == k))]
+        in_view = np.bincount(sec[vis].astype(np.intp), minlength=len(SECTIONS))
+        seen = [s for k, s in enumerate(SECTIONS) if in_view[k]]
         if seen:
             mods.append(Modifier("target size", rules.minifig_modifier(len(seen)), "[000 §5.1 Target Size]",
                                  f"{len(seen)} of 3 minifig sections visible ({'+'.join(seen)})"))
@@ -875,17 +876,31 @@ def surface_distance(battlefield, point: np.ndarray, element_ids, nearest: int =
     for k in order[:nearest]:
         if gap[k] >= best:
             break
-        tris = battlefield.mesh.element_triangles(int(ids[k]))
+        tris, t_lo, t_hi = _triangle_boxes(battlefield, int(ids[k]))
         if not len(tris):
             best = min(best, float(gap[k]))
             continue
         # a triangle's box is never farther than the triangle: only those nearer than the best so far can
         # lower it, and the nearest triangle is always among them (the same minimum, a fraction of the work)
-        box = np.linalg.norm(np.maximum(0.0, np.maximum(tris.min(axis=1) - p, p - tris.max(axis=1))), axis=1)
+        box = np.linalg.norm(np.maximum(0.0, np.maximum(t_lo - p, p - t_hi)), axis=1)
         near = box <= best + 1e-9 * (1.0 + best)  # a hair of slack: rounding never drops the nearest
         if near.any():
             best = min(best, float(point_triangle_distance(p, tris[near]).min()))
     return best
+
+
+def _triangle_boxes(battlefield, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(triangles, their box minima, maxima) of element ``i``, kept per battlefield: thirty attackers measure
+    to the same few target elements again and again."""
+    cache = getattr(battlefield, "cache", None)
+    key = ("triangle boxes", i)
+    if cache is not None and key in cache:
+        return cache[key]
+    tris = battlefield.mesh.element_triangles(i)
+    out = (tris, tris.min(axis=1), tris.max(axis=1))
+    if cache is not None:
+        cache[key] = out
+    return out
 
 
 def _armor_of(battlefield, t: Unit) -> str | None:

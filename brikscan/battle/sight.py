@@ -125,18 +125,19 @@ def _areas(tris: np.ndarray, faces: np.ndarray | None, chunk: int = 1 << 20) -> 
 
 
 def sample_surface(tris: np.ndarray, n: int, rng: np.random.Generator, return_index: bool = False,
-                   faces: np.ndarray | None = None):
+                   faces: np.ndarray | None = None, area: np.ndarray | None = None):
     """``n`` points on a triangle soup, stratified by area: sample k falls in the k-th 1/n slice of the area.
 
     ``return_index``: also the triangle each point lies on (to tell which element a sample belongs to), as an
-    index into ``faces`` when given (then only the triangles ``tris[faces]`` are sampled, without copying them)."""
+    index into ``faces`` when given (then only the triangles ``tris[faces]`` are sampled, without copying them).
+    ``area``: each sampled triangle's area when the caller knows it (``element_areas``)."""
     count = len(tris) if faces is None else len(faces)
     if n <= 0 or count == 0:
         return (np.zeros((0, 3)), np.zeros(0, np.int64)) if return_index else np.zeros((0, 3))
 
     def pick(idx):
         return tris[idx] if faces is None else tris[faces[idx]]
-    area = _areas(tris, faces)
+    area = _areas(tris, faces) if area is None else area
     total = area.sum()
     if total <= 0:
         idx = np.arange(n) % count
@@ -151,6 +152,36 @@ def sample_surface(tris: np.ndarray, n: int, rng: np.random.Generator, return_in
     a, b, c = picked[:, 0], picked[:, 1], picked[:, 2]
     pts = (1 - r1)[:, None] * a + (r1 * (1 - r2))[:, None] * b + (r1 * r2)[:, None] * c
     return (pts, idx) if return_index else pts
+
+
+def element_areas(battlefield, elements) -> np.ndarray:
+    """The area of every face of ``elements``, in ``face_runs`` order, from one instance of each part.
+
+    A rigid placement (a rotation, mirrored or not) keeps every triangle's area, so a part's areas are worked
+    out once and reused by all its copies (a large creation has a few hundred parts and millions of triangles);
+    a scaled placement is measured itself."""
+    mesh = battlefield.mesh
+    ids = np.asarray(list(elements), dtype=np.int64)
+    if not len(ids):
+        return np.zeros(0)
+    cache = getattr(battlefield, "cache", None)
+    memo: dict = cache.setdefault("part areas", {}) if cache is not None else {}
+    off = np.asarray(mesh.element_offsets, dtype=np.int64)
+    rot = np.stack([battlefield.elements[i].transform[:3, :3] for i in ids]).astype(np.float64)
+    rigid = np.abs(np.einsum("kji,kjl->kil", rot, rot) - np.eye(3)).max(axis=(1, 2)) <= 1e-6
+    chunks = []
+    for i, is_rigid in zip(ids.tolist(), rigid.tolist()):
+        a, b = int(off[i]), int(off[i + 1])
+        if a == b:
+            continue
+        key = (battlefield.elements[i].part, b - a)
+        got = memo.get(key) if is_rigid else None
+        if got is None:
+            got = _areas(mesh.triangles[a:b], None)
+            if is_rigid:
+                memo[key] = got
+        chunks.append(got)
+    return np.concatenate(chunks) if chunks else np.zeros(0)
 
 
 def target_samples(battlefield, target: Unit, samples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -184,7 +215,8 @@ def target_samples_with_elements(battlefield, target: Unit, samples: int, seed: 
             els.append(owners(target.sections[s], ti))
     else:  # a creation (a whole scene model: millions of triangles) sampled in place
         faces = mesh.face_runs(list(target.elements))
-        p, ti = sample_surface(mesh.triangles, samples, rng, return_index=True, faces=faces)
+        p, ti = sample_surface(mesh.triangles, samples, rng, return_index=True, faces=faces,
+                               area=element_areas(battlefield, target.elements))
         pts.append(p)
         sec.append(np.full(len(p), 3, dtype=np.int8))
         els.append(np.asarray(mesh.face_element)[faces[ti]] if len(ti) else np.zeros(0, np.int64))

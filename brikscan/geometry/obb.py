@@ -14,6 +14,12 @@ import numpy as np
 TIE_REL = 1e-7  # candidates this close to the smallest volume are scored again exactly (rounding is ~1e-15)
 
 
+def import_backend() -> None:
+    """Import trimesh (about half a second of a fresh process) at a moment the caller chooses."""
+    import trimesh  # noqa: F401
+    from trimesh import bounds, transformations  # noqa: F401
+
+
 def oriented_bounds(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(to_origin (4,4), extents (3,)) of ``points`` (N,3), as ``trimesh.bounds.oriented_bounds(points)``."""
     import trimesh
