@@ -166,6 +166,11 @@ def element_areas(battlefield, elements) -> np.ndarray:
         return np.zeros(0)
     cache = getattr(battlefield, "cache", None)
     memo: dict = cache.setdefault("part areas", {}) if cache is not None else {}
+    keys = cache.get("part keys") if cache is not None else None
+    if keys is None:
+        keys = _placed_parts(battlefield)[1]  # (file, part): two files of a scene may share a part's name
+        if cache is not None:
+            cache["part keys"] = keys
     off = np.asarray(mesh.element_offsets, dtype=np.int64)
     rot = np.stack([battlefield.elements[i].transform[:3, :3] for i in ids]).astype(np.float64)
     rigid = np.abs(np.einsum("kji,kjl->kil", rot, rot) - np.eye(3)).max(axis=(1, 2)) <= 1e-6
@@ -174,7 +179,7 @@ def element_areas(battlefield, elements) -> np.ndarray:
         a, b = int(off[i]), int(off[i + 1])
         if a == b:
             continue
-        key = (battlefield.elements[i].part, b - a)
+        key = (keys[i], b - a)
         got = memo.get(key) if is_rigid else None
         if got is None:
             got = _areas(mesh.triangles[a:b], None)
