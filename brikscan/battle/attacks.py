@@ -725,9 +725,12 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
         ln = np.linalg.norm(dd, axis=1).clip(1e-9)
         ST[rows] = np.minimum(_box_exit(O[rows], dd / ln[:, None], lo, hi), np.maximum(ln - 0.5, 0))
     t_setup = time.perf_counter()
-    stop = np.zeros(len(actors), bool)  # a creation target ends a ray where it is hit: that part is seen
+    stop = np.zeros(len(actors), bool)
+    # a ray ends where it meets its target: for a creation that part is seen; for a minifig the ray has reached
+    # him, and only his own body lies between there and the sample point on him, which never hides him (the
+    # section aimed at is the one seen, as before, with half the rays no longer marched through him)
     for t in targets:
-        stop[aid[id(t)]] = not t.is_minifig
+        stop[aid[id(t)]] = True
     if len(O):
         bface, _, tface, passes = march(eng, O, Dn, L, np.concatenate(RV), np.concatenate(RT), face_owner, ST,
                                         stop)

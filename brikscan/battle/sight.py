@@ -349,9 +349,11 @@ def march(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face
     return block_face, block_t, target_face, passes
 
 
-def cast_segments(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None):
+def cast_segments(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None,
+                  stop_at_target=None):
     """``march`` for sight: (blocking face (R,), distance to it (R,), passes)."""
-    bface, bt, _, passes = march(engine, origins, dirs, length, ray_viewer, ray_target, face_owner, start)
+    bface, bt, _, passes = march(engine, origins, dirs, length, ray_viewer, ray_target, face_owner, start,
+                                 stop_at_target)
     return bface, bt, passes
 
 
@@ -453,7 +455,12 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
         pos += n
     start = np.minimum(start, np.maximum(L - END_MARGIN_LDU, 0))
     t_rays = time.perf_counter()
-    bface, bt, passes = cast_segments(eng, O, Dn, L, RV, RT, face_owner, start)
+    # a ray that has reached a minifig target sees him: only his own body lies between there and the sample point
+    # on him, and it never hides him (half the rays need not be marched through him)
+    stop = np.zeros(len(actors), dtype=bool)
+    for j, t in enumerate(targets):
+        stop[t_actor[j]] = t.is_minifig
+    bface, bt, passes = cast_segments(eng, O, Dn, L, RV, RT, face_owner, start, stop)
     t_cast = time.perf_counter()
     blocked = bface >= 0
     belem = np.where(blocked, fe[np.clip(bface, 0, None)], -1)
