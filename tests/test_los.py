@@ -626,3 +626,37 @@ def test_creation_barrel_end_points_away_from_its_centre(library_zip):
     assert m is not None and np.all(m >= w_lo - 1) and np.all(m <= w_hi + 1)
     flat = np.array([1.0, 0.0, 1.0])
     assert np.linalg.norm((m - centre) * flat) > np.linalg.norm(((w_lo + w_hi) / 2 - centre) * flat)
+
+
+@needs_shared
+@pytest.mark.parametrize("name", ["open_ground.ldr", "wall_head.ldr", "wall_legs.ldr"])
+def test_stopping_at_a_minifig_target_changes_no_answer(field, name):
+    """A ray ends where it meets a minifig target (sight and attacks): he is in view there. Marching on through
+    him to the sample point, as the full march does, gives the same sections in view and nearly the same visible
+    fraction (a sample on a sole is hidden by the ground beyond his foot: that ray did reach him)."""
+    from brikscan.battle.sight import SECTIONS, get_engine, march, target_samples
+
+    bf = field(name)
+    viewer, target = bf.unit_named("archer"), bf.unit_named("knight")
+    pts, sec = target_samples(bf, target, 400, 0)
+    origin = np.ascontiguousarray(np.broadcast_to(np.asarray(viewer.eye_ldu, float), pts.shape))
+    d = pts - origin
+    length = np.linalg.norm(d, axis=1)
+    dirs = d / length[:, None]
+    owner = np.full(len(bf.elements), -1, np.int64)
+    owner[viewer.elements], owner[target.elements] = 0, 1
+    fe = bf.mesh.face_element
+    face_owner = np.where(fe >= 0, owner[np.clip(fe, 0, None)], -1)
+    rv, rt = np.zeros(len(pts), np.int64), np.ones(len(pts), np.int64)
+    eng = get_engine(bf)
+    full, _, _, full_passes = march(eng, origin, dirs, length, rv, rt, face_owner)
+    cut, _, met, cut_passes = march(eng, origin, dirs, length, rv, rt, face_owner,
+                                    stop_at_target=np.array([False, True]))
+
+    def seen(blocked):
+        return [s for k, s in enumerate(SECTIONS) if np.any(~blocked & (sec == k))]
+
+    assert seen(full >= 0) == seen(cut >= 0)
+    assert abs((full >= 0).mean() - (cut >= 0).mean()) <= 0.02
+    assert np.all(cut[full < 0] < 0)  # stopping early never blocks a ray the full march lets through
+    assert (met >= 0).any() and cut_passes <= full_passes

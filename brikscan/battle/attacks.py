@@ -726,9 +726,8 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
         ST[rows] = np.minimum(_box_exit(O[rows], dd / ln[:, None], lo, hi), np.maximum(ln - 0.5, 0))
     t_setup = time.perf_counter()
     stop = np.zeros(len(actors), bool)
-    # a ray ends where it meets its target: for a creation that part is seen; for a minifig the ray has reached
-    # him, and only his own body lies between there and the sample point on him, which never hides him (the
-    # section aimed at is the one seen, as before, with half the rays no longer marched through him)
+    # a ray ends where it meets its target: for a creation that part is seen; a minifig is in view there, in the
+    # section the ray was aimed at (half the rays are no longer marched on through him to the sample point)
     for t in targets:
         stop[aid[id(t)]] = True
     if len(O):

@@ -455,8 +455,8 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
         pos += n
     start = np.minimum(start, np.maximum(L - END_MARGIN_LDU, 0))
     t_rays = time.perf_counter()
-    # a ray that has reached a minifig target sees him: only his own body lies between there and the sample point
-    # on him, and it never hides him (half the rays need not be marched through him)
+    # a ray that has reached a minifig target sees him, in the section it was aimed at (half the rays need not be
+    # marched on through him to the sample point)
     stop = np.zeros(len(actors), dtype=bool)
     for j, t in enumerate(targets):
         stop[t_actor[j]] = t.is_minifig
