@@ -16,7 +16,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 MODELS_DIR = REPO / "ldraw_models"
-LIBRARY_ZIP = Path(__file__).resolve().parents[1].parent / "shared/ldraw/complete.zip"
+from conftest import LIBRARY_ZIP  # ../shared/ldraw/complete.zip, or under $BRIKSCAN_SHARED
 
 # file -> (min elements, max elements); counts are after flattening submodels
 EXPECTED = {

@@ -12,7 +12,7 @@ from brikscan.geometry.fallback import FallbackParts, PartInfo
 
 trimesh = pytest.importorskip("trimesh")
 
-COMPLETE_ZIP = Path(__file__).resolve().parents[2] / "shared" / "ldraw" / "complete.zip"
+from conftest import LIBRARY_ZIP as COMPLETE_ZIP  # ../shared/ldraw/complete.zip, or under $BRIKSCAN_SHARED
 INSET = 0.25  # the package insets every surface by this much (collision clearance)
 
 # Known LDraw bounding boxes (LDU, -Y up, origin at the top centre of the body).

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+from conftest import SHARED  # ../shared, or $BRIKSCAN_SHARED
 LABELS = ROOT / "tests" / "labels"
 MODELS = SHARED / "ldraw" / "models"
 LIBRARY = SHARED / "ldraw" / "complete.zip"
