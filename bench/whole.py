@@ -322,12 +322,14 @@ def targets(r: dict) -> list[dict]:
     add("tank: stats again (unchanged) ÷ info", t["stats_again_s"] / t["info_unchanged_s"], 1.2)
     for m in r["large"]:
         name, peer = m["model"].removesuffix(".mpd").strip(), m["ldraw2mesh_s"]
-        add(f"{name}: stats ÷ ldraw2mesh", m["stats_s"] / peer, 1.5)
+        if "stats_s" in m:
+            add(f"{name}: stats ÷ ldraw2mesh", m["stats_s"] / peer, 1.5)
         for cmd in ("blast", "hit", "los", "attacks"):
             if f"{cmd}_s" in m:
                 add(f"{name}: {cmd} ÷ ldraw2mesh", m[f"{cmd}_s"] / peer, 2.0)
         add(f"{name}: stats again (unchanged) ÷ info", m["stats_again_s"] / m["info_unchanged_s"], 1.2)
-        add(f"{name}: info warm ÷ ldraw2mesh", m["info_s"] / peer, 0.6)
+        if "info_s" in m:  # --commands may leave it out
+            add(f"{name}: info warm ÷ ldraw2mesh", m["info_s"] / peer, 0.6)
         add(f"{name}: info cold ÷ ldraw2mesh", m["info_cold_s"] / m["ldraw2mesh_cold_s"], 1.0)
         add(f"{name} ({m['elements']} elements): peak memory of any command",
             max(v for k, v in m.items() if k.endswith("_mb") and k != "ldraw2mesh_mb"), 1024, "MB")
@@ -353,8 +355,8 @@ def whole_table(r: dict) -> str:
                  f"{t['stats_again_s']:.2f}", "", "", f"{t['peak_mb']:.0f}"])]
     for m in r["large"]:
         peak = max(v for k, v in m.items() if k.endswith("_mb") and k != "ldraw2mesh_mb")
-        out.append(_row([m["model"], m["elements"], f"{m['ldraw2mesh_s']:.2f}", f"{m['info_s']:.2f}",
-                         f"{m['stats_s']:.2f}", *(f"{m[k]:.2f}" if k in m else "" for k in ("blast_s", "hit_s")),
+        out.append(_row([m["model"], m["elements"], f"{m['ldraw2mesh_s']:.2f}",
+                         *(f"{m[k]:.2f}" if k in m else "" for k in ("info_s", "stats_s", "blast_s", "hit_s")),
                          f"{m['los_s']:.2f}" if "los_s" in m else "",
                          f"{m['attacks_s']:.2f}" if "attacks_s" in m else "", f"{m['stats_again_s']:.2f}",
                          f"{m['info_cold_s']:.2f}", f"{m['ldraw2mesh_cold_s']:.2f}", f"{peak:.0f}"]))
