@@ -22,20 +22,25 @@ from typing import Any, Callable
 CHILD_TIMEOUT_S = 120.0  # a child silent this long is killed and the work done here (a 20,000-element graph: ~3 s)
 
 
-def fork_allowed() -> bool:
-    """Only on Linux, from the main thread of a process with no other Python thread, unless switched off."""
-    return (sys.platform.startswith("linux") and hasattr(os, "fork") and os.environ.get("BRIKSCAN_NO_FORK") != "1"
-            and threading.current_thread() is threading.main_thread() and threading.active_count() == 1)
+def fork_allowed(idle_pools: tuple[str, ...] = ()) -> bool:
+    """Only on Linux, from the main thread, unless switched off; every other Python thread must belong to one of
+    the caller's ``idle_pools`` (thread name prefixes of worker pools with no work in flight: the child never
+    touches them)."""
+    if not (sys.platform.startswith("linux") and hasattr(os, "fork") and os.environ.get("BRIKSCAN_NO_FORK") != "1"
+            and threading.current_thread() is threading.main_thread()):
+        return False
+    others = [t for t in threading.enumerate() if t is not threading.main_thread()]
+    return all(idle_pools and t.name.startswith(idle_pools) for t in others)
 
 
 class Forked:
     """``fn(*args)`` started in a child now; ``result()`` waits for it (or computes it here)."""
 
-    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+    def __init__(self, fn: Callable[..., Any], *args: Any, idle_pools: tuple[str, ...] = ()) -> None:
         self.fn, self.args = fn, args
         self.pid = 0
         self.fd = -1
-        if not fork_allowed():
+        if not fork_allowed(idle_pools):
             return
         r, w = os.pipe()
         try:

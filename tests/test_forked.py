@@ -98,3 +98,43 @@ def test_graph_from_the_child_equals_the_graph_built_here(loaded):
     assert sorted(here.nodes(data=True)) == sorted(there.nodes(data=True))
     canon = lambda g: sorted((min(a, b), max(a, b), repr(sorted(d.items()))) for a, b, d in g.edges(data=True))  # noqa: E731
     assert canon(here) == canon(there) and here.number_of_edges() > 40
+
+
+@needs_fork
+def test_idle_worker_pools_the_caller_names_do_not_stop_a_fork():
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1, thread_name_prefix="brikscan-test-pool") as pool:
+        pool.submit(int).result()  # its worker thread exists and is idle
+        assert Forked(_square_and_pid, 5).pid == 0  # not named: no fork
+        job = Forked(_square_and_pid, 5, idle_pools=("brikscan-test-pool",))
+        assert job.pid and job.result()[0] == 25
+
+
+@needs_fork
+def test_attack_options_worked_out_in_two_processes_equal_one(tmp_path):
+    """Every other attack option comes from a forked child on a large battlefield: the same options, in the same
+    order, as one process works out (the bundled castle assault, forced by a low threshold), timings aside."""
+    import brikscan.battle.attacks as A
+    from brikscan.battle.battlefield import load_battlefield
+    from conftest import SCENES
+
+    def run(min_options, env):
+        old, A.FORK_MIN_OPTIONS = A.FORK_MIN_OPTIONS, min_options
+        saved = os.environ.get("BRIKSCAN_NO_FORK")
+        os.environ["BRIKSCAN_NO_FORK"] = env
+        try:
+            bf = load_battlefield(SCENES / "castle_assault.toml", None)
+            out = A.attacks_json(bf, A.attack_options(bf))
+            out.pop("timings", None)
+            return out
+        finally:
+            A.FORK_MIN_OPTIONS = old
+            if saved is None:
+                os.environ.pop("BRIKSCAN_NO_FORK")
+            else:
+                os.environ["BRIKSCAN_NO_FORK"] = saved
+
+    one = run(10 ** 9, "1")
+    two = run(2, "0")
+    assert len(one["attacks"]) >= 4 and one == two

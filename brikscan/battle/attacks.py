@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import NotFoundError
+from ..forked import Forked
 from ..rules.sight_tables import SightRules, load_sight_rules
 from .sight import _box_exit, _head_box, get_engine, march, target_samples_with_elements
 from .support import bbox_arrays, supported_by
@@ -37,6 +38,8 @@ MELEE = ("melee",)
 AIM_POINTS = 24  # target sample points used to find the best aim (all of them are used for sight)
 MAX_JOINTS = 3
 SAMPLE_SLACK_IN = 0.5  # how much farther than the target's surface its nearest sample point may be
+FORK_MIN_OPTIONS = 200  # from this many options on, half of them are worked out by a forked child
+RAY_POOLS = ("brikscan-rays", "brikscan-instanced")  # the ray engines' worker threads (battle/raycast, instanced)
 
 
 # ------------------------------------------------------------------------------------------ data
@@ -738,8 +741,21 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
     t_cast = time.perf_counter()
     blocked = bface >= 0
     seen_el = np.where(tface >= 0, fe[np.clip(tface, 0, None)], -1)
-    options = [_option(battlefield, rules, lpi, plan, samp[id(plan[1])], sl, blocked[sl], L[sl], skill_dice,
-                       seen_el[sl]) for plan, sl in zip(plans, slices)]
+
+    def options_of(ks: list[int]) -> list[AttackOption]:
+        return [_option(battlefield, rules, lpi, plans[k], samp[id(plans[k][1])], slices[k], blocked[slices[k]],
+                        L[slices[k]], skill_dice, seen_el[slices[k]]) for k in ks]
+
+    # every option is worked out on its own: every other one by a forked child on the other core (the ray pool's
+    # threads are idle by now and the child never uses them)
+    everyone = list(range(len(plans)))
+    job = Forked(options_of, everyone[1::2], idle_pools=RAY_POOLS) if len(plans) >= FORK_MIN_OPTIONS else None
+    if job is None:
+        options = options_of(everyone)
+    else:
+        options = [None] * len(plans)  # type: ignore[list-item]
+        options[0::2] = options_of(everyone[0::2])
+        options[1::2] = job.result()
     t_end = time.perf_counter()
     timings = {"setup_s": t_setup - t0, "cast_s": t_cast - t_setup, "options_s": t_end - t_cast,
                "total_s": t_end - t0, "rays": int(len(O)), "passes": passes}
