@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import UsageError
-from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
+from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from ..rules.formulas import sl_text
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
@@ -155,6 +155,11 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                     continue  # a cannon is a Vehicle weapon on its mount, never carried [000 §8.1 Turrets]
                 carried = c.accessory or c.role == "weapon"
                 only_ours = not outside and c.role not in ("structural", None, "propulsion")
+                base = _lies_on_other(model, v, members, classes) if small and only_ours and not carried else None
+                if base is not None:  # a printed tile lying on the rail a hand touches is the rail's, not in hand
+                    graph.add_edge(v, base, kind="resting", movable=False, source="contact", count=1,
+                                   kinds=["resting"], reason="lies on it (no connector found)")
+                    continue
                 if small and (carried or only_ours):
                     fig["items"].append(v)
                     taken.add(v)
@@ -170,6 +175,20 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 figs[heads[k][0]]["items"].append(v)
                 taken.add(v)
     return [figs[o] for o in sorted(figs)]
+
+
+def _lies_on_other(model, v: int, members: set[int], classes) -> int | None:
+    """The element, not one of ``members``, that element ``v`` lies on (its bottom on that one's top, within the
+    mesh margin, their footprints overlapping), or None: a part lying on the build, whoever touches it."""
+    els = model.elements
+    e = els[v]
+    lo = np.array([x.bbox_min for x in els]).reshape(-1, 3)
+    hi = np.array([x.bbox_max for x in els]).reshape(-1, 3)
+    over = (np.minimum(hi[:, [0, 2]], e.bbox_max[[0, 2]]) - np.maximum(lo[:, [0, 2]], e.bbox_min[[0, 2]])).min(axis=1)
+    top_gap = lo[:, 1] - e.bbox_max[1]  # LDraw -Y is up: the other's top below the part's bottom
+    under = np.flatnonzero((over > MESH_TOL_LDU) & (top_gap >= -MESH_TOL_LDU) & (top_gap <= MESH_TOL_LDU))
+    return next((int(j) for j in under if int(j) != v and int(j) not in members and
+                 not classes[int(j)].minifig_body and not classes[int(j)].animal), None)
 
 
 SKIRT_MIN_HEIGHT_LDU = 24.0  # a brick-high piece of at most 2 x 2 studs under a legless torso is its skirt
@@ -1161,7 +1180,14 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     scenery |= lying
     for comp in components_in(graph, scenery):
         groups.append((sorted(comp), "\x00scenery"))
-    for comp in _docked(model, graph, _join_resting(model, graph, comps, classes), classes, in_fig):
+    blocks_of: dict[int, list[list[int]]] = {}  # a building in blocks: its roles are decided block by block
+    for blocks in _one_build(model, graph, _docked(model, graph, _join_resting(model, graph, comps, classes),
+                                                   classes, in_fig), classes, scenery):
+        comp = sorted(i for b in blocks for i in b)
+        if len(blocks) > 1:
+            blocks_of[comp[0]] = blocks
+            groups.append((comp, ""))
+            continue
         stand = _display_stand(model, graph, comp, classes)
         if stand:
             groups.append((stand, "\x00stand"))
@@ -1185,8 +1211,10 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
         params = dict(cn.params) if cn else {}
         on_ground = any(j in scenery for i in idx for j in graph.neighbors(i))
-        roles = _decide_roles(model, graph, idx, classes, notes, hull_cache, ldu_per_inch, interior_cache,
-                              on_ground)
+        roles = {}
+        for block in blocks_of.get(idx[0], [idx]) if not fname else [idx]:
+            roles.update(_decide_roles(model, graph, block, classes, notes, hull_cache, ldu_per_inch,
+                                       interior_cache, on_ground))
         kind, why = _kind(model, idx, roles, classes, params.get("kind"))
         sub = fname or _common_submodel(model, idx)
         name = params.get("name") or file_stem(sub)
@@ -1224,8 +1252,20 @@ def _fitted(graph: nx.Graph, body: set[int], rest: set[int], taken: set[int], ex
         return j in rest and j not in body and j not in taken and j not in explicit and \
             (classes[j].accessory or classes[j].role in ("device", "decoration") or
              classes[j].minifig_body in ("arm", "hand"))
-    gear: set[int] = set()
-    seen: set[int] = set()
+    # the minifig arms and hands an animal is built with are its limbs, whatever a hand holds (a monkey's hand
+    # round a lance standing on the deck): what it holds stays where it stands [000 §7.1, §10.2]
+    limbs: set[int] = set()
+    frontier = [j for i in body for j in graph.neighbors(i)]
+    while frontier and len(limbs) <= GEAR_MAX:
+        v = frontier.pop()
+        if v not in limbs and fits(v) and classes[v].minifig_body in ("arm", "hand"):
+            limbs.add(v)
+            frontier.extend(graph.neighbors(v))
+    if len(limbs) > GEAR_MAX:
+        limbs = set()
+    body = set(body) | limbs
+    gear: set[int] = set(limbs)
+    seen: set[int] = set(limbs)
     for start in sorted({j for i in body for j in graph.neighbors(i) if fits(j)}):
         if start in seen:
             continue
@@ -1307,6 +1347,8 @@ def _scenery_reason(model, c: PartClass, element, floor: float | None = None) ->
     return ""
 
 
+FLAT_MAX_LDU = LDU_PER_PLATE + 4.0 + MESH_TOL_LDU  # a plate with its studs: paving, not built up
+OVER_MAX_LDU = LDU_PER_BRICK + MESH_TOL_LDU  # the build over a flat piece at most a brick above it (a door frame)
 SCENERY_ITEM_MAX = 5  # a piece this small attached only to the scenery lies on it (a rock, a tree, a coin)
 
 
@@ -1314,7 +1356,7 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
                       ) -> tuple[list[list[int]], set[int]]:
     """Small pieces attached to nothing but the scenery, or just lying on it (a tree, a rock, a barrel or a chest
     on the base plate) are scenery too; a vehicle (propulsion) or a figure is not."""
-    keep, lying = [], set()
+    keep, lying, small = [], set(), []
     els = model.elements
     sc = sorted(scenery)
     lo = np.array([els[i].bbox_min for i in sc]).reshape(-1, 3)
@@ -1332,10 +1374,88 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
                 <= RESTING_GAP_LDU)}
         if scenery and touches and touches <= scenery and len(c) <= SCENERY_ITEM_MAX and \
                 not any(classes[i].role == "propulsion" or classes[i].minifig_body for i in c):
-            lying.update(c)
+            small.append(c)
         else:
             keep.append(c)
+    for c, host, j, i in _built_against(model, small, keep, classes):
+        if host is None:
+            lying.update(c)
+            continue
+        lying.update(k for k in c if classes[k].accessory)  # a coin on the threshold still lies there
+        keep[host] = sorted(keep[host] + [k for k in c if not classes[k].accessory])
+        graph.add_edge(i, j, kind="resting", movable=False, source="contact", count=1, kinds=["resting"],
+                       reason="built against it on the ground (touching, no connector)")
     return keep, lying
+
+
+def _wide(model, c: list[int]) -> bool:
+    """More than street furniture: wider than 2 x 2 studs (a planter, a post, a camera tripod are not)."""
+    els = model.elements
+    c_lo = np.min([els[i].bbox_min for i in c], axis=0)
+    c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+    return max(float(c_hi[0] - c_lo[0]), float(c_hi[2] - c_lo[2])) > TWO_STUDS_LDU + MESH_TOL_LDU
+
+
+def _built_against(model, small: list[list[int]], keep: list[list[int]], classes
+                   ) -> list[tuple[list[int], int | None, int, int]]:
+    """For each small piece standing on the scenery: the static build it belongs to, as (piece, index in ``keep``,
+    element of the build, element of the piece), or (piece, None, -1, -1) when it lies apart.
+
+    A piece of building elements that touches a build without propulsion (wider than street furniture) is part
+    of it when it stands higher than a plate (a wall stub, a console built against the wall) or, flat, lies inside
+    the build's outline with the build at most a brick over it (a threshold under the door): walls and floors
+    are the building's Structure [000 §7.1]. A flat tile or plate beside it is paving, and plants, rocks and loose
+    items are scenery."""
+    out: list[tuple[list[int], int | None, int, int]] = [(c, None, -1, -1) for c in small]
+    if not small or not keep:
+        return out
+    els = model.elements
+    hosts = [k for k, c in enumerate(keep) if len(c) > SCENERY_ITEM_MAX and
+             not any(classes[i].role == "propulsion" for i in c) and _wide(model, c)]
+    if not hosts:
+        return out
+    foot = {k: (np.min([els[i].bbox_min for i in keep[k]], axis=0), np.max([els[i].bbox_max for i in keep[k]], axis=0))
+            for k in hosts}
+    members = np.array([i for k in hosts for i in keep[k]])
+    owner = np.array([k for k in hosts for _ in keep[k]])
+    lo = np.array([els[i].bbox_min for i in members]).reshape(-1, 3)
+    hi = np.array([els[i].bbox_max for i in members]).reshape(-1, 3)
+    for n, c in enumerate(small):
+        if not any(structural_kind(classes[i], els[i]) for i in c):
+            continue  # a plant, a rock, a loose item
+        c_lo = np.min([els[i].bbox_min for i in c], axis=0)
+        c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+        tall = float(c_hi[1] - c_lo[1]) > FLAT_MAX_LDU
+        best = None
+        for i in c:
+            e = els[i]
+            gap = np.maximum(0.0, np.maximum(lo - e.bbox_max, e.bbox_min - hi)).max(axis=1)
+            near = np.flatnonzero(gap <= RESTING_GAP_LDU + MESH_TOL_LDU)  # against it (a bar is inset 2 LDU)
+            if not len(near):
+                continue
+            hit = None
+            if tall:
+                hit = int(near[0])
+            else:  # flat: only under the build (something of it over the piece)
+                for k in sorted({int(owner[m]) for m in near}):
+                    f_lo, f_hi = foot[k]
+                    if np.any(e.bbox_min[[0, 2]] < f_lo[[0, 2]] - MESH_TOL_LDU) or \
+                            np.any(e.bbox_max[[0, 2]] > f_hi[[0, 2]] + MESH_TOL_LDU):
+                        continue  # not inside its outline: paving beside it
+                    mine = owner == k
+                    over = (np.minimum(hi[:, [0, 2]], e.bbox_max[[0, 2]]) -
+                            np.maximum(lo[:, [0, 2]], e.bbox_min[[0, 2]])).min(axis=1) > MESH_TOL_LDU
+                    above = (hi[:, 1] <= e.bbox_min[1] + MESH_TOL_LDU) & \
+                        (hi[:, 1] >= e.bbox_min[1] - OVER_MAX_LDU)  # LDraw -Y is up
+                    if np.any(mine & over & above):
+                        hit = int(near[owner[near] == k][0])
+                        break
+            if hit is not None:
+                best = (int(owner[hit]), int(members[hit]), i)
+                break
+        if best is not None:
+            out[n] = (c, best[0], best[1], best[2])
+    return out
 
 
 CARGO_GAP_LDU = 4.0  # a pack touches the animal's back within this gap ...
@@ -1457,6 +1577,60 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
     for k, c in enumerate(comps):
         merged.setdefault(root(k), []).extend(c)
     return [sorted(v) for v in merged.values()]
+
+
+def _placement(model, comp: list[int]) -> tuple:
+    """The deepest submodel placement (its chain of type-1 lines) that holds every element of ``comp``; () when
+    they meet only in the main model."""
+    chains = [model.elements[i].refs[:-1] for i in comp]
+    first = chains[0]
+    n = min(len(c) for c in chains)
+    k = 0
+    while k < n and all(c[k] == first[k] for c in chains):
+        k += 1
+    return tuple(first[:k])
+
+
+def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery: set[int]
+               ) -> list[list[list[int]]]:
+    """The blocks of one building: bodies without propulsion or a crew place that the builder put in one placed
+    submodel and stood on the same base plate (a base's towers and bunker on its crater plate) are one building,
+    as the set is fielded; each block keeps its own connections (a blast does not cross the gap)
+    [000 §7.1 Structure]. Blocks in the main model, or of submodels placed apart, stay apart."""
+    if len(comps) < 2 or not scenery:
+        return [[c] for c in comps]
+    base = {}
+    for k, comp in enumerate(components_in(graph, scenery)):
+        for i in comp:
+            base[i] = k
+    els = model.elements
+    sc = sorted(scenery)
+    s_lo = np.array([els[i].bbox_min for i in sc]).reshape(-1, 3)
+    s_hi = np.array([els[i].bbox_max for i in sc]).reshape(-1, 3)
+    groups: dict[tuple, list[int]] = {}
+    for k, c in enumerate(comps):
+        # a vehicle (an engine, wheels, a boat hull, a cockpit) is no block of a building; a "Wing" plate on a
+        # block fixed onto the base plate with no engine is its Structure (it cannot take off)
+        if any((classes[i].role == "propulsion" and classes[i].type != "forward_flight") or classes[i].minifig_body
+               or classes[i].word in _COCKPIT_WORDS or classes[i].word == "boat" for i in c):
+            continue
+        place = _placement(model, c)
+        if not place or not _wide(model, c):
+            continue  # two planters of one submodel are street furniture, not a building
+        grounds = {base[j] for i in c for j in graph.neighbors(i) if j in base}
+        if not grounds:  # standing in the plate's pit, on no stud: resting on it
+            c_lo = np.min([els[i].bbox_min for i in c], axis=0)
+            c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+            gap = np.maximum(0.0, np.maximum(s_lo - c_hi, c_lo - s_hi)).max(axis=1)
+            grounds = {base[sc[n]] for n in np.flatnonzero(gap <= RESTING_GAP_LDU)
+                       if any(float(np.maximum(0.0, np.maximum(s_lo[n] - els[i].bbox_max,
+                                                               els[i].bbox_min - s_hi[n])).max()) <= RESTING_GAP_LDU
+                              for i in c)}
+        if len(grounds) == 1:
+            groups.setdefault((place, grounds.pop()), []).append(k)
+    merged = {ks[0]: ks for ks in groups.values() if len(ks) > 1}
+    drop = {k for ks in merged.values() for k in ks[1:]}
+    return [[comps[j] for j in merged[k]] if k in merged else [c] for k, c in enumerate(comps) if k not in drop]
 
 
 DOCKED_MIN_ELEMENTS = 10  # a docked craft has at least this many elements ...
