@@ -606,3 +606,66 @@ def test_a_ship_shown_tilted_on_its_stand_does_not_roll_on_an_engine_ring():
     ship = max((k for k in a.cards if k.creation.kind == "vehicle"), key=lambda k: len(k.creation.elements))
     assert not [p for p in ship.propulsion if p.type == "ground"]
     assert [p for p in ship.propulsion if p.type == "thrust"]
+
+
+def _creation_of(a, i: int):
+    return next(c for c in a.creations if i in c.elements)
+
+
+@needs_shared
+def test_a_stub_built_against_a_house_is_part_of_it_a_tile_beside_it_is_paving(tmp_path):
+    """A brick standing on the base plate against the wall is a piece of the house's wall; a flat tile lying
+    beside it is paving, scenery [000 §7.1 Building: walls, floors; free scenery]."""
+    lines = [f"1 2 0 0 0 {ID} 3811.dat"] + BODY + [f"1 4 0 -24 90 {ID} 3004.dat", f"1 7 60 -8 90 {ID} 3069b.dat"]
+    a = _analyse(_model(tmp_path, "stub.ldr", lines))
+    house, stub = _role(a, "3004.dat")
+    assert house.kind == "building" and any(a.model.elements[i].part == "3001.dat" for i in house.elements)
+    assert stub.role == "structural" and "built against the building" in stub.reason
+    paving, _ = _role(a, "3069b.dat")
+    assert paving.kind == "scenery"
+
+
+@needs_shared
+def test_the_blocks_of_one_submodel_on_one_base_plate_are_one_building(tmp_path):
+    """Two blocks the builder put in one submodel and stood on one base plate are fielded as one building, each
+    block's bricks its Structure; the same blocks written straight into the main model are two [000 §7.1]."""
+    far = [line.replace("1 4 0 ", "1 4 200 ", 1) for line in BODY]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 2 0 0 0 {ID} 3811.dat", f"1 16 0 0 0 {ID} blocks.ldr",
+             "0 FILE blocks.ldr", "0 blocks", "0 Name: blocks.ldr"] + BODY + far
+    a = _analyse(_model(tmp_path, "blocks.mpd", lines))
+    (base,) = [c for c in a.creations if c.kind == "building"]
+    assert sum(a.model.elements[i].part == "3001.dat" for i in base.elements) == 14
+    assert all(base.roles[i].role == "structural" for i in base.elements)
+    assert "blocks of one submodel" in base.kind_reason
+    a2 = _analyse(_model(tmp_path, "apart.ldr", [f"1 2 0 0 0 {ID} 3811.dat"] + BODY + far))
+    assert len([c for c in a2.creations if c.kind == "building"]) == 2
+
+
+@needs_shared
+def test_thresholds_and_blocks_of_a_base_are_the_building_a_map_on_the_rail_is_the_ships():
+    """6066's threshold tiles under its doors are the Outpost's floor; 6959's towers and bunker on the crater
+    plate, and the wall and console standing against them, are one Lunar Launch Site; 6286's monkey keeps the
+    hand it holds a lance with, and the map tile lying on the rail by a pirate's hand is the ship's [000 §7.1]."""
+    a = _official("6066 - Camouflaged Outpost.mpd")
+    m = a.model
+    outpost = max((c for c in a.creations if c.kind == "building"), key=lambda c: len(c.elements))
+    for i in (3, 8):  # the two tiles in the doorways (Tile 1 x 4, Tile 1 x 8)
+        assert m.elements[i].description.startswith("Tile") and i in outpost.elements
+    a = _official("6959-1 - Lunar Launch Site.mpd")
+    m = a.model
+    base = [c for c in a.creations if c.kind == "building"]
+    assert len(base) == 1 and "blocks of one submodel" in base[0].kind_reason
+    (plate,) = [c for c in a.creations if c.kind == "scenery"]
+    assert [m.elements[i].description.split()[0] for i in plate.elements] == ["Baseplate"]
+    a = _official("6286 - Skulls Eye Schooner.mpd")
+    m = a.model
+    (monkey,) = [c for c in a.creations if c.kind == "creature" and
+                 any("Monkey" in m.elements[i].description for i in c.elements)]
+    limbs = [j for i in monkey.elements for j in a.graph.neighbors(i)
+             if m.elements[j].description in ("Minifig Arm Left", "Minifig Arm Right", "Minifig Hand")]
+    assert limbs and all(j in monkey.elements for j in limbs)
+    (lance,) = [i for i in range(len(m.elements)) if m.elements[i].description == "Minifig Lance"
+                and any(j in monkey.elements for j in a.graph.neighbors(i))]
+    assert _creation_of(a, lance).kind == "vehicle"  # it stands on the deck: the ship's
+    (tile,) = [i for i in range(len(m.elements)) if "Map Pattern" in m.elements[i].description]
+    assert _creation_of(a, tile).kind == "vehicle"

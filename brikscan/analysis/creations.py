@@ -1175,7 +1175,8 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     scenery = {i for i in remaining if _scenery_reason(model, classes[i], model.elements[i], floor) and
                not (notes.get(i) and notes[i].role)}
     comps = [sorted(c) for c in components_in(graph, [i for i in remaining if i not in scenery])]
-    comps, lying = _lying_on_scenery(model, graph, comps, scenery, classes)
+    against: set[int] = set()
+    comps, lying = _lying_on_scenery(model, graph, comps, scenery, classes, against)
     comps = _cargo_on_animals(model, comps, [c for c in creations if c.kind == "creature"], classes)
     scenery |= lying
     for comp in components_in(graph, scenery):
@@ -1215,7 +1216,14 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         for block in blocks_of.get(idx[0], [idx]) if not fname else [idx]:
             roles.update(_decide_roles(model, graph, block, classes, notes, hull_cache, ldu_per_inch,
                                        interior_cache, on_ground))
+        for i in against.intersection(idx):
+            r = roles[i]
+            roles[i] = RoleDecision(r.role, f"{r.reason}; built against the building on the ground (a threshold, a "
+                                             "wall stub): part of it [000 §7.1]", r.source, r.params, r.group)
         kind, why = _kind(model, idx, roles, classes, params.get("kind"))
+        if idx[0] in blocks_of and not fname:
+            why = f"{why}; {len(blocks_of[idx[0]])} blocks of one submodel on one base plate: one building " \
+                  "[000 §7.1 Structure]"
         sub = fname or _common_submodel(model, idx)
         name = params.get("name") or file_stem(sub)
         if not name:
@@ -1352,11 +1360,12 @@ OVER_MAX_LDU = LDU_PER_BRICK + MESH_TOL_LDU  # the build over a flat piece at mo
 SCENERY_ITEM_MAX = 5  # a piece this small attached only to the scenery lies on it (a rock, a tree, a coin)
 
 
-def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: set[int], classes
-                      ) -> tuple[list[list[int]], set[int]]:
+def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: set[int], classes,
+                      against: set[int] | None = None) -> tuple[list[list[int]], set[int]]:
     """Small pieces attached to nothing but the scenery, or just lying on it (a tree, a rock, a barrel or a chest
     on the base plate) are scenery too; a vehicle (propulsion) or a figure is not."""
     keep, lying, small = [], set(), []
+    against = against if against is not None else set()  # filled: the pieces built against a building
     els = model.elements
     sc = sorted(scenery)
     lo = np.array([els[i].bbox_min for i in sc]).reshape(-1, 3)
@@ -1383,14 +1392,19 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
             continue
         lying.update(k for k in c if classes[k].accessory)  # a coin on the threshold still lies there
         keep[host] = sorted(keep[host] + [k for k in c if not classes[k].accessory])
+        against.update(k for k in c if not classes[k].accessory)
         graph.add_edge(i, j, kind="resting", movable=False, source="contact", count=1, kinds=["resting"],
                        reason="built against it on the ground (touching, no connector)")
     return keep, lying
 
 
-def _wide(model, c: list[int]) -> bool:
-    """More than street furniture: wider than 2 x 2 studs (a planter, a post, a camera tripod are not)."""
+def _wide(model, c: list[int], classes) -> bool:
+    """More than street furniture: its building elements wider than 2 x 2 studs (a planter whatever its flowers
+    spread, a post are not)."""
     els = model.elements
+    c = [i for i in c if structural_kind(classes[i], els[i])]
+    if not c:
+        return False
     c_lo = np.min([els[i].bbox_min for i in c], axis=0)
     c_hi = np.max([els[i].bbox_max for i in c], axis=0)
     return max(float(c_hi[0] - c_lo[0]), float(c_hi[2] - c_lo[2])) > TWO_STUDS_LDU + MESH_TOL_LDU
@@ -1411,7 +1425,7 @@ def _built_against(model, small: list[list[int]], keep: list[list[int]], classes
         return out
     els = model.elements
     hosts = [k for k, c in enumerate(keep) if len(c) > SCENERY_ITEM_MAX and
-             not any(classes[i].role == "propulsion" for i in c) and _wide(model, c)]
+             not any(classes[i].role == "propulsion" for i in c) and _wide(model, c, classes)]
     if not hosts:
         return out
     foot = {k: (np.min([els[i].bbox_min for i in keep[k]], axis=0), np.max([els[i].bbox_max for i in keep[k]], axis=0))
@@ -1615,7 +1629,7 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
                or classes[i].word in _COCKPIT_WORDS or classes[i].word == "boat" for i in c):
             continue
         place = _placement(model, c)
-        if not place or not _wide(model, c):
+        if not place or not _wide(model, c, classes):
             continue  # two planters of one submodel are street furniture, not a building
         grounds = {base[j] for i in c for j in graph.neighbors(i) if j in base}
         if not grounds:  # standing in the plate's pit, on no stud: resting on it
