@@ -669,3 +669,16 @@ def test_thresholds_and_blocks_of_a_base_are_the_building_a_map_on_the_rail_is_t
     assert _creation_of(a, lance).kind == "vehicle"  # it stands on the deck: the ship's
     (tile,) = [i for i in range(len(m.elements)) if "Map Pattern" in m.elements[i].description]
     assert _creation_of(a, tile).kind == "vehicle"
+
+
+@needs_shared
+def test_the_logs_a_raft_floats_on_are_its_structure():
+    """1713's raft floats on yellow round bricks laid sideways on its brackets: at its lowest level, carrying the
+    deck, they hold it up, Structure, not surface details [000 §7.1]; the flag on its pole stays decoration."""
+    a = _official("1713-1 - Shipwrecked Pirate.mpd")
+    m = a.model
+    (raft,) = [c for c in a.creations if c.kind != "minifig"]
+    logs = [i for i in raft.elements if m.elements[i].description.startswith("Brick  1 x  1 Round")]
+    assert len(logs) == 8 and all(raft.roles[i].role == "structural" for i in logs)
+    flag = [i for i in raft.elements if m.elements[i].description.startswith("Flag")]
+    assert flag and all(raft.roles[i].role == "decoration" for i in flag)

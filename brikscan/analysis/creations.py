@@ -451,7 +451,13 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side or under the build; "
                                                   "a detail, not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
-    _details(model, graph, idx, classes, roles)
+    # what a build that does not fly stands or floats on at its lowest level, carrying a part above it (the
+    # logs under a raft, the feet of a wall), holds it up: Structure, not a surface detail [000 §7.1]
+    feet = set() if flies(roles, boat) else {
+        i for i in idx if low[i] >= ground - GROUND_TOL_LDU and i not in wheels and
+        any(j in low and float(els[j].bbox_min[1]) < float(els[i].bbox_min[1]) - MESH_TOL_LDU and
+            roles.get(j) is not None and roles[j].role == "structural" for j in graph.neighbors(i))}
+    _details(model, graph, idx, classes, roles, feet)
     # a flyer: flying propulsion, or a starfighter's cockpit with no wheel, leg or keel (its engines and wings
     # are told by where they are, below)
     flyer = flies(roles, boat) or (not boat and any(classes[i].word in _COCKPIT_WORDS for i in idx) and
@@ -667,7 +673,8 @@ def _detail_part(model, e) -> bool:
     return bool(words & _DETAIL_WORDS) or (model.colours.transparent(e.colour) and not words & _PANE_WORDS)
 
 
-def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
+             feet: set[int] | frozenset[int] = frozenset()) -> None:
     """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light, a small
     see-through piece: a lamp) that hold nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1].
 
@@ -682,8 +689,8 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if r is None or r.role != "structural" or r.source not in ("part", "topology"):
             continue
         e = els[i]
-        if _detail_part(model, e) and any(j in inside for j in graph.neighbors(i)):  # stuck on something
-            cand[i] = _up_axis(e)
+        if _detail_part(model, e) and any(j in inside for j in graph.neighbors(i)) and i not in feet:
+            cand[i] = _up_axis(e)  # stuck on something, not what the build stands on
 
     def outward(i: int) -> float:
         k, sgn = cand[i]
