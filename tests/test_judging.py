@@ -682,3 +682,18 @@ def test_the_logs_a_raft_floats_on_are_its_structure():
     assert len(logs) == 8 and all(raft.roles[i].role == "structural" for i in logs)
     flag = [i for i in raft.elements if m.elements[i].description.startswith("Flag")]
     assert flag and all(raft.roles[i].role == "decoration" for i in flag)
+
+
+@needs_shared
+def test_a_camera_on_its_tripod_on_the_pavement_is_a_loose_item_guns_on_a_wing_are_not():
+    """10224's press camera stands on its tripod (minifig gear and round plates, fixed to nothing) on the
+    pavement, held by no one: a loose item, scenery, not a part of the Town Hall [000 §7.1 Base Cost]; the
+    torches clipped to 6905's scout wing are up on the craft and stay with it."""
+    a = _official("10224 - Town Hall.mpd")
+    m = a.model
+    (camera,) = [i for i in range(len(m.elements)) if m.elements[i].description.startswith("Minifig Camera")]
+    assert _creation_of(a, camera).kind == "scenery"
+    a = _official("6905 - Biwing Blaster.mpd")
+    m = a.model
+    torches = [i for i in range(len(m.elements)) if m.elements[i].description == "Minifig Torch"]
+    assert torches and all(_creation_of(a, i).kind == "vehicle" for i in torches)

@@ -1182,8 +1182,10 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     scenery = {i for i in remaining if _scenery_reason(model, classes[i], model.elements[i], floor) and
                not (notes.get(i) and notes[i].role)}
     comps = [sorted(c) for c in components_in(graph, [i for i in remaining if i not in scenery])]
+    comps, props = _loose_props(model, graph, comps, classes, floor)
     against: set[int] = set()
     comps, lying = _lying_on_scenery(model, graph, comps, scenery, classes, against)
+    lying |= props
     comps = _cargo_on_animals(model, comps, [c for c in creations if c.kind == "creature"], classes)
     scenery |= lying
     for comp in components_in(graph, scenery):
@@ -1477,6 +1479,27 @@ def _built_against(model, small: list[list[int]], keep: list[list[int]], classes
         if best is not None:
             out[n] = (c, best[0], best[1], best[2])
     return out
+
+
+def _loose_props(model, graph: nx.Graph, comps: list[list[int]], classes, floor: float
+                 ) -> tuple[list[list[int]], set[int]]:
+    """A prop of minifig gear standing loose on the ground (a press camera on its tripod on the pavement): built of
+    minifig accessories and small details only, held by no one and fixed to nothing (it only rests where it
+    stands, no connector), its foot at most a brick above the scene's lowest point, it is a loose item, scenery:
+    listed, not priced, unless annotated [000 §7.1 Base Cost]. Guns clipped to a flyer's wing are up on it."""
+    keep, props = [], set()
+    els = model.elements
+    for c in comps:
+        cs = set(c)
+        foot = max(float(els[i].bbox_max[1]) for i in c)  # LDraw -Y is up
+        if len(c) >= 2 and floor - foot <= LDU_PER_BRICK + MESH_TOL_LDU and any(classes[i].accessory for i in c) and \
+                all(classes[i].accessory or _detail_part(model, model.elements[i]) for i in c) and \
+                not any(classes[i].role in ("propulsion", "weapon") or classes[i].minifig_body for i in c) and \
+                all(j in cs or graph.edges[i, j].get("kind") == "resting" for i in c for j in graph.neighbors(i)):
+            props.update(c)
+        else:
+            keep.append(c)
+    return keep, props
 
 
 CARGO_GAP_LDU = 4.0  # a pack touches the animal's back within this gap ...
