@@ -697,3 +697,16 @@ def test_a_camera_on_its_tripod_on_the_pavement_is_a_loose_item_guns_on_a_wing_a
     m = a.model
     torches = [i for i in range(len(m.elements)) if m.elements[i].description == "Minifig Torch"]
     assert torches and all(_creation_of(a, i).kind == "vehicle" for i in torches)
+
+
+@needs_shared
+def test_a_field_cannon_on_its_own_wheels_is_a_wheeled_creation_not_a_loose_item():
+    """6716's field cannon, towed behind the wagon on its own two wheels, and 6761's cannon cart are wheeled
+    Creations their crew or a harnessed Horse pulls [000 §10.1], fielded and priced with their Cannon
+    [000 §8.4], not loose items listed at 0 CP."""
+    for name in ("6716-1 - Covered Wagon.mpd", "6761-1 - Bandit's Secret Hide-Out.mpd"):
+        a = _official(name)
+        (gun,) = [c for c in a.creations if c.name.endswith("cannon")]
+        card = next(k for k in a.cards if k.creation is gun)
+        assert gun.kind == "vehicle" and "own wheels" in gun.kind_reason
+        assert any(w.type == "cannon" for w in card.weapons) and card.total_cost > 0

@@ -1079,6 +1079,11 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
         return "vehicle", f"{len(prop)} propulsion element(s) ({roles[prop[0]].reason})"
     if any(classes[i].word == "boat" for i in idx):
         return "vehicle", "a boat hull"
+    carriage = [i for i in idx if roles[i].role == "weapon" and classes[i].role == "propulsion" and
+                classes[i].type == "ground"]
+    if carriage:  # a field cannon on its own wheels: a wheeled object its crew or a horse pulls [000 §10.1]
+        return "vehicle", f"a gun on its own wheels ({len(carriage)} on its carriage): a field piece, a wheeled " \
+                          "Creation its crew or a harnessed Horse pulls [000 §10.1]"
     cockpit = [i for i in idx if classes[i].word in _COCKPIT_WORDS]
     if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
         return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
