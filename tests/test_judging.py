@@ -702,11 +702,18 @@ def test_a_camera_on_its_tripod_on_the_pavement_is_a_loose_item_guns_on_a_wing_a
 @needs_shared
 def test_a_field_cannon_on_its_own_wheels_is_a_wheeled_creation_not_a_loose_item():
     """6716's field cannon, towed behind the wagon on its own two wheels, and 6761's cannon cart are wheeled
-    Creations their crew or a harnessed Horse pulls [000 §10.1], fielded and priced with their Cannon
-    [000 §8.4], not loose items listed at 0 CP."""
+    Creations their crew or a harnessed Horse pulls [000 §10.1]: a submodel named "cannon" that is the whole
+    creation names what it is, so its barrel is the Cannon, its trail the Structure and the wheels it rolls on
+    its running gear [000 §9.1]; fielded and priced with the Cannon [000 §8.4], not a loose item at 0 CP."""
     for name in ("6716-1 - Covered Wagon.mpd", "6761-1 - Bandit's Secret Hide-Out.mpd"):
         a = _official(name)
+        m = a.model
         (gun,) = [c for c in a.creations if c.name.endswith("cannon")]
         card = next(k for k in a.cards if k.creation is gun)
-        assert gun.kind == "vehicle" and "own wheels" in gun.kind_reason
-        assert any(w.type == "cannon" for w in card.weapons) and card.total_cost > 0
+        assert gun.kind == "vehicle" and any(w.type == "cannon" for w in card.weapons) and card.total_cost > 0
+        wheels = [i for i in gun.elements if m.elements[i].description.startswith(("Wheel", "Train Wheel"))]
+        assert wheels and all(gun.roles[i].role == "propulsion" and gun.roles[i].params["type"] == "ground"
+                              for i in wheels)
+        barrel = [i for i in gun.elements if m.elements[i].description.startswith("Minifig Cannon")]
+        assert barrel and all(gun.roles[i].role == "weapon" for i in barrel)
+        assert any(gun.roles[i].role == "structural" for i in gun.elements)

@@ -333,8 +333,16 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     roles: dict[int, RoleDecision] = {}
     boat = any(classes[i].word == "boat" or (classes[i].role == "propulsion" and classes[i].type == "water")
                for i in idx)
+    # a submodel named for a role that is a whole creation by itself ("cannon.ldr" standing on its own wheels)
+    # names what the creation is, not what each of its bricks does: its parts are judged by their place (the
+    # barrel is the Cannon, the trail its Structure, the wheels its running gear) [000 §7.1]
+    named = {(notes[i].source, notes[i].role) if i in notes and notes[i].origin == "submodel" else None
+             for i in idx}
+    whole_named = len(named) == 1 and None not in named and len(idx) > 1
     for i in idx:
         n = notes.get(i)
+        if whole_named:
+            n = None
         if n is not None and n.origin == "cli" and not n.params and classes[i].role == n.role and \
                 not classes[i].minifig_body:
             n = None  # restating an element's own role with --role changes nothing
@@ -369,7 +377,8 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                 roles[i] = RoleDecision(role, reason, "part", params)
     _airfoils(model, idx, classes, roles, boat, on_ground)
     stowed = _stowed(graph, idx, classes, roles, boat)
-    # wheels on a weapon's carriage are part of that weapon
+    # wheels on a weapon's carriage are part of that weapon (a deck gun's trucks) ...
+    carriage_wheels: list[int] = []
     for i in idx:
         r = roles.get(i)
         if r is not None and r.role == "propulsion" and r.source == "part":
@@ -377,6 +386,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             near |= {k for j in list(near) for k in graph.neighbors(j)}
             wn = [j for j in sorted(near) if j in roles and roles[j].role == "weapon"]
             if wn and r.params.get("type") == "ground":  # wheels, never a ship's mast beside a gun
+                carriage_wheels.append(i)
                 roles[i] = RoleDecision("weapon", f"{r.reason}; mounted on a weapon: part of its carriage",
                                         "topology", dict(roles[wn[0]].params),
                                         roles[wn[0]].group or f"carriage:{wn[0]}")
@@ -445,6 +455,11 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         if i in wheels and i not in rolling:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
+    for i in carriage_wheels:  # the wheels a field piece rolls on are its running gear, not its barrel
+        if low[i] >= ground - GROUND_TOL_LDU:
+            roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; the gun's carriage rolls on it on the "
+                                                  "ground: its running gear [000 §9.1]", "geometry",
+                                    {"type": "ground"})
     for i, r in list(roles.items()):  # a rotor lifts only spinning level with nothing over it (a helicopter's)
         if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
                 classes[i].word == "rotor" and not _lifts(model, idx, i):
@@ -1079,11 +1094,6 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
         return "vehicle", f"{len(prop)} propulsion element(s) ({roles[prop[0]].reason})"
     if any(classes[i].word == "boat" for i in idx):
         return "vehicle", "a boat hull"
-    carriage = [i for i in idx if roles[i].role == "weapon" and classes[i].role == "propulsion" and
-                classes[i].type == "ground"]
-    if carriage:  # a field cannon on its own wheels: a wheeled object its crew or a horse pulls [000 §10.1]
-        return "vehicle", f"a gun on its own wheels ({len(carriage)} on its carriage): a field piece, a wheeled " \
-                          "Creation its crew or a harnessed Horse pulls [000 §10.1]"
     cockpit = [i for i in idx if classes[i].word in _COCKPIT_WORDS]
     if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
         return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
