@@ -471,7 +471,8 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     feet = set() if flies(roles, boat) else {
         i for i in idx if low[i] >= ground - GROUND_TOL_LDU and i not in wheels and
         any(j in low and float(els[j].bbox_min[1]) < float(els[i].bbox_min[1]) - MESH_TOL_LDU and
-            roles.get(j) is not None and roles[j].role == "structural" for j in graph.neighbors(i))}
+            roles.get(j) is not None and roles[j].role == "structural" and not _detail_part(model, els[j])
+            for j in graph.neighbors(i))}  # a stack of round bricks under a cone is a pillar of details
     _details(model, graph, idx, classes, roles, feet)
     # a flyer: flying propulsion, or a starfighter's cockpit with no wheel, leg or keel (its engines and wings
     # are told by where they are, below)
