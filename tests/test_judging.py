@@ -717,3 +717,20 @@ def test_a_field_cannon_on_its_own_wheels_is_a_wheeled_creation_not_a_loose_item
         barrel = [i for i in gun.elements if m.elements[i].description.startswith("Minifig Cannon")]
         assert barrel and all(gun.roles[i].role == "weapon" for i in barrel)
         assert any(gun.roles[i].role == "structural" for i in gun.elements)
+
+
+@needs_shared
+def test_the_hinged_mount_a_wing_folds_on_is_part_of_the_wing():
+    """6887's wing units fold on hinges: the brackets and plates beyond the hinge carry the wing plates and
+    nothing else, so they swing with the wing and are part of it, Forward Flight [000 §9.1]; the hinge itself
+    stays the weak point [000 §7.1]."""
+    a = _official("6887-1 - Allied Avenger.mpd")
+    m = a.model
+    (ship,) = [c for c in a.creations if c.kind == "vehicle"]
+    mounts = [i for i in ship.elements if m.elements[i].description.startswith("Bracket") and
+              any(ship.roles.get(j) is not None and ship.roles[j].params.get("type") == "forward_flight" and
+                  ship.roles[j].role == "propulsion" for j in a.graph.neighbors(i))]
+    assert len(mounts) >= 4
+    assert all(ship.roles[i].role == "propulsion" and ship.roles[i].params["type"] == "forward_flight" and
+               "hinged mount" in ship.roles[i].reason for i in mounts)
+    assert any(ship.roles[i].role == "weak point" for i in ship.elements)

@@ -403,6 +403,20 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
         verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, False)
                     if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
+    # the hinged mount a wing swings on, beyond its joint, carrying that wing and nothing else, moves with it:
+    # part of the wing, Forward Flight [000 §9.1] (the Allied Avenger's folding wing units)
+    for k, (jb, v) in enumerate(zip(hanging, verdicts)):
+        if v is None or v[0] != "structural":
+            continue
+        mine = set(jb.elements)
+        out = {j for i in mine for j in graph.neighbors(i) if j not in mine and j not in core and
+               j not in joint_parts and j in roles}
+        wings = [j for j in out if roles[j].role == "propulsion" and roles[j].params.get("type") == "forward_flight"]
+        if wings and all(roles[j].role in ("propulsion", "decoration") for j in out) and \
+                len(mine) <= sum(1 for j in roles if roles[j].role == "propulsion" and
+                                 roles[j].params.get("type") == "forward_flight"):
+            verdicts[k] = ("propulsion", "the hinged mount a wing swings on, carrying nothing but the wing: part of "
+                                         "the wing, Forward Flight [000 §9.1]", {"type": "forward_flight"}, True)
     for jb, verdict in zip(hanging, verdicts):
         if verdict is None:
             continue
