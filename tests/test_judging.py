@@ -734,3 +734,24 @@ def test_the_hinged_mount_a_wing_folds_on_is_part_of_the_wing():
     assert all(ship.roles[i].role == "propulsion" and ship.roles[i].params["type"] == "forward_flight" and
                "hinged mount" in ship.roles[i].reason for i in mounts)
     assert any(ship.roles[i].role == "weak point" for i in ship.elements)
+
+
+@needs_shared
+def test_a_bench_standing_on_two_floor_plates_inside_the_walls_is_furniture(tmp_path):
+    """A bench (a tile on two round-brick legs) standing across two floor plates, walls on all four sides: interior
+    furniture, free [000 §7.1 "interior objects like furniture"], though no one floor plate carries it alone;
+    the walls stay Structure."""
+    rot = "0 0 1 0 1 0 -1 0 0"
+    lines = [f"1 7 -60 0 0 {ID} 3958.dat", f"1 7 60 0 0 {ID} 3958.dat"]  # the floor: two 6 x 6 plates
+    for z in (-50, 50):  # front and back walls, the second course bridging the two plates
+        lines += [f"1 4 -60 -24 {z} {ID} 3009.dat", f"1 4 60 -24 {z} {ID} 3009.dat", f"1 4 0 -48 {z} {ID} 3009.dat"]
+    lines += [f"1 4 {x} -24 0 {rot} 3010.dat" for x in (-110, 110)]  # side walls
+    lines += [f"1 15 -10 -24 10 {ID} 3062b.dat", f"1 15 10 -24 10 {ID} 3062b.dat", f"1 15 0 -32 10 {ID} 3069b.dat"]
+    a = _analyse(_model(tmp_path, "room.ldr", lines))
+    room, seat = _role(a, "3069b.dat")
+    assert room.kind == "building"
+    assert seat.role == "decoration" and "interior furniture" in seat.reason
+    legs = [i for i in room.elements if a.model.elements[i].part == "3062b.dat"]
+    assert len(legs) == 2 and all(room.roles[i].role == "decoration" for i in legs)
+    walls = [i for i in room.elements if a.model.elements[i].part in ("3009.dat", "3010.dat")]
+    assert walls and all(room.roles[i].role == "structural" for i in walls)
