@@ -755,3 +755,25 @@ def test_a_bench_standing_on_two_floor_plates_inside_the_walls_is_furniture(tmp_
     assert len(legs) == 2 and all(room.roles[i].role == "decoration" for i in legs)
     walls = [i for i in room.elements if a.model.elements[i].part in ("3009.dat", "3010.dat")]
     assert walls and all(room.roles[i].role == "structural" for i in walls)
+
+
+@needs_shared
+def test_plates_built_on_a_wing_and_nothing_else_are_part_of_the_wing():
+    """928's delta: the plates laid on its wing plates and on nothing else of the ship are part of the wing,
+    Forward Flight [000 §9.1], as is 6861's plate across the top of its tail fin; the trans-red 1 x 1 navigation
+    lights on the wing tips stay details, decoration [000 §7.1]."""
+    for name, want in (("928-1 - Galaxy Explorer.mpd", 6), ("6861-1 - X1 Patrol Craft.mpd", 1)):
+        a = _official(name)
+        m = a.model
+        ship = max((c for c in a.creations if c.kind == "vehicle"), key=lambda c: len(c.elements))
+        built = [i for i in ship.elements if "built onto the forward flight" in ship.roles[i].reason]
+        assert len(built) >= want
+        for i in built:
+            assert ship.roles[i].role == "propulsion" and ship.roles[i].params["type"] == "forward_flight"
+            assert any(ship.roles[j].role == "propulsion" for j in a.graph.neighbors(i) if j in ship.roles)
+        lights = [i for i in ship.elements if m.elements[i].description == "Plate  1 x  1" and
+                  m.colours.transparent(m.elements[i].colour) and
+                  any(ship.roles[j].params.get("type") == "forward_flight" for j in a.graph.neighbors(i)
+                      if j in ship.roles)]
+        assert all(ship.roles[i].role == "decoration" for i in lights)
+        assert lights or name.startswith("6861")

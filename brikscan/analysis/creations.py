@@ -425,6 +425,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             if keep_joint and rest.get(i) == "joint":
                 continue  # the element the joint turns in stays the weak point
             roles[i] = RoleDecision(role, f"{classes[i].reason}; {why}", "topology", dict(params))
+    detached: set[int] = set()
     for i in cand:
         if i in roles and roles[i].source == "topology":
             continue
@@ -446,6 +447,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         else:
             roles[i] = RoleDecision("decoration", f"{c.reason}; not built into the main Structure "
                                                   "(Non-Structural) [000 §7.1]", "topology")
+            detached.add(i)
     # geometry: whatever encloses an interior is Structural [000 §7.1]; moving bodies (turrets, doors, lids on
     # joints) keep what the topology decided
     wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
@@ -497,6 +499,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     _barrels(model, idx, classes, roles, flyer)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
+    _built_on_propulsion(model, graph, idx, roles, detached)
     struts = landing_struts(model, graph, idx, roles, boat)
     if core:
         els = model.elements
@@ -991,6 +994,33 @@ def _wing_sections(model, idx: list[int], roles: dict[int, RoleDecision], ldu_pe
                                                   f"sticking out of the flyer's fuselage ({out:.0%} outside it): "
                                                   "a wing, Forward Flight [000 §9.1]", "geometry",
                                     {"type": "forward_flight"})
+
+
+def _built_on_propulsion(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
+                         detached: set[int]) -> None:
+    """A building piece bigger than a detail, built onto a wing or an engine and onto nothing else of the
+    creation (a plate across a tail fin's top, the mount plate of a rocket pod on a wing, a delta's plates on its
+    wing plates), is part of that propulsion: it takes its role, a Thruster's when it carries one [000 §9.1,
+    §9.3]. Small details on a wing (a navigation light, a grille tile) stay details."""
+    inside = set(idx)
+    els = model.elements
+    changed = True
+    while changed:
+        changed = False
+        for i in sorted(detached):
+            r = roles.get(i)
+            if r is None or r.role != "decoration" or r.source != "topology" or is_detail_sized(els[i]):
+                continue
+            near = [roles.get(j) for j in graph.neighbors(i) if j in inside and j != i and
+                    not (is_detail_sized(els[j]) and roles.get(j) is not None and roles[j].role == "decoration")]
+            if not near or not all(n is not None and n.role == "propulsion" for n in near):
+                continue  # (a light or a grille on it is a detail it carries)
+            kinds = {n.params.get("type", "") for n in near}
+            kind = "thrust" if "thrust" in kinds else sorted(kinds)[0]
+            roles[i] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; built onto the {kind.replace('_', ' ')} "
+                                                  "propulsion and nothing else: part of it [000 §9.1]", "topology",
+                                    {"type": kind} if kind else {})
+            changed = True
 
 
 def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecision], moving: set[int],
