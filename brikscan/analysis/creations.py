@@ -1424,7 +1424,7 @@ def _scenery_reason(model, c: PartClass, element, floor: float | None = None) ->
     return ""
 
 
-FLAT_MAX_LDU = LDU_PER_PLATE + 4.0 + MESH_TOL_LDU  # a plate with its studs: paving, not built up
+PAVING_MAX_LDU = LDU_PER_PLATE + 4.0 + MESH_TOL_LDU  # a plate with its studs lying on the ground: paving
 OVER_MAX_LDU = LDU_PER_BRICK + MESH_TOL_LDU  # the build over a flat piece at most a brick above it (a door frame)
 SCENERY_ITEM_MAX = 5  # a piece this small attached only to the scenery lies on it (a rock, a tree, a coin)
 
@@ -1508,7 +1508,7 @@ def _built_against(model, small: list[list[int]], keep: list[list[int]], classes
             continue  # a plant, a rock, a loose item
         c_lo = np.min([els[i].bbox_min for i in c], axis=0)
         c_hi = np.max([els[i].bbox_max for i in c], axis=0)
-        tall = float(c_hi[1] - c_lo[1]) > FLAT_MAX_LDU
+        tall = float(c_hi[1] - c_lo[1]) > PAVING_MAX_LDU
         best = None
         for i in c:
             e = els[i]
