@@ -1509,11 +1509,16 @@ def _built_against(model, small: list[list[int]], keep: list[list[int]], classes
         c_lo = np.min([els[i].bbox_min for i in c], axis=0)
         c_hi = np.max([els[i].bbox_max for i in c], axis=0)
         tall = float(c_hi[1] - c_lo[1]) > PAVING_MAX_LDU
+        reach = RESTING_GAP_LDU + MESH_TOL_LDU  # against it (a bar is inset 2 LDU)
+        # speed only: the build's pieces near the piece's box, then the exact test per element
+        around = np.flatnonzero(np.maximum(0.0, np.maximum(lo - c_hi, c_lo - hi)).max(axis=1) <= reach)
+        if not len(around):
+            continue
         best = None
         for i in c:
             e = els[i]
-            gap = np.maximum(0.0, np.maximum(lo - e.bbox_max, e.bbox_min - hi)).max(axis=1)
-            near = np.flatnonzero(gap <= RESTING_GAP_LDU + MESH_TOL_LDU)  # against it (a bar is inset 2 LDU)
+            gap = np.maximum(0.0, np.maximum(lo[around] - e.bbox_max, e.bbox_min - hi[around])).max(axis=1)
+            near = around[gap <= reach]
             if not len(near):
                 continue
             hit = None

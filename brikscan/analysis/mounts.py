@@ -184,13 +184,15 @@ def _standing_on_floor(els, adj: dict[int, list[int]], idx: list[int]) -> list[t
     out: list[tuple[list[int], list[int]]] = []
     seen: set[int] = set()
     tol, margin = ON_FLOOR_TOL_LDU, FLOOR_MARGIN_LDU
-    for s in sorted(idx, key=lambda i: -float(els[i].bbox_max[1])):  # the lowest first: legs before the top
+    top = {i: float(els[i].bbox_min[1]) for i in idx}  # LDraw -Y is up: the top of a piece ...
+    bot = {i: float(els[i].bbox_max[1]) for i in idx}  # ... and its bottom
+    for s in sorted(idx, key=lambda i: -bot[i]):  # the lowest first: legs before the top
         if s in seen:
             continue
-        level = float(els[s].bbox_max[1])  # LDraw -Y is up: the bottom of the piece, the floor's top
+        level = bot[s]  # the bottom of the piece, the floor's top
 
         def under(j: int) -> bool:  # a floor piece: its top (studs) at the piece's bottom, its body below
-            return abs(float(els[j].bbox_min[1]) - level) <= tol and float(els[j].bbox_max[1]) > level + margin
+            return abs(top[j] - level) <= tol and bot[j] > level + margin
         if not any(under(j) for j in adj[s]):
             continue  # stands on no floor piece
         group, frontier, floors = {s}, [s], set()
@@ -199,15 +201,19 @@ def _standing_on_floor(els, adj: dict[int, list[int]], idx: list[int]) -> list[t
             for w in adj[u]:
                 if w in group or w in floors:
                     continue
-                if float(els[w].bbox_max[1]) <= level + margin:  # above the floor: part of the furniture
+                if bot[w] <= level + margin:  # above the floor: part of the furniture
                     group.add(w)
                     frontier.append(w)
                 elif under(w):  # a floor piece under it
                     floors.add(w)
                 else:  # reaches below the floor from the side: a wall, not furniture
-                    group = set(range(FURNITURE_MAX_ELEMENTS + 1))
+                    frontier = []
+                    group.update(range(-FURNITURE_MAX_ELEMENTS - 1, 0))  # too big: no furniture
                     break
-        if len(group) > FURNITURE_MAX_ELEMENTS or len(floors) < 2:
+        if len(group) > FURNITURE_MAX_ELEMENTS:  # speed only: its pieces on this floor level would find the same
+            seen.update(w for w in group if w >= 0 and bot[w] == level)
+            continue
+        if len(floors) < 2:
             continue  # a piece on one floor plate is the pendant branch above
         seen |= group
         out.append((sorted(group), sorted(floors)))
