@@ -606,3 +606,174 @@ def test_a_ship_shown_tilted_on_its_stand_does_not_roll_on_an_engine_ring():
     ship = max((k for k in a.cards if k.creation.kind == "vehicle"), key=lambda k: len(k.creation.elements))
     assert not [p for p in ship.propulsion if p.type == "ground"]
     assert [p for p in ship.propulsion if p.type == "thrust"]
+
+
+def _creation_of(a, i: int):
+    return next(c for c in a.creations if i in c.elements)
+
+
+@needs_shared
+def test_a_stub_built_against_a_house_is_part_of_it_a_tile_beside_it_is_paving(tmp_path):
+    """A brick standing on the base plate against the wall is a piece of the house's wall; a flat tile lying
+    beside it is paving, scenery [000 §7.1 Building: walls, floors; free scenery]."""
+    lines = [f"1 2 0 0 0 {ID} 3811.dat"] + BODY + [f"1 4 0 -24 90 {ID} 3004.dat", f"1 7 60 -8 90 {ID} 3069b.dat"]
+    a = _analyse(_model(tmp_path, "stub.ldr", lines))
+    house, stub = _role(a, "3004.dat")
+    assert house.kind == "building" and any(a.model.elements[i].part == "3001.dat" for i in house.elements)
+    assert stub.role == "structural" and "built against the building" in stub.reason
+    paving, _ = _role(a, "3069b.dat")
+    assert paving.kind == "scenery"
+
+
+@needs_shared
+def test_the_blocks_of_one_submodel_on_one_base_plate_are_one_building(tmp_path):
+    """Two blocks the builder put in one submodel and stood on one base plate are fielded as one building, each
+    block's bricks its Structure; the same blocks written straight into the main model are two [000 §7.1]."""
+    far = [line.replace("1 4 0 ", "1 4 200 ", 1) for line in BODY]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 2 0 0 0 {ID} 3811.dat", f"1 16 0 0 0 {ID} blocks.ldr",
+             "0 FILE blocks.ldr", "0 blocks", "0 Name: blocks.ldr"] + BODY + far
+    a = _analyse(_model(tmp_path, "blocks.mpd", lines))
+    (base,) = [c for c in a.creations if c.kind == "building"]
+    assert sum(a.model.elements[i].part == "3001.dat" for i in base.elements) == 14
+    assert all(base.roles[i].role == "structural" for i in base.elements)
+    assert "blocks of one submodel" in base.kind_reason
+    a2 = _analyse(_model(tmp_path, "apart.ldr", [f"1 2 0 0 0 {ID} 3811.dat"] + BODY + far))
+    assert len([c for c in a2.creations if c.kind == "building"]) == 2
+
+
+@needs_shared
+def test_thresholds_and_blocks_of_a_base_are_the_building_a_map_on_the_rail_is_the_ships():
+    """6066's threshold tiles under its doors are the Outpost's floor; 6959's towers and bunker on the crater
+    plate, and the wall and console standing against them, are one Lunar Launch Site; 6286's monkey keeps the
+    hand it holds a lance with, and the map tile lying on the rail by a pirate's hand is the ship's [000 §7.1]."""
+    a = _official("6066 - Camouflaged Outpost.mpd")
+    m = a.model
+    outpost = max((c for c in a.creations if c.kind == "building"), key=lambda c: len(c.elements))
+    for i in (3, 8):  # the two tiles in the doorways (Tile 1 x 4, Tile 1 x 8)
+        assert m.elements[i].description.startswith("Tile") and i in outpost.elements
+    a = _official("6959-1 - Lunar Launch Site.mpd")
+    m = a.model
+    base = [c for c in a.creations if c.kind == "building"]
+    assert len(base) == 1 and "blocks of one submodel" in base[0].kind_reason
+    (plate,) = [c for c in a.creations if c.kind == "scenery"]
+    assert [m.elements[i].description.split()[0] for i in plate.elements] == ["Baseplate"]
+    a = _official("6286 - Skulls Eye Schooner.mpd")
+    m = a.model
+    (monkey,) = [c for c in a.creations if c.kind == "creature" and
+                 any("Monkey" in m.elements[i].description for i in c.elements)]
+    limbs = [j for i in monkey.elements for j in a.graph.neighbors(i)
+             if m.elements[j].description in ("Minifig Arm Left", "Minifig Arm Right", "Minifig Hand")]
+    assert limbs and all(j in monkey.elements for j in limbs)
+    (lance,) = [i for i in range(len(m.elements)) if m.elements[i].description == "Minifig Lance"
+                and any(j in monkey.elements for j in a.graph.neighbors(i))]
+    assert _creation_of(a, lance).kind == "vehicle"  # it stands on the deck: the ship's
+    (tile,) = [i for i in range(len(m.elements)) if "Map Pattern" in m.elements[i].description]
+    assert _creation_of(a, tile).kind == "vehicle"
+
+
+@needs_shared
+def test_the_logs_a_raft_floats_on_are_its_structure():
+    """1713's raft floats on yellow round bricks laid sideways on its brackets: at its lowest level, carrying the
+    deck, they hold it up, Structure, not surface details [000 §7.1]; the flag on its pole stays decoration."""
+    a = _official("1713-1 - Shipwrecked Pirate.mpd")
+    m = a.model
+    (raft,) = [c for c in a.creations if c.kind != "minifig"]
+    logs = [i for i in raft.elements if m.elements[i].description.startswith("Brick  1 x  1 Round")]
+    assert len(logs) == 8 and all(raft.roles[i].role == "structural" for i in logs)
+    flag = [i for i in raft.elements if m.elements[i].description.startswith("Flag")]
+    assert flag and all(raft.roles[i].role == "decoration" for i in flag)
+
+
+@needs_shared
+def test_a_camera_on_its_tripod_on_the_pavement_is_a_loose_item_guns_on_a_wing_are_not():
+    """10224's press camera stands on its tripod (minifig gear and round plates, fixed to nothing) on the
+    pavement, held by no one: a loose item, scenery, not a part of the Town Hall [000 §7.1 Base Cost]; the
+    torches clipped to 6905's scout wing are up on the craft and stay with it."""
+    a = _official("10224 - Town Hall.mpd")
+    m = a.model
+    (camera,) = [i for i in range(len(m.elements)) if m.elements[i].description.startswith("Minifig Camera")]
+    assert _creation_of(a, camera).kind == "scenery"
+    a = _official("6905 - Biwing Blaster.mpd")
+    m = a.model
+    torches = [i for i in range(len(m.elements)) if m.elements[i].description == "Minifig Torch"]
+    assert torches and all(_creation_of(a, i).kind == "vehicle" for i in torches)
+
+
+@needs_shared
+def test_a_field_cannon_on_its_own_wheels_is_a_wheeled_creation_not_a_loose_item():
+    """6716's field cannon, towed behind the wagon on its own two wheels, and 6761's cannon cart are wheeled
+    Creations their crew or a harnessed Horse pulls [000 §10.1]: a submodel named "cannon" that is the whole
+    creation names what it is, so its barrel is the Cannon, its trail the Structure and the wheels it rolls on
+    its running gear [000 §9.1]; fielded and priced with the Cannon [000 §8.4], not a loose item at 0 CP."""
+    for name in ("6716-1 - Covered Wagon.mpd", "6761-1 - Bandit's Secret Hide-Out.mpd"):
+        a = _official(name)
+        m = a.model
+        (gun,) = [c for c in a.creations if c.name.endswith("cannon")]
+        card = next(k for k in a.cards if k.creation is gun)
+        assert gun.kind == "vehicle" and any(w.type == "cannon" for w in card.weapons) and card.total_cost > 0
+        wheels = [i for i in gun.elements if m.elements[i].description.startswith(("Wheel", "Train Wheel"))]
+        assert wheels and all(gun.roles[i].role == "propulsion" and gun.roles[i].params["type"] == "ground"
+                              for i in wheels)
+        barrel = [i for i in gun.elements if m.elements[i].description.startswith("Minifig Cannon")]
+        assert barrel and all(gun.roles[i].role == "weapon" for i in barrel)
+        assert any(gun.roles[i].role == "structural" for i in gun.elements)
+
+
+@needs_shared
+def test_the_hinged_mount_a_wing_folds_on_is_part_of_the_wing():
+    """6887's wing units fold on hinges: the brackets and plates beyond the hinge carry the wing plates and
+    nothing else, so they swing with the wing and are part of it, Forward Flight [000 §9.1]; the hinge itself
+    stays the weak point [000 §7.1]."""
+    a = _official("6887-1 - Allied Avenger.mpd")
+    m = a.model
+    (ship,) = [c for c in a.creations if c.kind == "vehicle"]
+    mounts = [i for i in ship.elements if m.elements[i].description.startswith("Bracket") and
+              any(ship.roles.get(j) is not None and ship.roles[j].params.get("type") == "forward_flight" and
+                  ship.roles[j].role == "propulsion" for j in a.graph.neighbors(i))]
+    assert len(mounts) >= 4
+    assert all(ship.roles[i].role == "propulsion" and ship.roles[i].params["type"] == "forward_flight" and
+               "hinged mount" in ship.roles[i].reason for i in mounts)
+    assert any(ship.roles[i].role == "weak point" for i in ship.elements)
+
+
+@needs_shared
+def test_a_bench_standing_on_two_floor_plates_inside_the_walls_is_furniture(tmp_path):
+    """A bench (a tile on two round-brick legs) standing across two floor plates, walls on all four sides: interior
+    furniture, free [000 §7.1 "interior objects like furniture"], though no one floor plate carries it alone;
+    the walls stay Structure."""
+    rot = "0 0 1 0 1 0 -1 0 0"
+    lines = [f"1 7 -60 0 0 {ID} 3958.dat", f"1 7 60 0 0 {ID} 3958.dat"]  # the floor: two 6 x 6 plates
+    for z in (-50, 50):  # front and back walls, the second course bridging the two plates
+        lines += [f"1 4 -60 -24 {z} {ID} 3009.dat", f"1 4 60 -24 {z} {ID} 3009.dat", f"1 4 0 -48 {z} {ID} 3009.dat"]
+    lines += [f"1 4 {x} -24 0 {rot} 3010.dat" for x in (-110, 110)]  # side walls
+    lines += [f"1 15 -10 -24 10 {ID} 3062b.dat", f"1 15 10 -24 10 {ID} 3062b.dat", f"1 15 0 -32 10 {ID} 3069b.dat"]
+    a = _analyse(_model(tmp_path, "room.ldr", lines))
+    room, seat = _role(a, "3069b.dat")
+    assert room.kind == "building"
+    assert seat.role == "decoration" and "interior furniture" in seat.reason
+    legs = [i for i in room.elements if a.model.elements[i].part == "3062b.dat"]
+    assert len(legs) == 2 and all(room.roles[i].role == "decoration" for i in legs)
+    walls = [i for i in room.elements if a.model.elements[i].part in ("3009.dat", "3010.dat")]
+    assert walls and all(room.roles[i].role == "structural" for i in walls)
+
+
+@needs_shared
+def test_plates_built_on_a_wing_and_nothing_else_are_part_of_the_wing():
+    """928's delta: the plates laid on its wing plates and on nothing else of the ship are part of the wing,
+    Forward Flight [000 §9.1], as is 6861's plate across the top of its tail fin; the trans-red 1 x 1 navigation
+    lights on the wing tips stay details, decoration [000 §7.1]."""
+    for name, want in (("928-1 - Galaxy Explorer.mpd", 6), ("6861-1 - X1 Patrol Craft.mpd", 1)):
+        a = _official(name)
+        m = a.model
+        ship = max((c for c in a.creations if c.kind == "vehicle"), key=lambda c: len(c.elements))
+        built = [i for i in ship.elements if "built onto the forward flight" in ship.roles[i].reason]
+        assert len(built) >= want
+        for i in built:
+            assert ship.roles[i].role == "propulsion" and ship.roles[i].params["type"] == "forward_flight"
+            assert any(ship.roles[j].role == "propulsion" for j in a.graph.neighbors(i) if j in ship.roles)
+        lights = [i for i in ship.elements if m.elements[i].description == "Plate  1 x  1" and
+                  m.colours.transparent(m.elements[i].colour) and
+                  any(ship.roles[j].params.get("type") == "forward_flight" for j in a.graph.neighbors(i)
+                      if j in ship.roles)]
+        assert all(ship.roles[i].role == "decoration" for i in lights)
+        assert lights or name.startswith("6861")

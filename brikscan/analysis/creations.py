@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import UsageError
-from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
+from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from ..rules.formulas import sl_text
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
@@ -155,6 +155,11 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                     continue  # a cannon is a Vehicle weapon on its mount, never carried [000 §8.1 Turrets]
                 carried = c.accessory or c.role == "weapon"
                 only_ours = not outside and c.role not in ("structural", None, "propulsion")
+                base = _lies_on_other(model, v, members, classes) if small and only_ours and not carried else None
+                if base is not None:  # a printed tile lying on the rail a hand touches is the rail's, not in hand
+                    graph.add_edge(v, base, kind="resting", movable=False, source="contact", count=1,
+                                   kinds=["resting"], reason="lies on it (no connector found)")
+                    continue
                 if small and (carried or only_ours):
                     fig["items"].append(v)
                     taken.add(v)
@@ -170,6 +175,20 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 figs[heads[k][0]]["items"].append(v)
                 taken.add(v)
     return [figs[o] for o in sorted(figs)]
+
+
+def _lies_on_other(model, v: int, members: set[int], classes) -> int | None:
+    """The element, not one of ``members``, that element ``v`` lies on (its bottom on that one's top, within the
+    mesh margin, their footprints overlapping), or None: a part lying on the build, whoever touches it."""
+    els = model.elements
+    e = els[v]
+    lo = np.array([x.bbox_min for x in els]).reshape(-1, 3)
+    hi = np.array([x.bbox_max for x in els]).reshape(-1, 3)
+    over = (np.minimum(hi[:, [0, 2]], e.bbox_max[[0, 2]]) - np.maximum(lo[:, [0, 2]], e.bbox_min[[0, 2]])).min(axis=1)
+    top_gap = lo[:, 1] - e.bbox_max[1]  # LDraw -Y is up: the other's top below the part's bottom
+    under = np.flatnonzero((over > MESH_TOL_LDU) & (top_gap >= -MESH_TOL_LDU) & (top_gap <= MESH_TOL_LDU))
+    return next((int(j) for j in under if int(j) != v and int(j) not in members and
+                 not classes[int(j)].minifig_body and not classes[int(j)].animal), None)
 
 
 SKIRT_MIN_HEIGHT_LDU = 24.0  # a brick-high piece of at most 2 x 2 studs under a legless torso is its skirt
@@ -314,8 +333,16 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     roles: dict[int, RoleDecision] = {}
     boat = any(classes[i].word == "boat" or (classes[i].role == "propulsion" and classes[i].type == "water")
                for i in idx)
+    # a submodel named for a role that is a whole creation by itself ("cannon.ldr" standing on its own wheels)
+    # names what the creation is, not what each of its bricks does: its parts are judged by their place (the
+    # barrel is the Cannon, the trail its Structure, the wheels its running gear) [000 §7.1]
+    named = {(notes[i].source, notes[i].role) if i in notes and notes[i].origin == "submodel" else None
+             for i in idx}
+    whole_named = len(named) == 1 and None not in named and len(idx) > 1
     for i in idx:
         n = notes.get(i)
+        if whole_named:
+            n = None
         if n is not None and n.origin == "cli" and not n.params and classes[i].role == n.role and \
                 not classes[i].minifig_body:
             n = None  # restating an element's own role with --role changes nothing
@@ -350,7 +377,8 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                 roles[i] = RoleDecision(role, reason, "part", params)
     _airfoils(model, idx, classes, roles, boat, on_ground)
     stowed = _stowed(graph, idx, classes, roles, boat)
-    # wheels on a weapon's carriage are part of that weapon
+    # wheels on a weapon's carriage are part of that weapon (a deck gun's trucks) ...
+    carriage_wheels: list[int] = []
     for i in idx:
         r = roles.get(i)
         if r is not None and r.role == "propulsion" and r.source == "part":
@@ -358,6 +386,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             near |= {k for j in list(near) for k in graph.neighbors(j)}
             wn = [j for j in sorted(near) if j in roles and roles[j].role == "weapon"]
             if wn and r.params.get("type") == "ground":  # wheels, never a ship's mast beside a gun
+                carriage_wheels.append(i)
                 roles[i] = RoleDecision("weapon", f"{r.reason}; mounted on a weapon: part of its carriage",
                                         "topology", dict(roles[wn[0]].params),
                                         roles[wn[0]].group or f"carriage:{wn[0]}")
@@ -374,6 +403,20 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
         verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, False)
                     if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
+    # the hinged mount a wing swings on, beyond its joint, carrying that wing and nothing else, moves with it:
+    # part of the wing, Forward Flight [000 §9.1] (the Allied Avenger's folding wing units)
+    for k, (jb, v) in enumerate(zip(hanging, verdicts)):
+        if v is None or v[0] != "structural":
+            continue
+        mine = set(jb.elements)
+        out = {j for i in mine for j in graph.neighbors(i) if j not in mine and j not in core and
+               j not in joint_parts and j in roles}
+        wings = [j for j in out if roles[j].role == "propulsion" and roles[j].params.get("type") == "forward_flight"]
+        if wings and all(roles[j].role in ("propulsion", "decoration") for j in out) and \
+                len(mine) <= sum(1 for j in roles if roles[j].role == "propulsion" and
+                                 roles[j].params.get("type") == "forward_flight"):
+            verdicts[k] = ("propulsion", "the hinged mount a wing swings on, carrying nothing but the wing: part of "
+                                         "the wing, Forward Flight [000 §9.1]", {"type": "forward_flight"}, True)
     for jb, verdict in zip(hanging, verdicts):
         if verdict is None:
             continue
@@ -382,6 +425,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             if keep_joint and rest.get(i) == "joint":
                 continue  # the element the joint turns in stays the weak point
             roles[i] = RoleDecision(role, f"{classes[i].reason}; {why}", "topology", dict(params))
+    detached: set[int] = set()
     for i in cand:
         if i in roles and roles[i].source == "topology":
             continue
@@ -403,6 +447,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         else:
             roles[i] = RoleDecision("decoration", f"{c.reason}; not built into the main Structure "
                                                   "(Non-Structural) [000 §7.1]", "topology")
+            detached.add(i)
     # geometry: whatever encloses an interior is Structural [000 §7.1]; moving bodies (turrets, doors, lids on
     # joints) keep what the topology decided
     wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
@@ -426,13 +471,25 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         if i in wheels and i not in rolling:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
+    for i in carriage_wheels:  # the wheels a field piece rolls on are its running gear, not its barrel
+        if low[i] >= ground - GROUND_TOL_LDU:
+            roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; the gun's carriage rolls on it on the "
+                                                  "ground: its running gear [000 §9.1]", "geometry",
+                                    {"type": "ground"})
     for i, r in list(roles.items()):  # a rotor lifts only spinning level with nothing over it (a helicopter's)
         if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
                 classes[i].word == "rotor" and not _lifts(model, idx, i):
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side or under the build; "
                                                   "a detail, not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
-    _details(model, graph, idx, classes, roles)
+    # what a build that does not fly stands or floats on at its lowest level, carrying a part above it (the
+    # logs under a raft, the feet of a wall), holds it up: Structure, not a surface detail [000 §7.1]
+    feet = set() if flies(roles, boat) else {
+        i for i in idx if low[i] >= ground - GROUND_TOL_LDU and i not in wheels and
+        any(j in low and float(els[j].bbox_min[1]) < float(els[i].bbox_min[1]) - MESH_TOL_LDU and
+            roles.get(j) is not None and roles[j].role == "structural" and not _detail_part(model, els[j])
+            for j in graph.neighbors(i))}  # a stack of round bricks under a cone is a pillar of details
+    _details(model, graph, idx, classes, roles, feet)
     # a flyer: flying propulsion, or a starfighter's cockpit with no wheel, leg or keel (its engines and wings
     # are told by where they are, below)
     flyer = flies(roles, boat) or (not boat and any(classes[i].word in _COCKPIT_WORDS for i in idx) and
@@ -442,6 +499,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     _barrels(model, idx, classes, roles, flyer)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
+    _built_on_propulsion(model, graph, idx, roles, detached)
     struts = landing_struts(model, graph, idx, roles, boat)
     if core:
         els = model.elements
@@ -648,7 +706,8 @@ def _detail_part(model, e) -> bool:
     return bool(words & _DETAIL_WORDS) or (model.colours.transparent(e.colour) and not words & _PANE_WORDS)
 
 
-def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
+             feet: set[int] | frozenset[int] = frozenset()) -> None:
     """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light, a small
     see-through piece: a lamp) that hold nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1].
 
@@ -663,8 +722,8 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if r is None or r.role != "structural" or r.source not in ("part", "topology"):
             continue
         e = els[i]
-        if _detail_part(model, e) and any(j in inside for j in graph.neighbors(i)):  # stuck on something
-            cand[i] = _up_axis(e)
+        if _detail_part(model, e) and any(j in inside for j in graph.neighbors(i)) and i not in feet:
+            cand[i] = _up_axis(e)  # stuck on something, not what the build stands on
 
     def outward(i: int) -> float:
         k, sgn = cand[i]
@@ -937,6 +996,33 @@ def _wing_sections(model, idx: list[int], roles: dict[int, RoleDecision], ldu_pe
                                     {"type": "forward_flight"})
 
 
+def _built_on_propulsion(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
+                         detached: set[int]) -> None:
+    """A building piece bigger than a detail, built onto a wing or an engine and onto nothing else of the
+    creation (a plate across a tail fin's top, the mount plate of a rocket pod on a wing, a delta's plates on its
+    wing plates), is part of that propulsion: it takes its role, a Thruster's when it carries one [000 §9.1,
+    §9.3]. Small details on a wing (a navigation light, a grille tile) stay details."""
+    inside = set(idx)
+    els = model.elements
+    changed = True
+    while changed:
+        changed = False
+        for i in sorted(detached):
+            r = roles.get(i)
+            if r is None or r.role != "decoration" or r.source != "topology" or is_detail_sized(els[i]):
+                continue
+            near = [roles.get(j) for j in graph.neighbors(i) if j in inside and j != i and
+                    not (is_detail_sized(els[j]) and roles.get(j) is not None and roles[j].role == "decoration")]
+            if not near or not all(n is not None and n.role == "propulsion" for n in near):
+                continue  # (a light or a grille on it is a detail it carries)
+            kinds = {n.params.get("type", "") for n in near}
+            kind = "thrust" if "thrust" in kinds else sorted(kinds)[0]
+            roles[i] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; built onto the {kind.replace('_', ' ')} "
+                                                  "propulsion and nothing else: part of it [000 §9.1]", "topology",
+                                    {"type": kind} if kind else {})
+            changed = True
+
+
 def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecision], moving: set[int],
                     ldu_per_inch: float, interior_cache: dict | None = None, on_ground: bool = False) -> None:
     """Elements of a structural kind that enclose an interior become Structural, with the enclosed volume.
@@ -1156,12 +1242,22 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     scenery = {i for i in remaining if _scenery_reason(model, classes[i], model.elements[i], floor) and
                not (notes.get(i) and notes[i].role)}
     comps = [sorted(c) for c in components_in(graph, [i for i in remaining if i not in scenery])]
-    comps, lying = _lying_on_scenery(model, graph, comps, scenery, classes)
+    comps, props = _loose_props(model, graph, comps, classes, floor)
+    against: set[int] = set()
+    comps, lying = _lying_on_scenery(model, graph, comps, scenery, classes, against)
+    lying |= props
     comps = _cargo_on_animals(model, comps, [c for c in creations if c.kind == "creature"], classes)
     scenery |= lying
     for comp in components_in(graph, scenery):
         groups.append((sorted(comp), "\x00scenery"))
-    for comp in _docked(model, graph, _join_resting(model, graph, comps, classes), classes, in_fig):
+    blocks_of: dict[int, list[list[int]]] = {}  # a building in blocks: its roles are decided block by block
+    for blocks in _one_build(model, graph, _docked(model, graph, _join_resting(model, graph, comps, classes),
+                                                   classes, in_fig), classes, scenery):
+        comp = sorted(i for b in blocks for i in b)
+        if len(blocks) > 1:
+            blocks_of[comp[0]] = blocks
+            groups.append((comp, ""))
+            continue
         stand = _display_stand(model, graph, comp, classes)
         if stand:
             groups.append((stand, "\x00stand"))
@@ -1185,9 +1281,18 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
         params = dict(cn.params) if cn else {}
         on_ground = any(j in scenery for i in idx for j in graph.neighbors(i))
-        roles = _decide_roles(model, graph, idx, classes, notes, hull_cache, ldu_per_inch, interior_cache,
-                              on_ground)
+        roles = {}
+        for block in blocks_of.get(idx[0], [idx]) if not fname else [idx]:
+            roles.update(_decide_roles(model, graph, block, classes, notes, hull_cache, ldu_per_inch,
+                                       interior_cache, on_ground))
+        for i in against.intersection(idx):
+            r = roles[i]
+            roles[i] = RoleDecision(r.role, f"{r.reason}; built against the building on the ground (a threshold, a "
+                                             "wall stub): part of it [000 §7.1]", r.source, r.params, r.group)
         kind, why = _kind(model, idx, roles, classes, params.get("kind"))
+        if idx[0] in blocks_of and not fname:
+            why = f"{why}; {len(blocks_of[idx[0]])} blocks of one submodel on one base plate: one building " \
+                  "[000 §7.1 Structure]"
         sub = fname or _common_submodel(model, idx)
         name = params.get("name") or file_stem(sub)
         if not name:
@@ -1224,8 +1329,20 @@ def _fitted(graph: nx.Graph, body: set[int], rest: set[int], taken: set[int], ex
         return j in rest and j not in body and j not in taken and j not in explicit and \
             (classes[j].accessory or classes[j].role in ("device", "decoration") or
              classes[j].minifig_body in ("arm", "hand"))
-    gear: set[int] = set()
-    seen: set[int] = set()
+    # the minifig arms and hands an animal is built with are its limbs, whatever a hand holds (a monkey's hand
+    # round a lance standing on the deck): what it holds stays where it stands [000 §7.1, §10.2]
+    limbs: set[int] = set()
+    frontier = [j for i in body for j in graph.neighbors(i)]
+    while frontier and len(limbs) <= GEAR_MAX:
+        v = frontier.pop()
+        if v not in limbs and fits(v) and classes[v].minifig_body in ("arm", "hand"):
+            limbs.add(v)
+            frontier.extend(graph.neighbors(v))
+    if len(limbs) > GEAR_MAX:
+        limbs = set()
+    body = set(body) | limbs
+    gear: set[int] = set(limbs)
+    seen: set[int] = set(limbs)
     for start in sorted({j for i in body for j in graph.neighbors(i) if fits(j)}):
         if start in seen:
             continue
@@ -1307,14 +1424,17 @@ def _scenery_reason(model, c: PartClass, element, floor: float | None = None) ->
     return ""
 
 
+PAVING_MAX_LDU = LDU_PER_PLATE + 4.0 + MESH_TOL_LDU  # a plate with its studs lying on the ground: paving
+OVER_MAX_LDU = LDU_PER_BRICK + MESH_TOL_LDU  # the build over a flat piece at most a brick above it (a door frame)
 SCENERY_ITEM_MAX = 5  # a piece this small attached only to the scenery lies on it (a rock, a tree, a coin)
 
 
-def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: set[int], classes
-                      ) -> tuple[list[list[int]], set[int]]:
+def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: set[int], classes,
+                      against: set[int] | None = None) -> tuple[list[list[int]], set[int]]:
     """Small pieces attached to nothing but the scenery, or just lying on it (a tree, a rock, a barrel or a chest
     on the base plate) are scenery too; a vehicle (propulsion) or a figure is not."""
-    keep, lying = [], set()
+    keep, lying, small = [], set(), []
+    against = against if against is not None else set()  # filled: the pieces built against a building
     els = model.elements
     sc = sorted(scenery)
     lo = np.array([els[i].bbox_min for i in sc]).reshape(-1, 3)
@@ -1332,10 +1452,119 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
                 <= RESTING_GAP_LDU)}
         if scenery and touches and touches <= scenery and len(c) <= SCENERY_ITEM_MAX and \
                 not any(classes[i].role == "propulsion" or classes[i].minifig_body for i in c):
-            lying.update(c)
+            small.append(c)
         else:
             keep.append(c)
+    for c, host, j, i in _built_against(model, small, keep, classes):
+        if host is None:
+            lying.update(c)
+            continue
+        lying.update(k for k in c if classes[k].accessory)  # a coin on the threshold still lies there
+        keep[host] = sorted(keep[host] + [k for k in c if not classes[k].accessory])
+        against.update(k for k in c if not classes[k].accessory)
+        graph.add_edge(i, j, kind="resting", movable=False, source="contact", count=1, kinds=["resting"],
+                       reason="built against it on the ground (touching, no connector)")
     return keep, lying
+
+
+def _wide(model, c: list[int], classes) -> bool:
+    """More than street furniture: its building elements wider than 2 x 2 studs (a planter whatever its flowers
+    spread, a post are not)."""
+    els = model.elements
+    c = [i for i in c if structural_kind(classes[i], els[i])]
+    if not c:
+        return False
+    c_lo = np.min([els[i].bbox_min for i in c], axis=0)
+    c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+    return max(float(c_hi[0] - c_lo[0]), float(c_hi[2] - c_lo[2])) > TWO_STUDS_LDU + MESH_TOL_LDU
+
+
+def _built_against(model, small: list[list[int]], keep: list[list[int]], classes
+                   ) -> list[tuple[list[int], int | None, int, int]]:
+    """For each small piece standing on the scenery: the static build it belongs to, as (piece, index in ``keep``,
+    element of the build, element of the piece), or (piece, None, -1, -1) when it lies apart.
+
+    A piece of building elements that touches a build without propulsion (wider than street furniture) is part
+    of it when it stands higher than a plate (a wall stub, a console built against the wall) or, flat, lies inside
+    the build's outline with the build at most a brick over it (a threshold under the door): walls and floors
+    are the building's Structure [000 §7.1]. A flat tile or plate beside it is paving, and plants, rocks and loose
+    items are scenery."""
+    out: list[tuple[list[int], int | None, int, int]] = [(c, None, -1, -1) for c in small]
+    if not small or not keep:
+        return out
+    els = model.elements
+    hosts = [k for k, c in enumerate(keep) if len(c) > SCENERY_ITEM_MAX and
+             not any(classes[i].role == "propulsion" for i in c) and _wide(model, c, classes)]
+    if not hosts:
+        return out
+    foot = {k: (np.min([els[i].bbox_min for i in keep[k]], axis=0), np.max([els[i].bbox_max for i in keep[k]], axis=0))
+            for k in hosts}
+    members = np.array([i for k in hosts for i in keep[k]])
+    owner = np.array([k for k in hosts for _ in keep[k]])
+    lo = np.array([els[i].bbox_min for i in members]).reshape(-1, 3)
+    hi = np.array([els[i].bbox_max for i in members]).reshape(-1, 3)
+    for n, c in enumerate(small):
+        if not any(structural_kind(classes[i], els[i]) for i in c):
+            continue  # a plant, a rock, a loose item
+        c_lo = np.min([els[i].bbox_min for i in c], axis=0)
+        c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+        tall = float(c_hi[1] - c_lo[1]) > PAVING_MAX_LDU
+        reach = RESTING_GAP_LDU + MESH_TOL_LDU  # against it (a bar is inset 2 LDU)
+        # speed only: the build's pieces near the piece's box, then the exact test per element
+        around = np.flatnonzero(np.maximum(0.0, np.maximum(lo - c_hi, c_lo - hi)).max(axis=1) <= reach)
+        if not len(around):
+            continue
+        best = None
+        for i in c:
+            e = els[i]
+            gap = np.maximum(0.0, np.maximum(lo[around] - e.bbox_max, e.bbox_min - hi[around])).max(axis=1)
+            near = around[gap <= reach]
+            if not len(near):
+                continue
+            hit = None
+            if tall:
+                hit = int(near[0])
+            else:  # flat: only under the build (something of it over the piece)
+                for k in sorted({int(owner[m]) for m in near}):
+                    f_lo, f_hi = foot[k]
+                    if np.any(e.bbox_min[[0, 2]] < f_lo[[0, 2]] - MESH_TOL_LDU) or \
+                            np.any(e.bbox_max[[0, 2]] > f_hi[[0, 2]] + MESH_TOL_LDU):
+                        continue  # not inside its outline: paving beside it
+                    mine = owner == k
+                    over = (np.minimum(hi[:, [0, 2]], e.bbox_max[[0, 2]]) -
+                            np.maximum(lo[:, [0, 2]], e.bbox_min[[0, 2]])).min(axis=1) > MESH_TOL_LDU
+                    above = (hi[:, 1] <= e.bbox_min[1] + MESH_TOL_LDU) & \
+                        (hi[:, 1] >= e.bbox_min[1] - OVER_MAX_LDU)  # LDraw -Y is up
+                    if np.any(mine & over & above):
+                        hit = int(near[owner[near] == k][0])
+                        break
+            if hit is not None:
+                best = (int(owner[hit]), int(members[hit]), i)
+                break
+        if best is not None:
+            out[n] = (c, best[0], best[1], best[2])
+    return out
+
+
+def _loose_props(model, graph: nx.Graph, comps: list[list[int]], classes, floor: float
+                 ) -> tuple[list[list[int]], set[int]]:
+    """A prop of minifig gear standing loose on the ground (a press camera on its tripod on the pavement): built of
+    minifig accessories and small details only, held by no one and fixed to nothing (it only rests where it
+    stands, no connector), its foot at most a brick above the scene's lowest point, it is a loose item, scenery:
+    listed, not priced, unless annotated [000 §7.1 Base Cost]. Guns clipped to a flyer's wing are up on it."""
+    keep, props = [], set()
+    els = model.elements
+    for c in comps:
+        cs = set(c)
+        foot = max(float(els[i].bbox_max[1]) for i in c)  # LDraw -Y is up
+        if len(c) >= 2 and floor - foot <= LDU_PER_BRICK + MESH_TOL_LDU and any(classes[i].accessory for i in c) and \
+                all(classes[i].accessory or _detail_part(model, model.elements[i]) for i in c) and \
+                not any(classes[i].role in ("propulsion", "weapon") or classes[i].minifig_body for i in c) and \
+                all(j in cs or graph.edges[i, j].get("kind") == "resting" for i in c for j in graph.neighbors(i)):
+            props.update(c)
+        else:
+            keep.append(c)
+    return keep, props
 
 
 CARGO_GAP_LDU = 4.0  # a pack touches the animal's back within this gap ...
@@ -1457,6 +1686,60 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
     for k, c in enumerate(comps):
         merged.setdefault(root(k), []).extend(c)
     return [sorted(v) for v in merged.values()]
+
+
+def _placement(model, comp: list[int]) -> tuple:
+    """The deepest submodel placement (its chain of type-1 lines) that holds every element of ``comp``; () when
+    they meet only in the main model."""
+    chains = [model.elements[i].refs[:-1] for i in comp]
+    first = chains[0]
+    n = min(len(c) for c in chains)
+    k = 0
+    while k < n and all(c[k] == first[k] for c in chains):
+        k += 1
+    return tuple(first[:k])
+
+
+def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery: set[int]
+               ) -> list[list[list[int]]]:
+    """The blocks of one building: bodies without propulsion or a crew place that the builder put in one placed
+    submodel and stood on the same base plate (a base's towers and bunker on its crater plate) are one building,
+    as the set is fielded; each block keeps its own connections (a blast does not cross the gap)
+    [000 §7.1 Structure]. Blocks in the main model, or of submodels placed apart, stay apart."""
+    if len(comps) < 2 or not scenery:
+        return [[c] for c in comps]
+    base = {}
+    for k, comp in enumerate(components_in(graph, scenery)):
+        for i in comp:
+            base[i] = k
+    els = model.elements
+    sc = sorted(scenery)
+    s_lo = np.array([els[i].bbox_min for i in sc]).reshape(-1, 3)
+    s_hi = np.array([els[i].bbox_max for i in sc]).reshape(-1, 3)
+    groups: dict[tuple, list[int]] = {}
+    for k, c in enumerate(comps):
+        # a vehicle (an engine, wheels, a boat hull, a cockpit) is no block of a building; a "Wing" plate on a
+        # block fixed onto the base plate with no engine is its Structure (it cannot take off)
+        if any((classes[i].role == "propulsion" and classes[i].type != "forward_flight") or classes[i].minifig_body
+               or classes[i].word in _COCKPIT_WORDS or classes[i].word == "boat" for i in c):
+            continue
+        place = _placement(model, c)
+        if not place or not _wide(model, c, classes):
+            continue  # two planters of one submodel are street furniture, not a building
+        grounds = {base[j] for i in c for j in graph.neighbors(i) if j in base}
+        if not grounds:  # standing in the plate's pit, on no stud: resting on it
+            c_lo = np.min([els[i].bbox_min for i in c], axis=0)
+            c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+            gap = np.maximum(0.0, np.maximum(s_lo - c_hi, c_lo - s_hi)).max(axis=1)
+            grounds = {base[sc[n]] for n in np.flatnonzero(gap <= RESTING_GAP_LDU)
+                       if any(float(np.maximum(0.0, np.maximum(s_lo[n] - els[i].bbox_max,
+                                                               els[i].bbox_min - s_hi[n])).max()) <= RESTING_GAP_LDU
+                              for i in c)}
+        if len(grounds) == 1:
+            groups.setdefault((place, grounds.pop()), []).append(k)
+    merged = {ks[0]: ks for ks in groups.values() if len(ks) > 1}
+    drop = {k for ks in merged.values() for k in ks[1:]}
+    return [[comps[j] for j in merged[k]] if k in merged else [c] for k, c in enumerate(comps) if k not in drop]
 
 
 DOCKED_MIN_ELEMENTS = 10  # a docked craft has at least this many elements ...

@@ -125,6 +125,7 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
 FURNITURE_MAX_ELEMENTS = 8  # a table, a chair, a bench: a few pieces ...
 ON_FLOOR_TOL_LDU = 8.0  # ... its bottom within a plate of its floor's top ...
 FURNITURE_MIN_HEIGHT_LDU = 24.0  # ... at least a brick high ...
+FLOOR_MARGIN_LDU = 2.0  # a floor piece reaches this far below what stands on it (the fallback meshes' margin)
 FURNITURE_REACH_LDU = 400.0  # ... with walls on all four sides within this distance (about 6")
 
 
@@ -144,19 +145,21 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
     whi = np.array([els[i].bbox_max for i in walls])
     wid = np.array(walls)
     done: set[int] = set()
-    for b in sorted(pendant_branches(adj, root, FURNITURE_MAX_ELEMENTS), key=lambda b: -len(b.members)):
-        m = sorted(b.members)
-        if b.members & done or len(m) * 4 > len(idx) or len(m) >= len(idx) - 1 or \
+    groups = [(sorted(b.members), [b.mount]) for b in
+              sorted(pendant_branches(adj, root, FURNITURE_MAX_ELEMENTS), key=lambda b: -len(b.members))]
+    groups += _standing_on_floor(els, adj, idx)
+    for m, floors in groups:
+        if set(m) & done or len(m) * 4 > len(idx) or len(m) >= len(idx) - 1 or \
                 not all(is_open(roles.get(i)) for i in m):
             continue
         lo = np.array([els[i].bbox_min for i in m]).min(axis=0)
         hi = np.array([els[i].bbox_max for i in m]).max(axis=0)
-        floor = els[b.mount]
-        if hi[1] > floor.bbox_min[1] + ON_FLOOR_TOL_LDU:  # LDraw -Y is up: it must stand on top of its floor
+        floor_top = min(float(els[f].bbox_min[1]) for f in floors)
+        if hi[1] > floor_top + ON_FLOOR_TOL_LDU:  # LDraw -Y is up: it must stand on top of its floor
             continue
         if hi[1] - lo[1] < FURNITURE_MIN_HEIGHT_LDU:
             continue  # tiles and plates lying on a floor are its surface
-        others = ~np.isin(wid, m) & (wid != b.mount)
+        others = ~np.isin(wid, m) & ~np.isin(wid, floors)
         level = others & (wlo[:, 1] < hi[1]) & (whi[:, 1] > lo[1])  # walls at its height
         over_x = level & (wlo[:, 2] < hi[2]) & (whi[:, 2] > lo[2])
         over_z = level & (wlo[:, 0] < hi[0]) & (whi[:, 0] > lo[0])
@@ -171,7 +174,50 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
             roles[i] = RoleDecision("decoration", f"{base}; stands on the floor inside the walls and holds nothing "
                                                   "up: interior furniture, free [000 §7.1 Non-Structural Elements]",
                                     "geometry")
-        done |= b.members
+        done |= set(m)
+
+
+def _standing_on_floor(els, adj: dict[int, list[int]], idx: list[int]) -> list[tuple[list[int], list[int]]]:
+    """Small groups standing on a floor of several plates (a bench on two cones, a desk across floor tiles):
+    everything connected to a piece above the floor level, attached to the build by the floor pieces under it
+    alone, at most FURNITURE_MAX_ELEMENTS pieces; as (group, the floor pieces it stands on)."""
+    out: list[tuple[list[int], list[int]]] = []
+    seen: set[int] = set()
+    tol, margin = ON_FLOOR_TOL_LDU, FLOOR_MARGIN_LDU
+    top = {i: float(els[i].bbox_min[1]) for i in idx}  # LDraw -Y is up: the top of a piece ...
+    bot = {i: float(els[i].bbox_max[1]) for i in idx}  # ... and its bottom
+    for s in sorted(idx, key=lambda i: -bot[i]):  # the lowest first: legs before the top
+        if s in seen:
+            continue
+        level = bot[s]  # the bottom of the piece, the floor's top
+
+        def under(j: int) -> bool:  # a floor piece: its top (studs) at the piece's bottom, its body below
+            return abs(top[j] - level) <= tol and bot[j] > level + margin
+        if not any(under(j) for j in adj[s]):
+            continue  # stands on no floor piece
+        group, frontier, floors = {s}, [s], set()
+        while frontier and len(group) <= FURNITURE_MAX_ELEMENTS:
+            u = frontier.pop()
+            for w in adj[u]:
+                if w in group or w in floors:
+                    continue
+                if bot[w] <= level + margin:  # above the floor: part of the furniture
+                    group.add(w)
+                    frontier.append(w)
+                elif under(w):  # a floor piece under it
+                    floors.add(w)
+                else:  # reaches below the floor from the side: a wall, not furniture
+                    frontier = []
+                    group.update(range(-FURNITURE_MAX_ELEMENTS - 1, 0))  # too big: no furniture
+                    break
+        if len(group) > FURNITURE_MAX_ELEMENTS:  # speed only: its pieces on this floor level would find the same
+            seen.update(w for w in group if w >= 0 and bot[w] == level)
+            continue
+        if len(floors) < 2:
+            continue  # a piece on one floor plate is the pendant branch above
+        seen |= group
+        out.append((sorted(group), sorted(floors)))
+    return out
 
 
 def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision], boat: bool) -> set[int]:
