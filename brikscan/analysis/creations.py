@@ -136,6 +136,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
             owner[dome[0]] = t
     # what hands hold and heads wear: accessories hanging on the figure and on nothing else
     taken = set(owner)
+    boxes = None  # every element's box, gathered the first time a piece lying near a hand needs it
     for o, fig in figs.items():
         members = {i for lst in fig["body"].values() for i in lst}
         anchors = [i for k in ("hand", "head", "torso", "arm") for i in fig["body"].get(k, [])]
@@ -155,7 +156,10 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                     continue  # a cannon is a Vehicle weapon on its mount, never carried [000 §8.1 Turrets]
                 carried = c.accessory or c.role == "weapon"
                 only_ours = not outside and c.role not in ("structural", None, "propulsion")
-                base = _lies_on_other(model, v, members, classes) if small and only_ours and not carried else None
+                if small and only_ours and not carried and boxes is None:
+                    boxes = _boxes_of(model)
+                base = _lies_on_other(model, v, members, classes, boxes) if small and only_ours and not carried \
+                    else None
                 if base is not None:  # a printed tile lying on the rail a hand touches is the rail's, not in hand
                     graph.add_edge(v, base, kind="resting", movable=False, source="contact", count=1,
                                    kinds=["resting"], reason="lies on it (no connector found)")
@@ -177,13 +181,18 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
     return [figs[o] for o in sorted(figs)]
 
 
-def _lies_on_other(model, v: int, members: set[int], classes) -> int | None:
-    """The element, not one of ``members``, that element ``v`` lies on (its bottom on that one's top, within the
-    mesh margin, their footprints overlapping), or None: a part lying on the build, whoever touches it."""
+def _boxes_of(model) -> tuple[np.ndarray, np.ndarray]:
+    """(E, 3) minima and maxima of every element's box."""
     els = model.elements
-    e = els[v]
-    lo = np.array([x.bbox_min for x in els]).reshape(-1, 3)
-    hi = np.array([x.bbox_max for x in els]).reshape(-1, 3)
+    return (np.array([x.bbox_min for x in els]).reshape(-1, 3), np.array([x.bbox_max for x in els]).reshape(-1, 3))
+
+
+def _lies_on_other(model, v: int, members: set[int], classes, boxes: tuple[np.ndarray, np.ndarray]) -> int | None:
+    """The element, not one of ``members``, that element ``v`` lies on (its bottom on that one's top, within the
+    mesh margin, their footprints overlapping), or None: a part lying on the build, whoever touches it.
+    ``boxes``: ``_boxes_of(model)``."""
+    e = model.elements[v]
+    lo, hi = boxes
     over = (np.minimum(hi[:, [0, 2]], e.bbox_max[[0, 2]]) - np.maximum(lo[:, [0, 2]], e.bbox_min[[0, 2]])).min(axis=1)
     top_gap = lo[:, 1] - e.bbox_max[1]  # LDraw -Y is up: the other's top below the part's bottom
     under = np.flatnonzero((over > MESH_TOL_LDU) & (top_gap >= -MESH_TOL_LDU) & (top_gap <= MESH_TOL_LDU))

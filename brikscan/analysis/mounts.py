@@ -196,7 +196,8 @@ def _standing_on_floor(els, adj: dict[int, list[int]], idx: list[int]) -> list[t
         if not any(under(j) for j in adj[s]):
             continue  # stands on no floor piece
         group, frontier, floors = {s}, [s], set()
-        while frontier and len(group) <= FURNITURE_MAX_ELEMENTS:
+        wall = False  # something of it reaches below the floor from the side: a wall, not furniture
+        while frontier and len(group) <= FURNITURE_MAX_ELEMENTS and not wall:
             u = frontier.pop()
             for w in adj[u]:
                 if w in group or w in floors:
@@ -206,12 +207,11 @@ def _standing_on_floor(els, adj: dict[int, list[int]], idx: list[int]) -> list[t
                     frontier.append(w)
                 elif under(w):  # a floor piece under it
                     floors.add(w)
-                else:  # reaches below the floor from the side: a wall, not furniture
-                    frontier = []
-                    group.update(range(-FURNITURE_MAX_ELEMENTS - 1, 0))  # too big: no furniture
+                else:
+                    wall = True
                     break
-        if len(group) > FURNITURE_MAX_ELEMENTS:  # speed only: its pieces on this floor level would find the same
-            seen.update(w for w in group if w >= 0 and bot[w] == level)
+        if wall or len(group) > FURNITURE_MAX_ELEMENTS:  # speed only: its pieces on this level would find the same
+            seen.update(w for w in group if bot[w] == level)
             continue
         if len(floors) < 2:
             continue  # a piece on one floor plate is the pendant branch above
