@@ -4,6 +4,7 @@ Every error a user can cause ends as one line on stderr and a documented exit co
 """
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -80,4 +81,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    """The ``brikscan`` command: ``main``, then the process ends at once.
+
+    A finished command has written and closed its outputs; tearing the interpreter down after it (every module of
+    scipy, trimesh and VTK, the ray engines' threads, a large model's objects one by one) took half a second of a
+    large model's ``attacks`` after the work was done, so the streams are flushed and the process leaves without it.
+    """
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):  # a reader that went away (``| head``): nothing more to say
+        pass
+    os._exit(code)
