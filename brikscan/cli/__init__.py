@@ -88,6 +88,8 @@ def run() -> None:
     large model's ``attacks`` after the work was done, so the streams are flushed and the process leaves without it.
     """
     code = main()
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        sys.exit(code)  # a profiler or a coverage tracer writes its report at exit
     try:
         sys.stdout.flush()
         sys.stderr.flush()
