@@ -63,6 +63,24 @@ def test_a_wing_sticking_out_of_a_jet_is_forward_flight_and_space_keeps_power(tm
 
 
 @needs_shared
+def test_wings_with_no_engine_fly_only_with_a_place_for_a_pilot(tmp_path):
+    """A wedge "Wing" plate sticking out of a build with no engine and no cockpit, seat or controls is Structure:
+    nothing could fly it (a skyline's towers) [000 §9.1, §9.4]; with a windscreen for a pilot it is a glider's
+    wing, Forward Flight [000 §9.1 "gliders"]."""
+    wing = f"1 7 60 0 0 {ID} 3933.dat"
+    a = _analyse(_model(tmp_path, "tower.ldr", BODY + [wing]))
+    c, r = _role(a, "3933.dat")
+    assert r.role == "structural" and "nothing could fly it" in r.reason
+    card = next(k for k in a.cards if k.creation is c)
+    assert not card.flying and not card.propulsion and c.kind == "building"
+    a = _analyse(_model(tmp_path, "glider.ldr", BODY + [wing, f"1 40 0 -48 -60 {ID} 3823.dat"]))
+    c, r = _role(a, "3933.dat")
+    assert r.role == "propulsion" and r.params["type"] == "forward_flight"
+    card = next(k for k in a.cards if k.creation is c)
+    assert card.flying and c.kind == "vehicle"
+
+
+@needs_shared
 def test_submodel_names_are_whole_role_words(tmp_path):
     wheel = [f"1 0 0 0 0 {ID} 3641.dat"]  # a tyre, inside a submodel named for what it is
     lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + [

@@ -384,7 +384,9 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                                                      "[000 §9.3]", {"type": "thrust"}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
-    _airfoils(model, idx, classes, roles, boat, on_ground)
+    inside = set(idx)
+    aboard = any(classes[j].minifig_body for i in idx for j in graph.neighbors(i) if j not in inside)
+    _airfoils(model, idx, classes, roles, boat, on_ground, aboard)
     stowed = _stowed(graph, idx, classes, roles, boat)
     # wheels on a weapon's carriage are part of that weapon (a deck gun's trucks) ...
     carriage_wheels: list[int] = []
@@ -890,7 +892,7 @@ def _outside_share(model, i: int, lo: np.ndarray, hi: np.ndarray) -> float:
 
 
 def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool,
-              fixed: bool = False) -> None:
+              fixed: bool = False, aboard: bool = False) -> None:
     """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
     of the body (the footprint of its bricks and slopes) on a creation that flies. Built into a hull, a roof or a
     rock, a "Wing" plate is Structure; so is any on a build ``fixed`` onto a base plate with no engine: it cannot
@@ -915,12 +917,17 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     # evidence: city skylines, quays and roofs have them too (a starfighter without jet or wing parts needs an
     # annotation: 0 !BRIKSCAN ROLE propulsion type=thrust on its engines)
     engines = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight") for r in roles.values())
-    flies = engines or any(v >= AIRFOIL_OUT for v in out.values())
+    # with no engine, wings sticking out make a flyer only with a pilot or a place for one (a minifig aboard, a
+    # glider's cockpit, a seat, controls) [000 §9.1, §9.4]: a skyline's wedge-plate towers have none
+    crewed = aboard or any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in idx)
+    sticks_out = any(v >= AIRFOIL_OUT for v in out.values())
+    flies = engines or (crewed and sticks_out)
     fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
     for i in wings:
         if fixed or out[i] < AIRFOIL_OUT or not flies:
             why = "the build is fixed onto a base plate: it cannot take off;" if fixed else \
-                f"built into the body ({out[i]:.0%} of it outside):"
+                f"built into the body ({out[i]:.0%} of it outside):" if out[i] < AIRFOIL_OUT else \
+                "nothing could fly it (no engine, no one aboard, no cockpit, seat or controls):"
             del roles[i]  # decided by the topology: Structure where it is built in
             classes[i] = PartClass("structural", f"{classes[i].reason}, but {why} Structure, not a wing [000 §7.1]",
                                    word="plate")
