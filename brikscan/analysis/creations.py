@@ -23,7 +23,7 @@ from ..rules.formulas import sl_text
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
 from .connectivity import components_in, rigid_groups
 from .interior import enclosure
-from .measure import SizeMeasure, measure_size
+from .measure import SizeMeasure, element_boxes, measure_size
 from .mounts import (CLEAR_LDU, GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture,
                      is_detail_sized, is_open, landing_struts, mounts)
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
@@ -157,7 +157,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 carried = c.accessory or c.role == "weapon"
                 only_ours = not outside and c.role not in ("structural", None, "propulsion")
                 if small and only_ours and not carried and boxes is None:
-                    boxes = _boxes_of(model)
+                    boxes = element_boxes(model, range(len(model.elements)))
                 base = _lies_on_other(model, v, members, classes, boxes) if small and only_ours and not carried \
                     else None
                 if base is not None:  # a printed tile lying on the rail a hand touches is the rail's, not in hand
@@ -181,16 +181,10 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
     return [figs[o] for o in sorted(figs)]
 
 
-def _boxes_of(model) -> tuple[np.ndarray, np.ndarray]:
-    """(E, 3) minima and maxima of every element's box."""
-    els = model.elements
-    return (np.array([x.bbox_min for x in els]).reshape(-1, 3), np.array([x.bbox_max for x in els]).reshape(-1, 3))
-
-
 def _lies_on_other(model, v: int, members: set[int], classes, boxes: tuple[np.ndarray, np.ndarray]) -> int | None:
     """The element, not one of ``members``, that element ``v`` lies on (its bottom on that one's top, within the
     mesh margin, their footprints overlapping), or None: a part lying on the build, whoever touches it.
-    ``boxes``: ``_boxes_of(model)``."""
+    ``boxes``: every element's box (``element_boxes``)."""
     e = model.elements[v]
     lo, hi = boxes
     over = (np.minimum(hi[:, [0, 2]], e.bbox_max[[0, 2]]) - np.maximum(lo[:, [0, 2]], e.bbox_min[[0, 2]])).min(axis=1)
@@ -1517,8 +1511,7 @@ def _built_against(model, small: list[list[int]], keep: list[list[int]], classes
             for k in hosts}
     members = np.array([i for k in hosts for i in keep[k]])
     owner = np.array([k for k in hosts for _ in keep[k]])
-    lo = np.array([els[i].bbox_min for i in members]).reshape(-1, 3)
-    hi = np.array([els[i].bbox_max for i in members]).reshape(-1, 3)
+    lo, hi = element_boxes(model, members)
     for n, c in enumerate(small):
         if not any(structural_kind(classes[i], els[i]) for i in c):
             continue  # a plant, a rock, a loose item
@@ -1730,8 +1723,7 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
             base[i] = k
     els = model.elements
     sc = sorted(scenery)
-    s_lo = np.array([els[i].bbox_min for i in sc]).reshape(-1, 3)
-    s_hi = np.array([els[i].bbox_max for i in sc]).reshape(-1, 3)
+    s_lo, s_hi = element_boxes(model, sc)
     groups: dict[tuple, list[int]] = {}
     for k, c in enumerate(comps):
         # a vehicle (an engine, wheels, a boat hull, a cockpit) is no block of a building; a "Wing" plate on a

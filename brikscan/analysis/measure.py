@@ -149,6 +149,13 @@ def _element_points_each(model, element_indices, cache: dict) -> np.ndarray:
     return np.concatenate(chunks).astype(np.float64)
 
 
+def element_boxes(model, idx) -> tuple[np.ndarray, np.ndarray]:
+    """(N, 3) minima and maxima of the boxes of elements ``idx``, in that order."""
+    lo = np.array([model.elements[i].bbox_min for i in idx], dtype=float).reshape(-1, 3)
+    hi = np.array([model.elements[i].bbox_max for i in idx], dtype=float).reshape(-1, 3)
+    return lo, hi
+
+
 def import_box_library() -> None:
     """Import the library the oriented box comes from now, while a child process does other work."""
     from ..geometry.obb import import_backend

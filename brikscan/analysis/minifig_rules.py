@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .creations import Creation
-from .measure import _element_points
+from .measure import _element_points, element_boxes
 
 CLASSES = ("S", "M", "L")
 CONTROL_REACH_LDU = 12.0  # a minifig's hand or body this close to a vehicle's Controls is at them
@@ -569,12 +569,6 @@ def creation_extras(creation: Creation, size: int, rules) -> tuple[list[Extra], 
 
 # ------------------------------------------------------------------ crew at the controls
 
-def _boxes(model, idx) -> tuple[np.ndarray, np.ndarray]:
-    lo = np.array([model.elements[i].bbox_min for i in idx], dtype=float).reshape(-1, 3)
-    hi = np.array([model.elements[i].bbox_max for i in idx], dtype=float).reshape(-1, 3)
-    return lo, hi
-
-
 def _gap(lo_a, hi_a, lo_b, hi_b) -> float:
     """Smallest box-to-box gap between two element sets (0 when touching)."""
     if not len(lo_a) or not len(lo_b):
@@ -596,14 +590,14 @@ def crew_specialties(model, creations: list[Creation], rules) -> dict[int, list[
         ctrl = [i for i in c.elements if c.roles[i].role == "device" and
                 ("controls" in c.roles[i].reason.lower() or c.roles[i].params.get("type") == "controls")]
         guns = [i for i in c.elements if c.roles[i].role == "weapon"]
-        hosts.append((c, _boxes(model, ctrl) if ctrl and c.kind == "vehicle" else None,
-                      _boxes(model, guns) if guns else None))
+        hosts.append((c, element_boxes(model, ctrl) if ctrl and c.kind == "vehicle" else None,
+                      element_boxes(model, guns) if guns else None))
     out: dict[int, list[Specialty]] = {}
     for k, c in enumerate(creations):
         if c.kind != "minifig":
             continue
         hands = c.sections.get("hands") or c.sections.get("torso") or c.elements
-        lo, hi = _boxes(model, hands)
+        lo, hi = element_boxes(model, hands)
         got = []
         for host, ctrl, guns in hosts:
             if pilot and ctrl is not None and _gap(lo, hi, *ctrl) <= CONTROL_REACH_LDU:
@@ -673,7 +667,7 @@ def riders(model, creations: list[Creation], rules, graph=None) -> dict[int, tup
     if not named and not vehicle:
         return out
     trees: dict[int, object] = {}
-    all_lo, all_hi = _boxes(model, range(len(model.elements)))
+    all_lo, all_hi = element_boxes(model, range(len(model.elements)))
     for k, c in enumerate(creations):
         if c.kind != "minifig":
             continue
@@ -685,7 +679,7 @@ def riders(model, creations: list[Creation], rules, graph=None) -> dict[int, tup
             continue
         idx = [i for _, i, _ in seats]
         slo, shi = all_lo[idx], all_hi[idx]
-        lo, hi = _boxes(model, legs)
+        lo, hi = element_boxes(model, legs)
         llo, lhi = lo.min(axis=0), hi.max(axis=0)
         gaps = np.maximum(0.0, np.maximum(slo - lhi, llo - shi)).max(axis=1)
         hips = [i for i in legs if "hips" in (model.elements[i].description or "").lower()] or legs

@@ -166,11 +166,7 @@ def element_areas(battlefield, elements) -> np.ndarray:
         return np.zeros(0)
     cache = getattr(battlefield, "cache", None)
     memo: dict = cache.setdefault("part areas", {}) if cache is not None else {}
-    keys = cache.get("part keys") if cache is not None else None
-    if keys is None:
-        keys = _placed_parts(battlefield)[1]  # (file, part): two files of a scene may share a part's name
-        if cache is not None:
-            cache["part keys"] = keys
+    keys = _part_keys(battlefield)  # (file, part): two files of a scene may share a part's name
     off = np.asarray(mesh.element_offsets, dtype=np.int64)
     rot = np.stack([battlefield.elements[i].transform[:3, :3] for i in ids]).astype(np.float64)
     rigid = np.abs(np.einsum("kji,kjl->kil", rot, rot) - np.eye(3)).max(axis=(1, 2)) <= 1e-6
@@ -245,15 +241,25 @@ def get_engine(battlefield, engine: str | None = None) -> RayEngine:
 
 
 def _placed_parts(battlefield) -> tuple[np.ndarray, list]:
-    """(E,4,4) element placements and (E,) keys of their local geometry: (file, part), since two files of a
-    scene may each define a part of the same name."""
+    """(E,4,4) element placements and (E,) keys of their local geometry (``_part_keys``)."""
+    tf = np.array([e.transform for e in battlefield.elements], dtype=np.float64).reshape(-1, 4, 4)
+    return tf, _part_keys(battlefield)
+
+
+def _part_keys(battlefield) -> list:
+    """(E,) keys of the elements' local geometry: (file, part), since two files of a scene may each define a part
+    of the same name; kept on the battlefield."""
+    cache = getattr(battlefield, "cache", None)
+    if cache is not None and "part keys" in cache:
+        return cache["part keys"]
     els = battlefield.elements
-    tf = np.array([e.transform for e in els], dtype=np.float64).reshape(-1, 4, 4)
     keys: list = [e.part for e in els]
     for pl in getattr(battlefield, "placements", []) or []:
         for i in range(pl.first_element, min(len(els), pl.first_element + pl.n_elements)):
             keys[i] = (str(pl.path), keys[i])
-    return tf, keys
+    if cache is not None:
+        cache["part keys"] = keys
+    return keys
 
 
 def _head_box(battlefield, unit: Unit) -> tuple[np.ndarray, np.ndarray] | None:
