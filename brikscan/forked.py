@@ -59,7 +59,10 @@ class Forked:
                 import warnings
 
                 warnings.simplefilter("ignore")
-                data = pickle.dumps(("ok", fn(*args)), protocol=pickle.HIGHEST_PROTOCOL)
+                from .progress import no_progress, use
+
+                with use(no_progress):  # the parent draws the progress bar; the child's stderr is closed anyway
+                    data = pickle.dumps(("ok", fn(*args)), protocol=pickle.HIGHEST_PROTOCOL)
             except BaseException:  # noqa: BLE001 - the parent computes it again and reports what it reports
                 data, code = pickle.dumps(("failed", None)), 1
             try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -87,6 +88,22 @@ def test_progress_bar_only_on_a_terminal():
     for args in (["--quiet", "info", TANK], ["info", TANK, "--json"]):
         rc, out, err = _run(*args, tty=True)
         assert rc == 0 and BAR not in err, args
+
+
+def test_the_bar_runs_no_thread_so_large_work_still_forks():
+    """rich's own refresh thread would stop every forked child (forked.fork_allowed): the bar is redrawn on reports."""
+    from brikscan.cli.output import RichProgress
+    from brikscan.forked import fork_allowed
+
+    cb = RichProgress(True, False)
+    try:
+        cb("parts", 0, 10)
+        assert cb._progress is not None  # the display is up ...
+        assert threading.active_count() == 1 and fork_allowed()  # ... and nothing else runs beside it
+        cb("parts", 5, 10)
+    finally:
+        cb("parts", 10, 10)
+        cb.close()
 
 
 def test_progress_callbacks_are_optional_and_ordered():

@@ -138,3 +138,25 @@ def test_attack_options_worked_out_in_two_processes_equal_one(tmp_path):
     one = run(10 ** 9, "1")
     two = run(2, "0")
     assert len(one["attacks"]) >= 4 and one == two
+
+
+@needs_fork
+def test_a_large_creations_interior_from_a_child_is_the_one_computed_here(monkeypatch):
+    """The interior test of a large creation runs on the other core while the rest is judged: the same answer."""
+    from brikscan import load
+    from brikscan.analysis import interior
+    from conftest import EXAMPLES
+
+    model = load(EXAMPLES / "watch_tower.ldr")
+    idx = [e.index for e in model.elements]
+    here = interior.enclosure(model, idx)
+    monkeypatch.setattr(interior, "FORK_MIN_ELEMENTS", 3)  # the tower is small: start a child for it anyway
+    store: dict = {}
+    pending = interior.PendingEnclosure(model, idx, store=store)
+    assert pending._job is not None and pending._job.pid  # a child was started
+    got = pending.result()
+    assert got == here and here.volume_ldu3 > 0  # the tower's room: not a trivial answer
+    assert interior.enclosure(model, idx, store=store) is got  # kept for the next question
+    cancelled = interior.PendingEnclosure(model, idx[:-1])
+    cancelled.cancel()
+    assert cancelled._job is None

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, LIBRARY_ZIP, MODELS_DIR, needs_shared
 
 
 @pytest.fixture()
@@ -93,3 +93,21 @@ def test_one_inch_on_every_command(scale, lpi, capsys):
     assert main(["los", squad, "--json", "--scale", scale]) == 0
     pairs = json.loads(capsys.readouterr().out)["pairs"]
     assert pairs and all(p["distance_in"] is None or p["distance_in"] >= 0 for p in pairs)
+
+
+@needs_shared
+def test_judged_again_on_its_own_graph_a_model_splits_as_a_fresh_analysis_does():
+    """The battle table re-judges a model with the player's role changes on the graph it already has; the resting
+    edges the first judging added must not change the split (6761's hide-out took 5 more elements)."""
+    from brikscan import load
+    from brikscan.analysis.stats import analyse
+
+    def split(a):
+        return [(c.name, c.kind, sorted(c.elements), {i: c.roles[i].role for i in c.elements}) for c in a.creations]
+
+    model = load(MODELS_DIR / "6761-1 - Bandit's Secret Hide-Out.mpd", LIBRARY_ZIP)
+    first = analyse(model)
+    resting = [e for e in first.graph.edges(data="kind") if e[2] == "resting"]
+    assert resting  # the judging joined pieces lying on others: the case in question
+    assert split(analyse(model, graph=first.graph)) == split(first)
+    assert len([e for e in first.graph.edges(data="kind") if e[2] == "resting"]) == len(resting)  # not grown

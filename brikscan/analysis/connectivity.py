@@ -359,6 +359,20 @@ def build_graph(model) -> nx.Graph:
     return g
 
 
+JUDGED_KIND = "resting"  # edges the judging adds (a piece lying on or built against another: analysis/creations.py)
+
+
+def connections_only(g: nx.Graph) -> nx.Graph:
+    """A copy of ``g`` without the edges the judging added, as ``build_graph`` made it.
+
+    Why: an analysis's graph carries the resting edges its judging found; judged again with them already there,
+    the same model would split into other creations than a fresh analysis gives (the battle table re-judges
+    with a player's role changes on the graph it has)."""
+    out = g.copy()
+    out.remove_edges_from([(a, b) for a, b, k in g.edges(data="kind") if k == JUDGED_KIND])
+    return out
+
+
 def rigid_groups(g: nx.Graph, nodes) -> dict[int, int]:
     """Element -> rigid body id: elements joined by rigid edges, and bodies held by pivots on different axes.
 

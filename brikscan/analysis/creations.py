@@ -21,8 +21,8 @@ from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_TAPE_INCH as 
 from ..lazy import lazy
 from ..rules.formulas import sl_text
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
-from .connectivity import components_in, rigid_groups
-from .interior import enclosure
+from .connectivity import JUDGED_KIND, components_in, rigid_groups
+from .interior import PendingEnclosure
 from .measure import SizeMeasure, element_boxes, measure_size
 from .mounts import (CLEAR_LDU, GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture,
                      is_detail_sized, is_open, landing_struts, mounts)
@@ -161,7 +161,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 base = _lies_on_other(model, v, members, classes, boxes) if small and only_ours and not carried \
                     else None
                 if base is not None:  # a printed tile lying on the rail a hand touches is the rail's, not in hand
-                    graph.add_edge(v, base, kind="resting", movable=False, source="contact", count=1,
+                    graph.add_edge(v, base, kind=JUDGED_KIND, movable=False, source="contact", count=1,
                                    kinds=["resting"], reason="lies on it (no connector found)")
                     continue
                 if small and (carried or only_ours):
@@ -333,6 +333,18 @@ def _element_notes(model, ann: Annotations, overrides: list[str] | None) -> dict
 def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote],
                   cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
                   interior_cache: dict | None = None, on_ground: bool = False) -> dict[int, RoleDecision]:
+    """Every element's role in one creation (or one block of a building).
+
+    The interior test needs nothing decided before it: a large creation's is started at once on the other core."""
+    interior = PendingEnclosure(model, idx, store=interior_cache, floor=on_ground)
+    try:
+        return _judge_roles(model, graph, idx, classes, notes, cache, ldu_per_inch, on_ground, interior)
+    finally:
+        interior.cancel()
+
+
+def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote], cache: dict | None,
+                 ldu_per_inch: float, on_ground: bool, interior: PendingEnclosure) -> dict[int, RoleDecision]:
     roles: dict[int, RoleDecision] = {}
     boat = any(classes[i].word == "boat" or (classes[i].role == "propulsion" and classes[i].type == "water")
                for i in idx)
@@ -518,7 +530,7 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                sensors={i for i in idx if is_open(roles[i]) and {"dish", "radar"} & _words_of(els[i])})
         furniture(model, graph, idx, roles, root)
     _carriages(model, graph, idx, roles)
-    _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior_cache, on_ground)
+    _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior)
     if boat:
         _sail_rig(graph, idx, roles)
     return roles
@@ -1034,7 +1046,7 @@ def _built_on_propulsion(model, graph: nx.Graph, idx: list[int], roles: dict[int
 
 
 def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecision], moving: set[int],
-                    ldu_per_inch: float, interior_cache: dict | None = None, on_ground: bool = False) -> None:
+                    ldu_per_inch: float, interior: PendingEnclosure) -> None:
     """Elements of a structural kind that enclose an interior become Structural, with the enclosed volume.
 
     Only part- and topology-based decisions are revisited: annotations, the command line, weapons, propulsion
@@ -1045,7 +1057,7 @@ def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecisio
                                                                                 "weak point")]
     if not cand:
         return
-    enc = enclosure(model, idx, store=interior_cache, floor=on_ground)
+    enc = interior.result()
     for i in cand:
         if enc.encloses(i):
             roles[i] = RoleDecision("structural", encloses_reason(describe(model.elements[i])[1],
@@ -1472,7 +1484,7 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
         lying.update(k for k in c if classes[k].accessory)  # a coin on the threshold still lies there
         keep[host] = sorted(keep[host] + [k for k in c if not classes[k].accessory])
         against.update(k for k in c if not classes[k].accessory)
-        graph.add_edge(i, j, kind="resting", movable=False, source="contact", count=1, kinds=["resting"],
+        graph.add_edge(i, j, kind=JUDGED_KIND, movable=False, source="contact", count=1, kinds=["resting"],
                        reason="built against it on the ground (touching, no connector)")
     return keep, lying
 
@@ -1569,7 +1581,7 @@ def _loose_props(model, graph: nx.Graph, comps: list[list[int]], classes, floor:
         if len(c) >= 2 and floor - foot <= LDU_PER_BRICK + MESH_TOL_LDU and any(classes[i].accessory for i in c) and \
                 all(classes[i].accessory or _detail_part(model, model.elements[i]) for i in c) and \
                 not any(classes[i].role in ("propulsion", "weapon") or classes[i].minifig_body for i in c) and \
-                all(j in cs or graph.edges[i, j].get("kind") == "resting" for i in c for j in graph.neighbors(i)):
+                all(j in cs or graph.edges[i, j].get("kind") == JUDGED_KIND for i in c for j in graph.neighbors(i)):
             props.update(c)
         else:
             keep.append(c)
@@ -1683,7 +1695,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
                     and (plugged_only or not loose_wing or crewed[root(int(comp_of[j]))])]
             if near:
                 j = int(max(near, key=lambda j: size[root(int(comp_of[j]))]))
-                graph.add_edge(int(i), j, kind="resting", movable=False, source="contact", count=1, kinds=["resting"],
+                graph.add_edge(int(i), j, kind=JUDGED_KIND, movable=False, source="contact", count=1, kinds=["resting"],
                                reason="plugged into it (overlapping, no connector found)" if plugged_only else
                                "rests on or against it (touching, no connector)")
                 a, b = root(k), root(int(comp_of[j]))

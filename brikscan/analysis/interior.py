@@ -117,6 +117,25 @@ def _place(tf: np.ndarray, local: np.ndarray) -> np.ndarray:
     return out
 
 
+def _first_instances(model, store: dict) -> dict[tuple[str, int], int]:
+    """(part, face count) -> the model's first rigidly placed element of it, the one its samples are taken from.
+
+    Why the model's first and not the creation's: samples taken from another instance differ by rounding, so a
+    creation's interior would depend on which creations were judged before it in the same process (or in a
+    forked child that does not see them)."""
+    got = store.get(("first instances",))
+    if got is None:
+        els = model.elements
+        counts = np.diff(np.asarray(model.mesh.element_offsets))[:len(els)]
+        rigid = _rigid_many(np.stack([e.transform for e in els])) if len(els) else np.zeros(0, bool)
+        got = {}
+        for e, n, rig in zip(els, counts.tolist(), rigid.tolist()):
+            if rig and n:
+                got.setdefault((e.part, n), e.index)
+        store[("first instances",)] = got
+    return got
+
+
 def element_samples(model, idx: np.ndarray, spacing: float, store: dict | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
     """World sample points of the elements' surfaces (about one per ``spacing`` cube) and each point's element.
@@ -139,10 +158,11 @@ def element_samples(model, idx: np.ndarray, spacing: float, store: dict | None =
         else:
             odd.append(i)
     pts, own = [], []
+    first = _first_instances(model, store)
     for (part, n), els in groups.items():
         key = ("part", part, n, spacing)
         if key not in store:
-            store[key] = _part_samples(model, els[0], spacing)
+            store[key] = _part_samples(model, first.get((part, n), els[0]), spacing)
         local = store[key]
         tf = np.stack([model.elements[i].transform for i in els]).astype(np.float64)  # (k,4,4)
         w = _place(tf, local)
@@ -288,7 +308,7 @@ def enclosure(model, element_indices, *, store: dict | None = None, pitch_ldu: f
     analyses reuse sampled parts and results; None computes afresh.
     """
     idx = np.unique(np.asarray([int(i) for i in element_indices], dtype=np.int64))
-    key = (idx.tobytes(), pitch_ldu, max_voxels, min_interior_ldu3, tuple(seal_ldu), floor)
+    key = _key(idx, pitch_ldu, max_voxels, min_interior_ldu3, seal_ldu, floor)
     if store is None:
         store = {}
     if key in store:
@@ -296,6 +316,47 @@ def enclosure(model, element_indices, *, store: dict | None = None, pitch_ldu: f
     res = _compute(model, idx, pitch_ldu, max_voxels, min_interior_ldu3, seal_ldu, store, floor)
     store[key] = res
     return res
+
+
+FORK_MIN_ELEMENTS = 1000  # a creation this large has its interior found by a forked child (a third of its judging)
+
+
+class PendingEnclosure:
+    """``enclosure(model, element_indices, store=store, floor=floor)`` started now on the other core (a forked
+    child, ``forked.Forked``) for a large creation, while the caller judges the rest of it; ``result()`` waits.
+
+    Why: the interior of a 4,000-element building is half a second of the one-core judging that nothing before
+    the interior test needs. A small creation, a cached answer or no fork: computed here when asked for."""
+
+    def __init__(self, model, element_indices, *, store: dict | None = None, floor: bool = False):
+        from ..forked import Forked
+
+        self.model, self.idx, self.store, self.floor = model, list(element_indices), store, floor
+        key = _key(self.idx, PITCH_LDU, MAX_VOXELS, MIN_INTERIOR_LDU3, SEAL_LDU, floor)
+        start = len(self.idx) >= FORK_MIN_ELEMENTS and (store is None or key not in store)
+        self._job = Forked(self._here) if start else None
+
+    def _here(self) -> Enclosure:
+        return enclosure(self.model, self.idx, store=self.store, floor=self.floor)
+
+    def result(self) -> Enclosure:
+        if self._job is None:
+            return self._here()
+        res, self._job = self._job.result(), None
+        if self.store is not None:  # the child filled its own copy of the store: keep its answer here
+            self.store[_key(self.idx, PITCH_LDU, MAX_VOXELS, MIN_INTERIOR_LDU3, SEAL_LDU, self.floor)] = res
+        return res
+
+    def cancel(self) -> None:
+        """Not needed after all (nothing left to promote): stop the child."""
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None
+
+
+def _key(element_indices, pitch_ldu, max_voxels, min_interior_ldu3, seal_ldu, floor) -> tuple:
+    idx = np.unique(np.asarray([int(i) for i in element_indices], dtype=np.int64))
+    return idx.tobytes(), pitch_ldu, max_voxels, min_interior_ldu3, tuple(seal_ldu), floor
 
 
 def _compute(model, idx, pitch, max_voxels, min_ldu3, seal_ldu, store, floor: bool = False) -> Enclosure:

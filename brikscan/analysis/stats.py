@@ -16,7 +16,7 @@ from ..geometry.units import SCALES, ldu_per_inch as _ldu_per_inch
 from ..lazy import lazy
 from ..rules import formulas as F
 from .annotations import parse_annotations
-from .connectivity import build_graph, components_in
+from .connectivity import build_graph, components_in, connections_only
 from .creations import Creation, find_creations
 from .measure import import_box_library, measure_size
 
@@ -853,7 +853,8 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
     cb = current(progress)
     cache = cache if cache is not None else AnalysisCache()
     with phase("connectivity", cb):
-        g = graph if graph is not None else (pending.result() if pending is not None else build_graph(model))
+        g = connections_only(graph) if graph is not None else \
+            (pending.result() if pending is not None else build_graph(model))
     t1 = time.perf_counter()
     ann = parse_annotations(model)
     diags = list(ann.diagnostics)

@@ -241,18 +241,25 @@ def p_hit(use: float, skill_mod: int, penalty: int, skill_die: int, rules: Sight
     Benny, spent on +1d6 to the roll (a d4 earns a Bonus d4 on a 4) [000 §4.2 Action]; every die loses the Out of
     Range penalty [000 §5.1 Other Modifiers]."""
     ar = rules.attack_roll
+    return _p_hit(float(use), float(skill_mod), int(penalty), int(skill_die), int(bonus_sides),
+                  int(ar.critical_failure), int(ar.overskill_min), int(ar.minimum_result), int(ar.benny_die))
+
+
+@lru_cache(maxsize=8192)  # thirty attackers against thirty targets ask the same few questions
+def _p_hit(use: float, skill_mod: float, penalty: int, skill_die: int, bonus_sides: int, critical_failure: int,
+           overskill_min: int, minimum_result: int, benny_die: int) -> float:
     need = use - skill_mod
     total = 0.0
     for v in range(1, skill_die + 1):
-        if v <= ar.critical_failure:
+        if v <= critical_failure:
             continue
         val = v - penalty
-        bonus = v >= ar.overskill_min if skill_die >= ar.overskill_min else v == skill_die
-        if max(ar.minimum_result, val) >= need - 1e-9:
+        bonus = v >= overskill_min if skill_die >= overskill_min else v == skill_die
+        if max(minimum_result, val) >= need - 1e-9:
             total += 1.0 / skill_die
         elif bonus:
-            extra = _die_dist(ar.benny_die if skill_die >= ar.overskill_min else skill_die, penalty, bonus_sides)
-            total += sum(p for x, p in extra if max(ar.minimum_result, val + x) >= need - 1e-9) / skill_die
+            extra = _die_dist(benny_die if skill_die >= overskill_min else skill_die, penalty, bonus_sides)
+            total += sum(p for x, p in extra if max(minimum_result, val + x) >= need - 1e-9) / skill_die
     return min(1.0, total)
 
 

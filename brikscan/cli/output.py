@@ -58,8 +58,12 @@ class RichProgress:
     """A :class:`brikscan.progress.ProgressCallback` drawing one rich bar per phase on stderr.
 
     With --verbose each finished phase also prints its duration. The rich display starts on the first report
-    and is transient: it disappears when the command ends.
+    and is transient: it disappears when the command ends. It is redrawn on reports (at most ``REDRAW_S`` apart),
+    not by rich's refresh thread: with no other thread running, a large model's work can still be shared with a
+    forked child on the other core (``brikscan.forked``), as it is without a bar.
     """
+
+    REDRAW_S = 0.1
 
     def __init__(self, bar: bool, verbose: bool):
         self.bar = bar
@@ -67,6 +71,7 @@ class RichProgress:
         self._started: dict[str, float] = {}
         self._tasks: dict[str, int] = {}
         self._progress = None
+        self._drawn = 0.0
 
     def _ensure(self):
         if self._progress is None:
@@ -76,7 +81,7 @@ class RichProgress:
 
             self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                                       MofNCompleteColumn(), TimeElapsedColumn(),
-                                      console=Console(stderr=True), transient=True)
+                                      console=Console(stderr=True), transient=True, auto_refresh=False)
             self._progress.start()
         return self._progress
 
@@ -97,6 +102,9 @@ class RichProgress:
                         self.close()
                 else:
                     p.update(tid, completed=done, total=total)
+            if self._progress is not None and (tid is None or now - self._drawn >= self.REDRAW_S):
+                self._progress.refresh()
+                self._drawn = now
         if ending:
             t = now - self._started.pop(label)
             if self.verbose:
