@@ -660,3 +660,35 @@ def test_stopping_at_a_minifig_target_changes_no_answer(field, name):
     assert abs((full >= 0).mean() - (cut >= 0).mean()) <= 0.02
     assert np.all(cut[full < 0] < 0)  # stopping early never blocks a ray the full march lets through
     assert (met >= 0).any() and cut_passes <= full_passes
+
+
+def test_a_battlefield_writes_the_rest_of_the_scene_behind_its_first_models_faces(tmp_path):
+    """The first model placed as built lends its soup to the battlefield (no copy of its faces); only its first
+    battlefield does, and a second one built from the same model leaves the first one's faces as they were."""
+    import pickle
+
+    from brikscan import load
+    from brikscan.analysis.stats import analyse
+    from brikscan.battle.battlefield import load_battlefield
+
+    wall_file = (ROOT / "ldraw_models" / "castle_wall.ldr").resolve()
+    scene = tmp_path / "scene.toml"
+    brick = tmp_path / "brick.ldr"  # a few faces: the room behind the wall's holds them
+    brick.write_text("0 one brick\n1 4 0 -24 0 1 0 0 0 1 0 0 0 1 3001.dat\n")
+    scene.write_text(f'[[models]]\nname = "wall"\nfile = "{wall_file}"\n\n'
+                     f'[[models]]\nname = "brick"\nfile = "{brick}"\nposition = ["10in", 0, 0]\nrotation = 90\n')
+    wall = analyse(load(wall_file))
+    known = {wall_file: wall}
+    first = load_battlefield(scene, analyses=known)
+    own = wall.model.mesh
+    assert np.shares_memory(first.mesh.triangles, own.triangles)  # the wall's faces were not copied
+    assert first.mesh.n_triangles > own.n_triangles  # the brick's faces are there too
+    before = [a.copy() for a in (first.mesh.triangles, first.mesh.face_element, first.mesh.face_colour)]
+    second = load_battlefield(scene, analyses=known)  # the room is taken: this one is a copy
+    assert not np.shares_memory(second.mesh.triangles, own.triangles)
+    for a, b, c in zip(before, (first.mesh.triangles, first.mesh.face_element, first.mesh.face_colour),
+                       (second.mesh.triangles, second.mesh.face_element, second.mesh.face_colour)):
+        assert np.array_equal(a, b) and np.array_equal(b, c)  # the same faces both ways, the first untouched
+    assert np.array_equal(first.mesh.triangles[:own.n_triangles], own.triangles)
+    back = pickle.loads(pickle.dumps(own))
+    assert back._room is None and np.array_equal(back.triangles, own.triangles)

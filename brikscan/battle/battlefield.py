@@ -131,6 +131,7 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True, scale:
     diags: list[Diagnostic] = []
     colours = None
     found_in: dict[tuple[Path, bool], list[Unit]] = {}
+    plain_first: ModelMesh | None = None  # the first model's mesh when it is placed as built
     for k, entry in enumerate(scene.models):
         file = (path.parent / entry.file).resolve()
         if not file.exists():
@@ -156,12 +157,14 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True, scale:
         n_el_faces = int(mesh.element_offsets[-1]) if n_el else 0
         if np.allclose(xf, np.eye(4)):  # placed as built: no 64-bit copy of a big model's triangles
             tris = mesh.triangles
+            if k == 0:
+                plain_first = mesh
         else:
             tris = (mesh.triangles.astype(np.float64) @ rot.T + off).astype(np.float32)
         # views, not copies: the one copy of a big model's triangles is the concatenation below
         el_tris.append(tris[:n_el_faces].astype(np.float32, copy=False))
         el_cols.append(mesh.face_colour[:n_el_faces])
-        el_owner.append(mesh.face_element[:n_el_faces] + base)
+        el_owner.append(mesh.face_element[:n_el_faces] + base if base else mesh.face_element[:n_el_faces])
         inline_tris.append(tris[n_el_faces:].astype(np.float32, copy=False))
         inline_cols.append(mesh.face_colour[n_el_faces:])
         counts.append(np.diff(mesh.element_offsets))
@@ -204,9 +207,15 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True, scale:
         diags.extend(m.diagnostics)
     offsets = np.zeros(len(elements) + 1, dtype=np.int64)
     np.cumsum(np.concatenate(counts) if counts else np.zeros(0, np.int64), out=offsets[1:])
-    mesh = ModelMesh(np.concatenate(el_tris + inline_tris), np.concatenate(el_owner + [np.full(len(t), -1, np.int32)
-                                                                                      for t in inline_tris]).astype(np.int32),
-                     np.concatenate(el_cols + inline_cols).astype(np.int32), offsets)
+    inline_owner = [np.full(len(t), -1, np.int32) for t in inline_tris]
+    if plain_first is not None and not len(inline_tris[0]):  # the first model as built, then the rest after it
+        tris, fel, cols = plain_first.followed_by(el_tris[1:] + inline_tris[1:], el_owner[1:] + inline_owner[1:],
+                                                  el_cols[1:] + inline_cols[1:])
+    else:
+        tris = np.concatenate(el_tris + inline_tris)
+        fel = np.concatenate(el_owner + inline_owner).astype(np.int32)
+        cols = np.concatenate(el_cols + inline_cols).astype(np.int32)
+    mesh = ModelMesh(tris, fel, cols, offsets)
     units = dedupe_names(units)
     _apply_unit_entries(scene, units, path)
     for i, a in enumerate(scene.attacks):
