@@ -30,7 +30,8 @@ def model(loaded):
 
 
 @needs_shared
-def test_instanced_engine_builds_a_fraction_and_hits_what_the_flat_tree_hits(model):
+def test_instanced_engine_builds_a_fraction_and_hits_what_the_flat_tree_hits(model, monkeypatch):
+    from brikscan.battle import instanced
     from brikscan.battle.instanced import InstancedEngine
     from brikscan.battle.raycast import RayEngine
 
@@ -43,11 +44,15 @@ def test_instanced_engine_builds_a_fraction_and_hits_what_the_flat_tree_hits(mod
     flat = RayEngine.build(m.mesh.triangles, "embree")
     lo, hi = m.bbox_ldu
     rng = np.random.default_rng(7)
-    a, b = rng.uniform(lo, hi, (20000, 3)), rng.uniform(lo, hi, (20000, 3))
+    n = 2 * instanced.CHUNK_RAYS + 4321  # three chunks through the packet buffer, the last one part-filled
+    a, b = rng.uniform(lo, hi, (n, 3)), rng.uniform(lo, hi, (n, 3))
     d = b - a
     length = np.linalg.norm(d, axis=1)
     u = d / length[:, None]
     hi_, hf = eng.first_hit(a, u, length), flat.first_hit(a, u, length)
+    monkeypatch.setattr(instanced, "CHUNK_RAYS", 4 * n)  # all in one fill: exactly the same answers
+    whole = eng.first_hit(a, u, length)
+    assert np.array_equal(whole.face, hi_.face) and np.array_equal(whole.t, hi_.t)
     fe = m.mesh.face_element
     assert (hi_.face < m.mesh.n_triangles).all() and (hi_.face >= 0).mean() > 0.3  # whole-model face indices
     assert ((hi_.face >= 0) == (hf.face >= 0)).mean() > 0.999
