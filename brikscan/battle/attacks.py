@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import NotFoundError
 from ..forked import Forked
 from ..rules.sight_tables import SightRules, load_sight_rules
-from .sight import _box_exit, _head_box, get_engine, march, target_samples_with_elements
+from .sight import _box_exit, _head_box, face_owners, get_engine, march, target_samples_with_elements
 from .support import bbox_arrays, supported_by
 from .target_size import SCENERY_KINDS, creation_target_size, is_scenery
 from .units import SECTIONS, Unit, creation_unit, elements_box, select, weapon_anchor, weapon_barrel
@@ -674,12 +674,8 @@ def attack_options(battlefield, attackers: list[Unit] | None = None, targets: li
         if not any(a is u for a in actors):
             actors.append(u)
     aid = {id(u): k for k, u in enumerate(actors)}
-    owner = np.full(len(battlefield.elements), -1, dtype=np.int64)
-    for k, u in enumerate(actors):
-        if u.elements:
-            owner[np.asarray(u.elements, dtype=np.int64)] = k
+    face_owner = face_owners(battlefield, actors)
     fe = battlefield.mesh.face_element
-    face_owner = np.where(fe >= 0, owner[np.clip(fe, 0, None)], -1)
     samp = {id(t): target_samples_with_elements(battlefield, t, samples, seed) for t in targets}
     centres = {id(t): _target_centre(battlefield, t) for t in targets}
     support = {id(w.attacker): supported_by(battlefield, w.attacker) for w in weapons}

@@ -311,6 +311,18 @@ def sight_origin(battlefield, unit: Unit, origin: str = "eyes") -> tuple[np.ndar
     return np.asarray(unit.eye_ldu, dtype=float), "eyes", None
 
 
+def face_owners(battlefield, actors) -> np.ndarray:
+    """(F,) int32: the actor (index into ``actors``) owning each face of the battlefield, -1 for none.
+
+    One lookup per face in a table of the elements' owners (its last slot, -1, for inline faces): a large
+    scene's few million faces cost one int32 array, not three temporaries of 64-bit ones."""
+    owner = np.full(len(battlefield.elements) + 1, -1, dtype=np.int32)
+    for k, u in enumerate(actors):
+        if u.elements:
+            owner[np.asarray(u.elements, dtype=np.int64)] = k
+    return owner[battlefield.mesh.face_element]
+
+
 def march(engine: RayEngine, origins, dirs, length, ray_viewer, ray_target, face_owner, start=None,
           stop_at_target=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The one ray march of sight and attacks: the first blocking face of each segment ``origin + t*dir``,
@@ -400,13 +412,7 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
         if not any(a is u for a in actors):
             actors.append(u)
     actor_id = {id(u): k for k, u in enumerate(actors)}
-    n_el = len(battlefield.elements)
-    owner = np.full(n_el, -1, dtype=np.int64)
-    for k, u in enumerate(actors):
-        if u.elements:
-            owner[np.asarray(u.elements, dtype=np.int64)] = k
-    fe = battlefield.mesh.face_element
-    face_owner = np.where(fe >= 0, owner[np.clip(fe, 0, None)], -1)
+    face_owner = face_owners(battlefield, actors)
 
     tpts, tsec, tel, tid = [], [], [], []
     for j, t in enumerate(targets):
@@ -469,7 +475,7 @@ def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = N
     bface, bt, passes = cast_segments(eng, O, Dn, L, RV, RT, face_owner, start, stop)
     t_cast = time.perf_counter()
     blocked = bface >= 0
-    belem = np.where(blocked, fe[np.clip(bface, 0, None)], -1)
+    belem = np.where(blocked, battlefield.mesh.face_element[np.clip(bface, 0, None)], -1)
     bpoint = np.where(blocked[:, None], O + Dn * np.where(blocked, bt, 0)[:, None], P)
 
     pairs: list[PairResult] = []
