@@ -160,3 +160,5 @@ def test_a_large_creations_interior_from_a_child_is_the_one_computed_here(monkey
     cancelled = interior.PendingEnclosure(model, idx[:-1])
     cancelled.cancel()
     assert cancelled._job is None
+    small = interior.PendingEnclosure(model, idx[:10])  # a small share of its model: not worth a fork
+    assert small._job is None and small.result() == interior.enclosure(model, idx[:10])

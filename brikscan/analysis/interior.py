@@ -319,6 +319,8 @@ def enclosure(model, element_indices, *, store: dict | None = None, pitch_ldu: f
 
 
 FORK_MIN_ELEMENTS = 1000  # a creation this large has its interior found by a forked child (a third of its judging)
+FORK_MIN_SHARE = 0.25  # ... when it is this share of its model: a fork costs with the whole process, an army of
+# sixteen sets would fork sixteen times, each time a larger process, for a tenth of a second each
 
 
 class PendingEnclosure:
@@ -333,7 +335,8 @@ class PendingEnclosure:
 
         self.model, self.idx, self.store, self.floor = model, list(element_indices), store, floor
         key = _key(self.idx, PITCH_LDU, MAX_VOXELS, MIN_INTERIOR_LDU3, SEAL_LDU, floor)
-        start = len(self.idx) >= FORK_MIN_ELEMENTS and (store is None or key not in store)
+        start = (len(self.idx) >= FORK_MIN_ELEMENTS and len(self.idx) >= FORK_MIN_SHARE * len(model.elements)
+                 and (store is None or key not in store))
         self._job = Forked(self._here) if start else None
 
     def _here(self) -> Enclosure:
