@@ -334,9 +334,9 @@ class PendingEnclosure:
         from ..forked import Forked
 
         self.model, self.idx, self.store, self.floor = model, list(element_indices), store, floor
-        key = _key(self.idx, PITCH_LDU, MAX_VOXELS, MIN_INTERIOR_LDU3, SEAL_LDU, floor)
+        self.key = _key(self.idx, PITCH_LDU, MAX_VOXELS, MIN_INTERIOR_LDU3, SEAL_LDU, floor)
         start = (len(self.idx) >= FORK_MIN_ELEMENTS and len(self.idx) >= FORK_MIN_SHARE * len(model.elements)
-                 and (store is None or key not in store))
+                 and (store is None or self.key not in store))
         self._job = Forked(self._here) if start else None
 
     def _here(self) -> Enclosure:
@@ -347,7 +347,7 @@ class PendingEnclosure:
             return self._here()
         res, self._job = self._job.result(), None
         if self.store is not None:  # the child filled its own copy of the store: keep its answer here
-            self.store[_key(self.idx, PITCH_LDU, MAX_VOXELS, MIN_INTERIOR_LDU3, SEAL_LDU, self.floor)] = res
+            self.store[self.key] = res
         return res
 
     def cancel(self) -> None:
