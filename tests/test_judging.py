@@ -795,3 +795,35 @@ def test_plates_built_on_a_wing_and_nothing_else_are_part_of_the_wing():
                       if j in ship.roles)]
         assert all(ship.roles[i].role == "decoration" for i in lights)
         assert lights or name.startswith("6861")
+
+
+@needs_shared
+def test_a_windscreen_on_a_hinge_closes_the_cockpit_a_plate_on_it_swings(tmp_path):
+    """A canopy or windscreen closes the cockpit: Structure [000 §7.1 Vehicle: cockpit, "any section with an
+    interior"], even when it swings on a hinge; only the hinge is the weak point. A plain plate on the same hinge
+    is a flap, a moving part, Non-Structural [000 §7.1 "moving"]."""
+    hinge = [f"1 7 0 -72 -50 {ID} 3937.dat", f"1 7 0 -72 -50 {ID} 3938.dat"]
+    a = _analyse(_model(tmp_path, "canopy.ldr", BODY + hinge + [f"1 40 0 -120 -70 {ID} 3823.dat"]))
+    c, screen = _role(a, "3823.dat")
+    assert len(a.creations) == 1 and screen.role == "structural" and "closes the cockpit" in screen.reason
+    assert {_role(a, p)[1].role for p in ("3937.dat", "3938.dat")} == {"weak point"}
+    assert c.kind == "vehicle"  # a cockpit with its windscreen and no engine: a vehicle [000 §7.1]
+    b = _analyse(_model(tmp_path, "flap.ldr", BODY + hinge + [f"1 40 0 -80 -70 {ID} 3020.dat"]))
+    _, flap = _role(b, "3020.dat")
+    assert flap.role == "decoration"
+
+
+@needs_shared
+def test_a_torch_turned_on_a_wing_tip_is_a_laser_and_the_cone_on_its_end_its_muzzle():
+    """A rod lying level and sticking out of a flyer is a gun barrel however it is turned in the level plane: the
+    Biwing Blaster's wing-tip torches are its lasers [000 §8.2 Ranged Weapons], and the cone capping each torch on
+    its axis is the gun's muzzle, not an engine nozzle (a nozzle is a cone the craft flies on [000 §9.3])."""
+    a = _official("6905 - Biwing Blaster.mpd")
+    m = a.model
+    torches = [(c, i) for c in a.creations for i in c.elements if m.elements[i].description == "Minifig Torch"]
+    assert len(torches) >= 2 and all(c.roles[i].role == "weapon" for c, i in torches)
+    for c, i in torches:
+        caps = [j for j in a.graph.neighbors(i) if m.elements[j].description == "Cone  1 x  1"]
+        assert caps and all(c.roles[j].role == "weapon" and "muzzle" in c.roles[j].reason for j in caps)
+        card = a.card_named(c.name)
+        assert any({i, *caps} <= set(w.elements) for w in card.weapons)  # one gun: the barrel with its muzzle

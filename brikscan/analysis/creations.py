@@ -422,6 +422,13 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
                                  roles[j].params.get("type") == "forward_flight"):
             verdicts[k] = ("propulsion", "the hinged mount a wing swings on, carrying nothing but the wing: part of "
                                          "the wing, Forward Flight [000 §9.1]", {"type": "forward_flight"}, True)
+    # a canopy, a windscreen or a window's glass closes the cockpit or the wall it sits in: Structure even when it
+    # swings on a hinge or rests in its frame with no connector; its frame on the joint moves with it; only the
+    # hinge is the weak point [000 §7.1 Vehicle: cockpit; "any section with an interior"]
+    closers = {i for i in cand if _closes_opening(model.elements[i])}
+    for k, (jb, v) in enumerate(zip(hanging, verdicts)):
+        if v is None and closers.intersection(jb.elements):
+            verdicts[k] = ("structural", CLOSER_REASON, {}, True)
     for jb, verdict in zip(hanging, verdicts):
         if verdict is None:
             continue
@@ -439,6 +446,8 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
             why = c.reason if c.role == "structural" else f"{c.reason}; in the rigid core"
             roles[i] = RoleDecision("structural", f"{why} (the Structure) [000 §7.1]",
                                     "part" if c.role == "structural" else "topology")
+        elif i in closers:
+            roles[i] = RoleDecision("structural", f"{c.reason}; {CLOSER_REASON}", "topology")
         elif rest.get(i) == "joint" and not _JOINT_WORDS & _words_of(model.elements[i]):
             roles[i] = RoleDecision("decoration", f"{c.reason}; swings on a movable joint off the rigid core (a "
                                                   "shutter, a casement, a flap): a moving part, Non-Structural "
@@ -499,9 +508,9 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     # are told by where they are, below)
     flyer = flies(roles, boat) or (not boat and any(classes[i].word in _COCKPIT_WORDS for i in idx) and
                                    not any(r.role == "propulsion" for r in roles.values()))
+    _barrels(model, graph, idx, classes, roles, flyer)  # before the nozzles: a cone on a barrel's end is its muzzle
     _nozzles(model, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
-    _barrels(model, idx, classes, roles, flyer)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
     _built_on_propulsion(model, graph, idx, roles, detached)
@@ -830,9 +839,35 @@ BARREL_RATIO = 2.0  # a barrel is at least twice as long as it is thick
 BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with its head)
 
 
-def _barrels(model, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool) -> None:
+def _rod_axis(model, i: int) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """(centre, unit direction, length, thickness) of a part measured along its own axes, so a rod turned at an
+    angle is still a rod; the world box when the part has no triangles."""
+    e = model.elements[i]
+    t = np.asarray(e.transform, dtype=float)
+    mesh = getattr(model, "mesh", None)
+    pts = mesh.element_triangles(i).reshape(-1, 3).astype(float) if mesh is not None else np.zeros((0, 3))
+    rot = t[:3, :3]
+    if len(pts) and abs(float(np.linalg.det(rot))) > 1e-6:
+        local = np.linalg.solve(rot, (pts - t[:3, 3]).T).T
+        lo, hi = local.min(axis=0), local.max(axis=0)
+        ext = np.linalg.norm(rot, axis=0) * (hi - lo)
+        k = int(np.argmax(ext))
+        d = rot[:, k] / (float(np.linalg.norm(rot[:, k])) or 1.0)
+        return t[:3, 3] + rot @ ((lo + hi) / 2), d, float(ext[k]), sorted(float(x) for x in ext)[1]
+    ext = e.bbox_max - e.bbox_min
+    k = int(np.argmax(ext))
+    return (e.bbox_min + e.bbox_max) / 2, np.eye(3)[k], float(ext[k]), sorted(float(x) for x in ext)[1]
+
+
+ROD_LEVEL_COS = 0.7  # a rod whose axis is within 45 degrees of level lies level (a barrel); steeper, it stands up
+MUZZLE_LINE_LDU = 8.0  # a piece on a barrel's end: its centre this close to the barrel's axis line
+
+
+def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool) -> None:
     """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
-    gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration."""
+    gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration.
+    The rod is measured along its own axes (a barrel turned at an angle on a wing tip is still one), and the small
+    piece capping its outer end on its axis (a cone, a round plate) is the gun's muzzle, part of the gun."""
     if not flyer:
         return
     els = model.elements
@@ -841,30 +876,37 @@ def _barrels(model, idx: list[int], classes, roles: dict[int, RoleDecision], fly
         return
     lo = np.array([els[i].bbox_min for i in body])
     hi = np.array([els[i].bbox_max for i in body])
+    inside = set(idx)
     for i in idx:
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
             continue
         if not _words_of(els[i]) & _BARREL_WORDS or classes[i].minifig_body:
             continue
-        ext = els[i].bbox_max - els[i].bbox_min
-        k = int(np.argmax(ext))
-        thick = sorted(float(x) for x in ext)[1]
-        if k == 1 or thick > BARREL_THICK_LDU or ext[k] < BARREL_RATIO * thick:
+        centre, d, length, thick = _rod_axis(model, i)
+        if abs(float(d[1])) > ROD_LEVEL_COS or thick > BARREL_THICK_LDU or length < BARREL_RATIO * thick:
             continue  # standing up (an antenna, a mast) or not a rod
         # its outer end lies outside the rest of the body: it sticks out
-        ends = [els[i].bbox_min.copy(), els[i].bbox_max.copy()]
-        centre = (els[i].bbox_min + els[i].bbox_max) / 2
-        for e in ends:
-            for a in range(3):
-                if a != k:
-                    e[a] = centre[a]
+        ends = [centre - d * length / 2, centre + d * length / 2]
         others = np.array([j != i for j in body])
         out = [not bool(((lo[others] - 1 <= e) & (e <= hi[others] + 1)).all(axis=1).any()) for e in ends]
-        if any(out):
-            roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of a flyer's "
-                                              "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
-                                    {"type": "gun"})
+        if not any(out):
+            continue
+        roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of a flyer's "
+                                          "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
+                                {"type": "gun"})
+        tip = ends[int(np.argmax(out))]
+        for j in graph.neighbors(i):
+            rj = roles.get(j)
+            if j not in inside or rj is None or rj.role not in ("decoration", "structural") or \
+                    rj.source not in ("part", "topology", "detail") or not is_detail_sized(els[j]):
+                continue
+            cj = (els[j].bbox_min + els[j].bbox_max) / 2
+            if float(np.linalg.norm(np.cross(cj - centre, d))) <= MUZZLE_LINE_LDU and \
+                    float((cj - centre) @ (tip - centre)) > 0:
+                roles[j] = RoleDecision("weapon", f"{rj.reason.split(';')[0]}; on the outer end of a gun barrel "
+                                                  f"({describe(els[i])[1]}), on its axis: the muzzle, part of the "
+                                                  "gun [000 §8.2]", "geometry", {"type": "gun"})
 
 
 FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
@@ -1107,6 +1149,17 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
 
 
 _COCKPIT_WORDS = {"cockpit", "windscreen", "canopy"}
+_CLOSER_WORDS = {"windscreen", "windshield", "canopy"}  # ... and "Glass for Window": what closes an opening
+CLOSER_REASON = ("a canopy, windscreen or window glass closes the cockpit or the wall it sits in: Structure, even "
+                 "on a hinge (the hinge is the weak point) [000 §7.1 Vehicle: cockpit; 'interior']")
+
+
+def _closes_opening(element) -> bool:
+    """A canopy, a windscreen or the glass of a window (not a casement pane, not a magnifying glass)."""
+    words = _words_of(element)
+    return bool(words & _CLOSER_WORDS) or {"glass", "window"} <= words
+
+
 _DRIVE_WORDS = {"rack"}  # a gear rack runs a carriage out (a gear inside a hull only turns a wing or a lid)
 DRIVE_MAX_ELEMENTS = 60  # ... of a few dozen pieces
 DRIVE_MAX_SHARE = 0.25  # a carriage is a small part of the build (a hull section on a rack is a hull)
