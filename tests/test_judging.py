@@ -827,3 +827,45 @@ def test_a_torch_turned_on_a_wing_tip_is_a_laser_and_the_cone_on_its_end_its_muz
         assert caps and all(c.roles[j].role == "weapon" and "muzzle" in c.roles[j].reason for j in caps)
         card = a.card_named(c.name)
         assert any({i, *caps} <= set(w.elements) for w in card.weapons)  # one gun: the barrel with its muzzle
+
+
+@needs_shared
+def test_what_is_strung_on_a_gun_barrel_is_the_gun_a_torch_in_a_pods_nose_leaves_the_engine():
+    """The X-wing's wing-tip lasers are a bar sticking out of a cone, with axles, joiners, rims and round bricks
+    strung on the same axis: one gun each [000 §8.2], not a small engine whose nozzle a rod comes out of. The X1
+    Patrol Craft's torches stick out of the nose cones of its rocket pods, whose nozzles are at the back: the torches
+    are its guns, the pods stay its Thrusters [000 §9.3]."""
+    a = _official("10240-1 - Red Five X-Wing Starfighter.mpd")
+    m = a.model
+    ship = max((c for c in a.creations if c.kind == "vehicle"), key=lambda c: len(c.elements))
+    card = a.card_named(ship.name)
+    bars = [i for i in ship.elements if m.elements[i].part == "63965.dat" and
+            any(m.elements[j].part == "4589.dat" for j in a.graph.neighbors(i))]  # a bar out of a cone
+    assert len(bars) == 4  # the four wing tips
+    for i in bars:
+        gun = next(w for w in card.weapons if i in w.elements)
+        parts = {m.elements[j].part for j in gun.elements}
+        assert {"4589.dat", "60485.dat", "42610.dat"} <= parts  # its cone, its long axle, its rims
+        assert all(ship.roles[j].role == "weapon" for j in gun.elements)
+    b = _official("6861-1 - X1 Patrol Craft.mpd")
+    craft = max(b.creations, key=lambda c: len(c.elements))
+    torches = [i for i in craft.elements if b.model.elements[i].description == "Minifig Torch"]
+    noses = [j for i in torches for j in b.graph.neighbors(i) if b.model.elements[j].part == "3942b.dat"]
+    assert torches and all(craft.roles[i].role == "weapon" for i in torches)
+    assert noses and all(craft.roles[j].role == "propulsion" for j in noses)
+
+
+@needs_shared
+def test_a_small_dish_on_its_side_at_a_flyers_back_is_its_exhaust(tmp_path):
+    """A 2 x 2 inverted dish set on its side at the back of a flyer is an engine's exhaust, a Thruster [000 §9.3];
+    lying flat on the deck it is a detail, and on a house on its side it drives nothing."""
+    flyer = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    dish_on_side = "1 0 0 -14 84 1 0 0 0 0 -1 0 1 0 4740.dat"
+    a = _analyse(_model(tmp_path, "exhaust.ldr", flyer + [dish_on_side]))
+    c, dish = _role(a, "4740.dat")
+    assert len(a.creations) == 1 and dish.role == "propulsion" and dish.params["type"] == "thrust"
+    assert "exhaust" in dish.reason
+    flat = _analyse(_model(tmp_path, "deck.ldr", flyer + [f"1 0 0 -48 -40 {ID} 4740.dat"]))
+    assert _role(flat, "4740.dat")[1].role != "propulsion"
+    house = _analyse(_model(tmp_path, "house.ldr", BODY + [dish_on_side]))
+    assert _role(house, "4740.dat")[1].role != "propulsion"

@@ -508,9 +508,9 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
     # are told by where they are, below)
     flyer = flies(roles, boat) or (not boat and any(classes[i].word in _COCKPIT_WORDS for i in idx) and
                                    not any(r.role == "propulsion" for r in roles.values()))
-    _barrels(model, graph, idx, classes, roles, flyer)  # before the nozzles: a cone on a barrel's end is its muzzle
-    _nozzles(model, idx, classes, roles, flyer)
+    nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
+    _barrels(model, graph, idx, classes, roles, flyer, nozzles)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
     _built_on_propulsion(model, graph, idx, roles, detached)
@@ -753,30 +753,59 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                               "nothing up: decoration [000 §7.1]", "detail")
 
 
-def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool) -> None:
+def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int, axis: np.ndarray) -> bool:
+    """Element ``i`` sits on the axis of an engine or of a round body (a round brick, a cylinder, a cone, another
+    dish) it touches: the back of an engine pod, not a disc on a wall or a receiver on its antenna."""
+    els = model.elements
+    c = (els[i].bbox_min + els[i].bbox_max) / 2
+    for j in graph.neighbors(i):
+        if not _on_axis(els[j], c, axis):
+            continue
+        words = _words_of(els[j])
+        if words & {"antenna", "bar", "radar"}:
+            return False
+        r = roles.get(j)
+        if (r is not None and r.role == "propulsion" and r.params.get("type") == "thrust") or words & _POD_WORDS:
+            return True
+    return False
+
+
+def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool
+             ) -> set[int]:
     """On a flyer, a cone lying on its side (its axis horizontal) is an engine nozzle: a Thruster [000 §9.3]; so is
     a cone of two studs or more hanging under the belly, wide end down at the craft's lowest point: a lift jet
-    (a small cone there is a strut's foot)."""
+    (a small cone there is a strut's foot). Returns the nozzles."""
+    found: set[int] = set()
     if not flyer:
-        return
+        return found
     els = model.elements
     ground = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
     for i in idx:
         r = roles.get(i)
         if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration"):
             continue
+        axis = np.asarray(model.elements[i].transform)[:3, 1]  # LDraw cones and dishes stand along their local Y
+        axis = axis / (np.linalg.norm(axis) or 1.0)
+        if {"dish", "inverted"} <= _words_of(els[i]) and is_detail_sized(els[i]) and abs(float(axis[1])) < 0.5 and \
+                _caps_engine(model, graph, roles, i, axis):
+            roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a small dish on its side on a flyer, capping "
+                                                  "an engine or a round body on its axis: the engine's exhaust, a "
+                                                  "Thruster [000 §9.3]", "geometry", {"type": "thrust"})
+            found.add(i)
+            continue
         if classes[i].word != "cone":
             continue
-        axis = np.asarray(model.elements[i].transform)[:3, 1]  # LDraw cones stand along their local Y
-        axis = axis / (np.linalg.norm(axis) or 1.0)
         if abs(float(axis[1])) < 0.5:
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone on its side on a flyer: an engine "
                                                   "nozzle, a Thruster [000 §9.3]", "geometry", {"type": "thrust"})
+            found.add(i)
         elif float(axis[1]) > 0.5 and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU and \
                 min(float(x) for x in (els[i].bbox_max - els[i].bbox_min)[[0, 2]]) >= TWO_STUDS_LDU - 4:
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone under a flyer's belly, wide end "
                                                   "down: a lift jet's nozzle, a Thruster [000 §9.3]", "geometry",
                                     {"type": "thrust"})
+            found.add(i)
+    return found
 
 
 POD_AXIS_COS = 0.95  # parts of one engine pod lie along one axis ...
@@ -860,14 +889,16 @@ def _rod_axis(model, i: int) -> tuple[np.ndarray, np.ndarray, float, float]:
 
 
 ROD_LEVEL_COS = 0.7  # a rod whose axis is within 45 degrees of level lies level (a barrel); steeper, it stands up
-MUZZLE_LINE_LDU = 8.0  # a piece on a barrel's end: its centre this close to the barrel's axis line
+MUZZLE_LINE_LDU = 8.0  # a piece strung on a barrel: its centre this close to the barrel's axis line
 
 
-def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool) -> None:
+def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool,
+             nozzles: set[int] | frozenset[int] = frozenset()) -> None:
     """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
     gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration.
-    The rod is measured along its own axes (a barrel turned at an angle on a wing tip is still one), and the small
-    piece capping its outer end on its axis (a cone, a round plate) is the gun's muzzle, part of the gun."""
+    The rod is measured along its own axes (a barrel turned at an angle on a wing tip is still one); what is strung
+    on its axis is part of the gun (``_strung_on``). After the nozzles and engine pods, so that a "nozzle" a barrel
+    comes out of can be told to be the gun's muzzle."""
     if not flyer:
         return
     els = model.elements
@@ -876,7 +907,6 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         return
     lo = np.array([els[i].bbox_min for i in body])
     hi = np.array([els[i].bbox_max for i in body])
-    inside = set(idx)
     for i in idx:
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
@@ -895,18 +925,65 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of a flyer's "
                                           "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
                                 {"type": "gun"})
-        tip = ends[int(np.argmax(out))]
-        for j in graph.neighbors(i):
-            rj = roles.get(j)
-            if j not in inside or rj is None or rj.role not in ("decoration", "structural") or \
-                    rj.source not in ("part", "topology", "detail") or not is_detail_sized(els[j]):
-                continue
-            cj = (els[j].bbox_min + els[j].bbox_max) / 2
-            if float(np.linalg.norm(np.cross(cj - centre, d))) <= MUZZLE_LINE_LDU and \
-                    float((cj - centre) @ (tip - centre)) > 0:
-                roles[j] = RoleDecision("weapon", f"{rj.reason.split(';')[0]}; on the outer end of a gun barrel "
-                                                  f"({describe(els[i])[1]}), on its axis: the muzzle, part of the "
-                                                  "gun [000 §8.2]", "geometry", {"type": "gun"})
+        _strung_on(model, graph, idx, roles, i, centre, d, nozzles)
+
+
+def _on_axis(element, centre: np.ndarray, d: np.ndarray) -> bool:
+    """The element's centre lies on the line through ``centre`` along ``d``."""
+    c = (element.bbox_min + element.bbox_max) / 2
+    return float(np.linalg.norm(np.cross(c - centre, d))) <= MUZZLE_LINE_LDU
+
+
+def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], barrel: int,
+               centre: np.ndarray, d: np.ndarray, nozzles: set[int] | frozenset[int] = frozenset()) -> None:
+    """The pieces strung on a gun barrel's axis, one touching the next (a cone at its end, rims, round bricks,
+    joiners and axles of the same line): one gun, not an engine pod [000 §8.2]. Only pieces no wider than a round
+    2 x 2 brick across the axis, decided by their part or place alone. A "nozzle" the barrel comes out of is the
+    gun's muzzle, and the "engine pod" behind it its casing; a barrel in the nose of a pod whose nozzle is
+    elsewhere (at its back) is a gun mounted on the engine, which stays the Thruster [000 §9.3]."""
+    els = model.elements
+    out_of_nozzle = any(j in nozzles and _on_axis(els[j], centre, d) for j in graph.neighbors(barrel))
+    inside = set(idx)
+    k = int(np.argmax(np.abs(d)))
+    aligned = abs(float(d[k])) >= POD_AXIS_COS
+
+    def strung(j: int) -> bool:
+        rj = roles.get(j)
+        if j not in inside or rj is None or rj.source not in ("part", "topology", "detail", "geometry") or \
+                "landing strut" in rj.reason or not _on_axis(els[j], centre, d):
+            return False
+        if rj.role == "propulsion" and rj.source == "geometry" and rj.params.get("type") == "thrust":
+            return out_of_nozzle  # a piece of the engine the barrel comes out of, whatever its girth
+        if rj.role not in ("decoration", "structural"):
+            return False
+        ext = els[j].bbox_max - els[j].bbox_min
+        if aligned:
+            return all(float(ext[a]) <= TWO_STUDS_LDU + MESH_TOL_LDU for a in range(3) if a != k)
+        return is_detail_sized(els[j])
+
+    def touching(i: int, j: int) -> bool:
+        gap = np.maximum(els[i].bbox_min - els[j].bbox_max, els[j].bbox_min - els[i].bbox_max)
+        return float(np.max(np.maximum(0.0, gap))) <= POD_GAP_LDU
+
+    def chain() -> set[int]:  # contiguous along the axis from the barrel, as an engine pod grows from its nozzle
+        line = [j for j in idx if j != barrel and strung(j)]
+        gun, grew = {barrel}, True
+        while grew:
+            grew = False
+            for j in line:
+                if j not in gun and any(touching(j, g) for g in gun):
+                    gun.add(j)
+                    grew = True
+        return gun - {barrel}
+
+    gun = chain()
+    if out_of_nozzle and len(gun & set(nozzles)) > 1:  # the engine has a nozzle of its own further on
+        out_of_nozzle = False
+        gun = chain()
+    for j in sorted(gun):
+        roles[j] = RoleDecision("weapon", f"{roles[j].reason.split(';')[0]}; strung on the axis of the gun barrel "
+                                          f"({describe(els[barrel])[1]}): part of the gun, its muzzle or casing, "
+                                          "not an engine [000 §8.2]", "geometry", {"type": "gun"})
 
 
 FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
