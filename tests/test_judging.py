@@ -856,16 +856,18 @@ def test_what_is_strung_on_a_gun_barrel_is_the_gun_a_torch_in_a_pods_nose_leaves
 
 
 @needs_shared
-def test_a_small_dish_on_its_side_at_a_flyers_back_is_its_exhaust(tmp_path):
-    """A 2 x 2 inverted dish set on its side at the back of a flyer is an engine's exhaust, a Thruster [000 §9.3];
-    lying flat on the deck it is a detail, and on a house on its side it drives nothing."""
+def test_a_small_dish_on_its_side_capping_a_flyers_engine_is_its_exhaust(tmp_path):
+    """A 2 x 2 inverted dish set on its side on the axis of a flyer's engine, at its back, is the engine's exhaust,
+    a Thruster [000 §9.3]; on its side against the flat back of the hull (a disc on a wall), lying flat on the deck,
+    or on a house, it drives nothing."""
     flyer = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
-    dish_on_side = "1 0 0 -14 84 1 0 0 0 0 -1 0 1 0 4740.dat"
-    a = _analyse(_model(tmp_path, "exhaust.ldr", flyer + [dish_on_side]))
-    c, dish = _role(a, "4740.dat")
+    side = "1 0 0 0 0 -1 0 1 0 4740.dat"
+    a = _analyse(_model(tmp_path, "exhaust.ldr", flyer + [f"1 0 0 -52 104 {side}"]))  # behind the jet engine
+    _, dish = _role(a, "4740.dat")
     assert len(a.creations) == 1 and dish.role == "propulsion" and dish.params["type"] == "thrust"
     assert "exhaust" in dish.reason
-    flat = _analyse(_model(tmp_path, "deck.ldr", flyer + [f"1 0 0 -48 -40 {ID} 4740.dat"]))
-    assert _role(flat, "4740.dat")[1].role != "propulsion"
-    house = _analyse(_model(tmp_path, "house.ldr", BODY + [dish_on_side]))
-    assert _role(house, "4740.dat")[1].role != "propulsion"
+    for name, lines in (("wall.ldr", flyer + [f"1 0 0 -14 84 {side}"]),
+                        ("deck.ldr", flyer + [f"1 0 0 -48 -40 {ID} 4740.dat"]),
+                        ("house.ldr", BODY + [f"1 0 0 -14 84 {side}"])):
+        b = _analyse(_model(tmp_path, name, lines))
+        assert len(b.creations) == 1 and _role(b, "4740.dat")[1].role != "propulsion", name
