@@ -754,8 +754,8 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
 
 
 def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int, axis: np.ndarray) -> bool:
-    """Element ``i`` sits on the axis of an engine or of a round body (a round brick, a cylinder, a cone, another
-    dish) it touches: the back of an engine pod, not a disc on a wall or a receiver on its antenna."""
+    """Element ``i`` sits on the axis of an engine or of a round body (a round brick, a cylinder, a cone) it
+    touches: the back of an engine pod, not a disc on a wall, a stack of dishes or a receiver on its antenna."""
     els = model.elements
     c = (els[i].bbox_min + els[i].bbox_max) / 2
     for j in graph.neighbors(i):
@@ -765,8 +765,11 @@ def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int,
         if words & {"antenna", "bar", "radar"}:
             return False
         r = roles.get(j)
-        if (r is not None and r.role == "propulsion" and r.params.get("type") == "thrust") or words & _POD_WORDS:
-            return True
+        if "dish" in words:
+            continue  # dishes stacked on each other are a sensor or an ornament, not an engine
+        if (r is not None and r.role == "propulsion" and r.source == "part" and r.params.get("type") == "thrust") \
+                or words & _POD_WORDS:
+            return True  # an engine part (a jet, a rocket tail) or a round body
     return False
 
 
@@ -868,13 +871,13 @@ BARREL_RATIO = 2.0  # a barrel is at least twice as long as it is thick
 BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with its head)
 
 
-def _rod_axis(model, i: int) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """(centre, unit direction, length, thickness) of a part measured along its own axes, so a rod turned at an
-    angle is still a rod; the world box when the part has no triangles."""
+def _rod_axis(model, i: int, own: bool = True) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """(centre, unit direction, length, thickness) of a part measured along its own axes (``own``), so a rod
+    turned at an angle is still a rod; else, or when the part has no triangles, along its world box."""
     e = model.elements[i]
     t = np.asarray(e.transform, dtype=float)
     mesh = getattr(model, "mesh", None)
-    pts = mesh.element_triangles(i).reshape(-1, 3).astype(float) if mesh is not None else np.zeros((0, 3))
+    pts = mesh.element_triangles(i).reshape(-1, 3).astype(float) if own and mesh is not None else np.zeros((0, 3))
     rot = t[:3, :3]
     if len(pts) and abs(float(np.linalg.det(rot))) > 1e-6:
         local = np.linalg.solve(rot, (pts - t[:3, 3]).T).T
@@ -913,7 +916,9 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
             continue
         if not _words_of(els[i]) & _BARREL_WORDS or classes[i].minifig_body:
             continue
-        centre, d, length, thick = _rod_axis(model, i)
+        # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
+        # is still a rod); built pieces by their box, as they line up with the build
+        centre, d, length, thick = _rod_axis(model, i, own=classes[i].accessory)
         if abs(float(d[1])) > ROD_LEVEL_COS or thick > BARREL_THICK_LDU or length < BARREL_RATIO * thick:
             continue  # standing up (an antenna, a mast) or not a rod
         # its outer end lies outside the rest of the body: it sticks out
@@ -928,6 +933,9 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         _strung_on(model, graph, idx, roles, i, centre, d, nozzles)
 
 
+_STRUNG_WORDS = {"round", "cylinder", "cone", "dish", "axle", "bar", "rim", "wheel", "gear", "bush"}  # not bricks
+
+
 def _on_axis(element, centre: np.ndarray, d: np.ndarray) -> bool:
     """The element's centre lies on the line through ``centre`` along ``d``."""
     c = (element.bbox_min + element.bbox_max) / 2
@@ -937,8 +945,9 @@ def _on_axis(element, centre: np.ndarray, d: np.ndarray) -> bool:
 def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], barrel: int,
                centre: np.ndarray, d: np.ndarray, nozzles: set[int] | frozenset[int] = frozenset()) -> None:
     """The pieces strung on a gun barrel's axis, one touching the next (a cone at its end, rims, round bricks,
-    joiners and axles of the same line): one gun, not an engine pod [000 §8.2]. Only pieces no wider than a round
-    2 x 2 brick across the axis, decided by their part or place alone. A "nozzle" the barrel comes out of is the
+    joiners and axles of the same line): one gun, not an engine pod [000 §8.2]. Only round pieces, rods and rims no
+    wider than a round 2 x 2 brick across the axis, decided by their part or place alone (never a plain brick of
+    the hull the barrel is set in). A "nozzle" the barrel comes out of is the
     gun's muzzle, and the "engine pod" behind it its casing; a barrel in the nose of a pod whose nozzle is
     elsewhere (at its back) is a gun mounted on the engine, which stays the Thruster [000 §9.3]."""
     els = model.elements
@@ -954,7 +963,7 @@ def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
             return False
         if rj.role == "propulsion" and rj.source == "geometry" and rj.params.get("type") == "thrust":
             return out_of_nozzle  # a piece of the engine the barrel comes out of, whatever its girth
-        if rj.role not in ("decoration", "structural"):
+        if rj.role not in ("decoration", "structural") or not _words_of(els[j]) & _STRUNG_WORDS:
             return False
         ext = els[j].bbox_max - els[j].bbox_min
         if aligned:
