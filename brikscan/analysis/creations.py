@@ -899,9 +899,9 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
              nozzles: set[int] | frozenset[int] = frozenset()) -> None:
     """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
     gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration.
-    The rod is measured along its own axes (a barrel turned at an angle on a wing tip is still one); what is strung
-    on its axis is part of the gun (``_strung_on``). After the nozzles and engine pods, so that a "nozzle" a barrel
-    comes out of can be told to be the gun's muzzle."""
+    A minifig's torch or loudhailer is measured along its own axes (turned on a wing tip it is still a rod); what is
+    strung on a barrel's axis is part of its gun (``_strung_on``). Runs after the nozzles and engine pods, so that a
+    "nozzle" a barrel comes out of can be told to be the gun's muzzle."""
     if not flyer:
         return
     els = model.elements
@@ -947,9 +947,9 @@ def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
     """The pieces strung on a gun barrel's axis, one touching the next (a cone at its end, rims, round bricks,
     joiners and axles of the same line): one gun, not an engine pod [000 §8.2]. Only round pieces, rods and rims no
     wider than a round 2 x 2 brick across the axis, decided by their part or place alone (never a plain brick of
-    the hull the barrel is set in). A "nozzle" the barrel comes out of is the
-    gun's muzzle, and the "engine pod" behind it its casing; a barrel in the nose of a pod whose nozzle is
-    elsewhere (at its back) is a gun mounted on the engine, which stays the Thruster [000 §9.3]."""
+    the hull the barrel is set in). A "nozzle" the barrel comes out of is the gun's muzzle, and the "engine pod"
+    behind it its casing; a barrel in the nose of a pod whose nozzle is elsewhere (at its back) is a gun mounted on
+    the engine, which stays the Thruster [000 §9.3]."""
     els = model.elements
     out_of_nozzle = any(j in nozzles and _on_axis(els[j], centre, d) for j in graph.neighbors(barrel))
     inside = set(idx)
