@@ -795,3 +795,79 @@ def test_plates_built_on_a_wing_and_nothing_else_are_part_of_the_wing():
                       if j in ship.roles)]
         assert all(ship.roles[i].role == "decoration" for i in lights)
         assert lights or name.startswith("6861")
+
+
+@needs_shared
+def test_a_windscreen_on_a_hinge_closes_the_cockpit_a_plate_on_it_swings(tmp_path):
+    """A canopy or windscreen closes the cockpit: Structure [000 §7.1 Vehicle: cockpit, "any section with an
+    interior"], even when it swings on a hinge; only the hinge is the weak point. A plain plate on the same hinge
+    is a flap, a moving part, Non-Structural [000 §7.1 "moving"]."""
+    hinge = [f"1 7 0 -72 -50 {ID} 3937.dat", f"1 7 0 -72 -50 {ID} 3938.dat"]
+    a = _analyse(_model(tmp_path, "canopy.ldr", BODY + hinge + [f"1 40 0 -120 -70 {ID} 3823.dat"]))
+    c, screen = _role(a, "3823.dat")
+    assert len(a.creations) == 1 and screen.role == "structural" and "closes the cockpit" in screen.reason
+    assert {_role(a, p)[1].role for p in ("3937.dat", "3938.dat")} == {"weak point"}
+    assert c.kind == "vehicle"  # a cockpit with its windscreen and no engine: a vehicle [000 §7.1]
+    b = _analyse(_model(tmp_path, "flap.ldr", BODY + hinge + [f"1 40 0 -80 -70 {ID} 3020.dat"]))
+    _, flap = _role(b, "3020.dat")
+    assert flap.role == "decoration"
+
+
+@needs_shared
+def test_a_torch_turned_on_a_wing_tip_is_a_laser_and_the_cone_on_its_end_its_muzzle():
+    """A rod lying level and sticking out of a flyer is a gun barrel however it is turned in the level plane: the
+    Biwing Blaster's wing-tip torches are its lasers [000 §8.2 Ranged Weapons], and the cone capping each torch on
+    its axis is the gun's muzzle, not an engine nozzle (a nozzle is a cone the craft flies on [000 §9.3])."""
+    a = _official("6905 - Biwing Blaster.mpd")
+    m = a.model
+    torches = [(c, i) for c in a.creations for i in c.elements if m.elements[i].description == "Minifig Torch"]
+    assert len(torches) >= 2 and all(c.roles[i].role == "weapon" for c, i in torches)
+    for c, i in torches:
+        caps = [j for j in a.graph.neighbors(i) if m.elements[j].description == "Cone  1 x  1"]
+        assert caps and all(c.roles[j].role == "weapon" and "muzzle" in c.roles[j].reason for j in caps)
+        card = a.card_named(c.name)
+        assert any({i, *caps} <= set(w.elements) for w in card.weapons)  # one gun: the barrel with its muzzle
+
+
+@needs_shared
+def test_what_is_strung_on_a_gun_barrel_is_the_gun_a_torch_in_a_pods_nose_leaves_the_engine():
+    """The X-wing's wing-tip lasers are a bar sticking out of a cone, with axles, joiners, rims and round bricks
+    strung on the same axis: one gun each [000 §8.2], not a small engine whose nozzle a rod comes out of. The X1
+    Patrol Craft's torches stick out of the nose cones of its rocket pods, whose nozzles are at the back: the torches
+    are its guns, the pods stay its Thrusters [000 §9.3]."""
+    a = _official("10240-1 - Red Five X-Wing Starfighter.mpd")
+    m = a.model
+    ship = max((c for c in a.creations if c.kind == "vehicle"), key=lambda c: len(c.elements))
+    card = a.card_named(ship.name)
+    bars = [i for i in ship.elements if m.elements[i].part == "63965.dat" and
+            any(m.elements[j].part == "4589.dat" for j in a.graph.neighbors(i))]  # a bar out of a cone
+    assert len(bars) == 4  # the four wing tips
+    for i in bars:
+        gun = next(w for w in card.weapons if i in w.elements)
+        parts = {m.elements[j].part for j in gun.elements}
+        assert {"4589.dat", "60485.dat", "42610.dat"} <= parts  # its cone, its long axle, its rims
+        assert all(ship.roles[j].role == "weapon" for j in gun.elements)
+    b = _official("6861-1 - X1 Patrol Craft.mpd")
+    craft = max(b.creations, key=lambda c: len(c.elements))
+    torches = [i for i in craft.elements if b.model.elements[i].description == "Minifig Torch"]
+    noses = [j for i in torches for j in b.graph.neighbors(i) if b.model.elements[j].part == "3942b.dat"]
+    assert torches and all(craft.roles[i].role == "weapon" for i in torches)
+    assert noses and all(craft.roles[j].role == "propulsion" for j in noses)
+
+
+@needs_shared
+def test_a_small_dish_on_its_side_capping_a_flyers_engine_is_its_exhaust(tmp_path):
+    """A 2 x 2 inverted dish set on its side on the axis of a flyer's engine, at its back, is the engine's exhaust,
+    a Thruster [000 §9.3]; on its side against the flat back of the hull (a disc on a wall), lying flat on the deck,
+    or on a house, it drives nothing."""
+    flyer = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    side = "1 0 0 0 0 -1 0 1 0 4740.dat"
+    a = _analyse(_model(tmp_path, "exhaust.ldr", flyer + [f"1 0 0 -52 104 {side}"]))  # behind the jet engine
+    _, dish = _role(a, "4740.dat")
+    assert len(a.creations) == 1 and dish.role == "propulsion" and dish.params["type"] == "thrust"
+    assert "exhaust" in dish.reason
+    for name, lines in (("wall.ldr", flyer + [f"1 0 0 -14 84 {side}"]),
+                        ("deck.ldr", flyer + [f"1 0 0 -48 -40 {ID} 4740.dat"]),
+                        ("house.ldr", BODY + [f"1 0 0 -14 84 {side}"])):
+        b = _analyse(_model(tmp_path, name, lines))
+        assert len(b.creations) == 1 and _role(b, "4740.dat")[1].role != "propulsion", name

@@ -434,6 +434,13 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                                  roles[j].params.get("type") == "forward_flight"):
             verdicts[k] = ("propulsion", "the hinged mount a wing swings on, carrying nothing but the wing: part of "
                                          "the wing, Forward Flight [000 §9.1]", {"type": "forward_flight"}, True)
+    # a canopy, a windscreen or a window's glass closes the cockpit or the wall it sits in: Structure even when it
+    # swings on a hinge or rests in its frame with no connector; its frame on the joint moves with it; only the
+    # hinge is the weak point [000 §7.1 Vehicle: cockpit; "any section with an interior"]
+    closers = {i for i in cand if _closes_opening(model.elements[i])}
+    for k, (jb, v) in enumerate(zip(hanging, verdicts)):
+        if v is None and closers.intersection(jb.elements):
+            verdicts[k] = ("structural", CLOSER_REASON, {}, True)
     for jb, verdict in zip(hanging, verdicts):
         if verdict is None:
             continue
@@ -451,6 +458,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
             why = c.reason if c.role == "structural" else f"{c.reason}; in the rigid core"
             roles[i] = RoleDecision("structural", f"{why} (the Structure) [000 §7.1]",
                                     "part" if c.role == "structural" else "topology")
+        elif i in closers:
+            roles[i] = RoleDecision("structural", f"{c.reason}; {CLOSER_REASON}", "topology")
         elif rest.get(i) == "joint" and not _JOINT_WORDS & _words_of(model.elements[i]):
             roles[i] = RoleDecision("decoration", f"{c.reason}; swings on a movable joint off the rigid core (a "
                                                   "shutter, a casement, a flap): a moving part, Non-Structural "
@@ -511,9 +520,9 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     # are told by where they are, below)
     flyer = flies(roles, boat) or (not boat and any(classes[i].word in _COCKPIT_WORDS for i in idx) and
                                    not any(r.role == "propulsion" for r in roles.values()))
-    _nozzles(model, idx, classes, roles, flyer)
+    nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
-    _barrels(model, idx, classes, roles, flyer)
+    _barrels(model, graph, idx, classes, roles, flyer, nozzles)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
     _built_on_propulsion(model, graph, idx, roles, detached)
@@ -756,30 +765,62 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                               "nothing up: decoration [000 §7.1]", "detail")
 
 
-def _nozzles(model, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool) -> None:
+def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int, axis: np.ndarray) -> bool:
+    """Element ``i`` sits on the axis of an engine or of a round body (a round brick, a cylinder, a cone) it
+    touches: the back of an engine pod, not a disc on a wall, a stack of dishes or a receiver on its antenna."""
+    els = model.elements
+    c = (els[i].bbox_min + els[i].bbox_max) / 2
+    for j in graph.neighbors(i):
+        if not _on_axis(els[j], c, axis):
+            continue
+        words = _words_of(els[j])
+        if words & {"antenna", "bar", "radar"}:
+            return False
+        r = roles.get(j)
+        if "dish" in words:
+            continue  # dishes stacked on each other are a sensor or an ornament, not an engine
+        if (r is not None and r.role == "propulsion" and r.source == "part" and r.params.get("type") == "thrust") \
+                or words & _POD_WORDS:
+            return True  # an engine part (a jet, a rocket tail) or a round body
+    return False
+
+
+def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool
+             ) -> set[int]:
     """On a flyer, a cone lying on its side (its axis horizontal) is an engine nozzle: a Thruster [000 §9.3]; so is
     a cone of two studs or more hanging under the belly, wide end down at the craft's lowest point: a lift jet
-    (a small cone there is a strut's foot)."""
+    (a small cone there is a strut's foot). Returns the nozzles."""
+    found: set[int] = set()
     if not flyer:
-        return
+        return found
     els = model.elements
     ground = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
     for i in idx:
         r = roles.get(i)
         if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration"):
             continue
+        axis = np.asarray(model.elements[i].transform)[:3, 1]  # LDraw cones and dishes stand along their local Y
+        axis = axis / (np.linalg.norm(axis) or 1.0)
+        if {"dish", "inverted"} <= _words_of(els[i]) and is_detail_sized(els[i]) and abs(float(axis[1])) < 0.5 and \
+                _caps_engine(model, graph, roles, i, axis):
+            roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a small dish on its side on a flyer, capping "
+                                                  "an engine or a round body on its axis: the engine's exhaust, a "
+                                                  "Thruster [000 §9.3]", "geometry", {"type": "thrust"})
+            found.add(i)
+            continue
         if classes[i].word != "cone":
             continue
-        axis = np.asarray(model.elements[i].transform)[:3, 1]  # LDraw cones stand along their local Y
-        axis = axis / (np.linalg.norm(axis) or 1.0)
         if abs(float(axis[1])) < 0.5:
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone on its side on a flyer: an engine "
                                                   "nozzle, a Thruster [000 §9.3]", "geometry", {"type": "thrust"})
+            found.add(i)
         elif float(axis[1]) > 0.5 and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU and \
                 min(float(x) for x in (els[i].bbox_max - els[i].bbox_min)[[0, 2]]) >= TWO_STUDS_LDU - 4:
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone under a flyer's belly, wide end "
                                                   "down: a lift jet's nozzle, a Thruster [000 §9.3]", "geometry",
                                     {"type": "thrust"})
+            found.add(i)
+    return found
 
 
 POD_AXIS_COS = 0.95  # parts of one engine pod lie along one axis ...
@@ -842,9 +883,37 @@ BARREL_RATIO = 2.0  # a barrel is at least twice as long as it is thick
 BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with its head)
 
 
-def _barrels(model, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool) -> None:
+def _rod_axis(model, i: int, own: bool = True) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """(centre, unit direction, length, thickness) of a part measured along its own axes (``own``), so a rod
+    turned at an angle is still a rod; else, or when the part has no triangles, along its world box."""
+    e = model.elements[i]
+    t = np.asarray(e.transform, dtype=float)
+    mesh = getattr(model, "mesh", None)
+    pts = mesh.element_triangles(i).reshape(-1, 3).astype(float) if own and mesh is not None else np.zeros((0, 3))
+    rot = t[:3, :3]
+    if len(pts) and abs(float(np.linalg.det(rot))) > 1e-6:
+        local = np.linalg.solve(rot, (pts - t[:3, 3]).T).T
+        lo, hi = local.min(axis=0), local.max(axis=0)
+        ext = np.linalg.norm(rot, axis=0) * (hi - lo)
+        k = int(np.argmax(ext))
+        d = rot[:, k] / (float(np.linalg.norm(rot[:, k])) or 1.0)
+        return t[:3, 3] + rot @ ((lo + hi) / 2), d, float(ext[k]), sorted(float(x) for x in ext)[1]
+    ext = e.bbox_max - e.bbox_min
+    k = int(np.argmax(ext))
+    return (e.bbox_min + e.bbox_max) / 2, np.eye(3)[k], float(ext[k]), sorted(float(x) for x in ext)[1]
+
+
+ROD_LEVEL_COS = 0.7  # a rod whose axis is within 45 degrees of level lies level (a barrel); steeper, it stands up
+MUZZLE_LINE_LDU = 8.0  # a piece strung on a barrel: its centre this close to the barrel's axis line
+
+
+def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool,
+             nozzles: set[int] | frozenset[int] = frozenset()) -> None:
     """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
-    gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration."""
+    gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration.
+    A minifig's torch or loudhailer is measured along its own axes (turned on a wing tip it is still a rod); what is
+    strung on a barrel's axis is part of its gun (``_strung_on``). Runs after the nozzles and engine pods, so that a
+    "nozzle" a barrel comes out of can be told to be the gun's muzzle."""
     if not flyer:
         return
     els = model.elements
@@ -859,24 +928,83 @@ def _barrels(model, idx: list[int], classes, roles: dict[int, RoleDecision], fly
             continue
         if not _words_of(els[i]) & _BARREL_WORDS or classes[i].minifig_body:
             continue
-        ext = els[i].bbox_max - els[i].bbox_min
-        k = int(np.argmax(ext))
-        thick = sorted(float(x) for x in ext)[1]
-        if k == 1 or thick > BARREL_THICK_LDU or ext[k] < BARREL_RATIO * thick:
+        # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
+        # is still a rod); built pieces by their box, as they line up with the build
+        centre, d, length, thick = _rod_axis(model, i, own=classes[i].accessory)
+        if abs(float(d[1])) > ROD_LEVEL_COS or thick > BARREL_THICK_LDU or length < BARREL_RATIO * thick:
             continue  # standing up (an antenna, a mast) or not a rod
         # its outer end lies outside the rest of the body: it sticks out
-        ends = [els[i].bbox_min.copy(), els[i].bbox_max.copy()]
-        centre = (els[i].bbox_min + els[i].bbox_max) / 2
-        for e in ends:
-            for a in range(3):
-                if a != k:
-                    e[a] = centre[a]
+        ends = [centre - d * length / 2, centre + d * length / 2]
         others = np.array([j != i for j in body])
         out = [not bool(((lo[others] - 1 <= e) & (e <= hi[others] + 1)).all(axis=1).any()) for e in ends]
-        if any(out):
-            roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of a flyer's "
-                                              "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
-                                    {"type": "gun"})
+        if not any(out):
+            continue
+        roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of a flyer's "
+                                          "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
+                                {"type": "gun"})
+        _strung_on(model, graph, idx, roles, i, centre, d, nozzles)
+
+
+_STRUNG_WORDS = {"round", "cylinder", "cone", "dish", "axle", "bar", "rim", "wheel", "gear", "bush"}  # not bricks
+
+
+def _on_axis(element, centre: np.ndarray, d: np.ndarray) -> bool:
+    """The element's centre lies on the line through ``centre`` along ``d``."""
+    c = (element.bbox_min + element.bbox_max) / 2
+    return float(np.linalg.norm(np.cross(c - centre, d))) <= MUZZLE_LINE_LDU
+
+
+def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], barrel: int,
+               centre: np.ndarray, d: np.ndarray, nozzles: set[int] | frozenset[int] = frozenset()) -> None:
+    """The pieces strung on a gun barrel's axis, one touching the next (a cone at its end, rims, round bricks,
+    joiners and axles of the same line): one gun, not an engine pod [000 §8.2]. Only round pieces, rods and rims no
+    wider than a round 2 x 2 brick across the axis, decided by their part or place alone (never a plain brick of
+    the hull the barrel is set in). A "nozzle" the barrel comes out of is the gun's muzzle, and the "engine pod"
+    behind it its casing; a barrel in the nose of a pod whose nozzle is elsewhere (at its back) is a gun mounted on
+    the engine, which stays the Thruster [000 §9.3]."""
+    els = model.elements
+    out_of_nozzle = any(j in nozzles and _on_axis(els[j], centre, d) for j in graph.neighbors(barrel))
+    inside = set(idx)
+    k = int(np.argmax(np.abs(d)))
+    aligned = abs(float(d[k])) >= POD_AXIS_COS
+
+    def strung(j: int) -> bool:
+        rj = roles.get(j)
+        if j not in inside or rj is None or rj.source not in ("part", "topology", "detail", "geometry") or \
+                "landing strut" in rj.reason or not _on_axis(els[j], centre, d):
+            return False
+        if rj.role == "propulsion" and rj.source == "geometry" and rj.params.get("type") == "thrust":
+            return out_of_nozzle  # a piece of the engine the barrel comes out of, whatever its girth
+        if rj.role not in ("decoration", "structural") or not _words_of(els[j]) & _STRUNG_WORDS:
+            return False
+        ext = els[j].bbox_max - els[j].bbox_min
+        if aligned:
+            return all(float(ext[a]) <= TWO_STUDS_LDU + MESH_TOL_LDU for a in range(3) if a != k)
+        return is_detail_sized(els[j])
+
+    def touching(i: int, j: int) -> bool:
+        gap = np.maximum(els[i].bbox_min - els[j].bbox_max, els[j].bbox_min - els[i].bbox_max)
+        return float(np.max(np.maximum(0.0, gap))) <= POD_GAP_LDU
+
+    def chain() -> set[int]:  # contiguous along the axis from the barrel, as an engine pod grows from its nozzle
+        line = [j for j in idx if j != barrel and strung(j)]
+        gun, grew = {barrel}, True
+        while grew:
+            grew = False
+            for j in line:
+                if j not in gun and any(touching(j, g) for g in gun):
+                    gun.add(j)
+                    grew = True
+        return gun - {barrel}
+
+    gun = chain()
+    if out_of_nozzle and len(gun & set(nozzles)) > 1:  # the engine has a nozzle of its own further on
+        out_of_nozzle = False
+        gun = chain()
+    for j in sorted(gun):
+        roles[j] = RoleDecision("weapon", f"{roles[j].reason.split(';')[0]}; strung on the axis of the gun barrel "
+                                          f"({describe(els[barrel])[1]}): part of the gun, its muzzle or casing, "
+                                          "not an engine [000 §8.2]", "geometry", {"type": "gun"})
 
 
 FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
@@ -1119,6 +1247,17 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
 
 
 _COCKPIT_WORDS = {"cockpit", "windscreen", "canopy"}
+_CLOSER_WORDS = {"windscreen", "windshield", "canopy"}  # ... and "Glass for Window": what closes an opening
+CLOSER_REASON = ("a canopy, windscreen or window glass closes the cockpit or the wall it sits in: Structure, even "
+                 "on a hinge (the hinge is the weak point) [000 §7.1 Vehicle: cockpit; 'interior']")
+
+
+def _closes_opening(element) -> bool:
+    """A canopy, a windscreen or the glass of a window (not a casement pane, not a magnifying glass)."""
+    words = _words_of(element)
+    return bool(words & _CLOSER_WORDS) or {"glass", "window"} <= words
+
+
 _DRIVE_WORDS = {"rack"}  # a gear rack runs a carriage out (a gear inside a hull only turns a wing or a lid)
 DRIVE_MAX_ELEMENTS = 60  # ... of a few dozen pieces
 DRIVE_MAX_SHARE = 0.25  # a carriage is a small part of the build (a hull section on a rack is a hull)
