@@ -871,3 +871,36 @@ def test_a_small_dish_on_its_side_capping_a_flyers_engine_is_its_exhaust(tmp_pat
                         ("house.ldr", BODY + [f"1 0 0 -14 84 {side}"])):
         b = _analyse(_model(tmp_path, name, lines))
         assert len(b.creations) == 1 and _role(b, "4740.dat")[1].role != "propulsion", name
+
+
+@needs_shared
+def test_a_bare_mast_is_a_spar_and_a_ships_mast_drives_it(tmp_path):
+    """A boat mast drives a ship by its sails [000 §9.3 sails are Thrusters]: on a build with no sail and no boat
+    hull it is a spar, so a pod carrying one beside a flyer's body, touching it, is part of that craft and not a
+    sailing vehicle of its own (the B-wing's lower pod); on a boat hull the mast stays its Thruster."""
+    pod = [f"1 4 40 -24 0 {ID} 3001.dat", f"1 15 40 -48 0 {ID} 4289.dat"]  # side by side with the body: no studs
+    a = _analyse(_model(tmp_path, "fighter.ldr", BODY + [f"1 0 0 -56 60 {ID} 3475b.dat"] + pod))
+    built = [c for c in a.creations if c.kind != "scenery"]
+    assert len(built) == 1 and len(built[0].elements) == len(BODY) + 3  # one craft: body, jet and the pod
+    c, mast = _role(a, "4289.dat")
+    assert mast.role == "structural"
+    card = next(k for k in a.cards if k.creation is c)
+    driven = {a.model.elements[i].part for p in card.propulsion for i in p.elements}
+    assert "3475b.dat" in driven and "4289.dat" not in driven  # the jet drives it, not the mast
+    a = _analyse(_model(tmp_path, "boat.ldr", [f"1 15 0 0 0 {ID} 2560.dat", f"1 15 0 0 0 {ID} 4289.dat"]))
+    _, mast = _role(a, "4289.dat")
+    assert mast.role == "propulsion" and mast.params["type"] == "thrust"
+
+
+@needs_shared
+def test_the_b_wing_is_one_craft_with_its_pod_and_its_drive_chain():
+    """10227 B-wing (not a labelled set): its lower pod on a bare "Boat Mast" spar and the Technic chain round its
+    pulleys inside the body were a sailing vehicle and a tracked vehicle of their own; a player sees one starfighter
+    [000 §9.1 a track needs a hull to drive; §9.3 sails, not masts, are Thrusters]."""
+    a = _official("10227-1 - B-wing Starfighter.mpd")
+    crafts = [c for c in a.creations if c.kind not in ("minifig", "scenery")]
+    assert len(crafts) == 1 and crafts[0].kind == "vehicle"
+    card = next(k for k in a.cards if k.creation is crafts[0])
+    assert card.flying and not any(p.type == "ground" for p in card.propulsion)  # the chain drives nothing
+    chain = [i for i in crafts[0].elements if "Chain Tread" in a.model.elements[i].description]
+    assert chain and all(crafts[0].roles[i].role == "decoration" for i in chain)

@@ -354,6 +354,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     named = {(notes[i].source, notes[i].role) if i in notes and notes[i].origin == "submodel" else None
              for i in idx}
     whole_named = len(named) == 1 and None not in named and len(idx) > 1
+    bare_masts = _bare_masts(model, idx, classes)
     for i in idx:
         n = notes.get(i)
         if whole_named:
@@ -388,6 +389,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
             elif boat and model.elements[i].category.lower() == "sheet fabric":
                 role, reason, params = "propulsion", f"{c.reason}; the sails of a boat are its Thrusters " \
                                                      "[000 §9.3]", {"type": "thrust"}
+            elif i in bare_masts:
+                role, reason, params = "structural", f"{c.reason.split(': a ship')[0]}: {BARE_MAST_REASON}", {}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
     inside = set(idx)
@@ -1258,6 +1261,20 @@ def _closes_opening(element) -> bool:
     return bool(words & _CLOSER_WORDS) or {"glass", "window"} <= words
 
 
+def _bare_masts(model, idx, classes) -> set[int]:
+    """The ship's masts of a build with no sail and no boat hull: spars, not Thrusters. A mast drives a ship by
+    the sails it carries [000 §9.3 sails are Thrusters]; built into a starfighter or a tower it holds it up."""
+    masts = {i for i in idx if classes[i].role == "propulsion" and classes[i].word == "mast"}
+    if not masts or any(classes[i].word in ("boat", "sail") or model.elements[i].category.lower() == "sheet fabric"
+                        for i in idx):
+        return set()
+    return masts
+
+
+BARE_MAST_REASON = ("a mast with no sail on a build that is no boat: a spar of its Structure, not a Thruster "
+                    "[000 §9.3 sails are Thrusters; §7.1]")
+
+
 _DRIVE_WORDS = {"rack"}  # a gear rack runs a carriage out (a gear inside a hull only turns a wing or a lid)
 DRIVE_MAX_ELEMENTS = 60  # ... of a few dozen pieces
 DRIVE_MAX_SHARE = 0.25  # a carriage is a small part of the build (a hull section on a rack is a hull)
@@ -1772,8 +1789,9 @@ def _cargo_on_animals(model, comps: list[list[int]], beasts: list[Creation], cla
 
 def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> list[list[int]]:
     """Pieces held by clips or hinges the connector data missed, or just resting on the frame, are one creation
-    with what they touch: a smaller piece without propulsion of its own joins the larger one it touches. The
-    touching pair becomes a graph edge ("resting"), so blasts split the creation the same way."""
+    with what they touch: a smaller piece without propulsion of its own joins the larger one it touches (so does
+    running gear with no body, off the ground: a chain round a build's pulleys is no tracked vehicle [000 §9.1]).
+    The touching pair becomes a graph edge ("resting"), so blasts split the creation the same way."""
     if len(comps) < 2:
         return comps
     els = model.elements
@@ -1791,6 +1809,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         return k
     size = [len(c) for c in comps]
     crewed = [any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in c) for c in comps]
+    floor = max((float(hi[c, 1].max()) for c in comps if len(c)), default=0.0)  # -Y is up: the lowest point
     # speed only: candidates by a sweep over the boxes' low X (sorted once), then the exact box test per
     # component; the tests below decide as before, on the same elements in the same (ascending) order
     by_x = np.argsort(lo[:, 0], kind="stable")
@@ -1806,10 +1825,14 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c)
         # a wing with no place for a pilot cannot fly by itself: it is the wing of the craft it touches, a body
         # with a cockpit (a wing-shaped plate lying against a building stays apart)
-        propelled = [i for i in c if classes[i].role == "propulsion"]
+        bare = _bare_masts(model, c, classes)
+        propelled = [i for i in c if classes[i].role == "propulsion" and i not in bare]
         loose_wing = bool(propelled) and all(classes[i].type == "forward_flight" for i in propelled) and \
             not crewed[k]
-        if propelled and not plugged_only and not loose_wing:
+        # running gear with no body of its own, off the ground (a chain round a build's pulleys): its mechanism
+        gear_only = bool(propelled) and all(classes[i].type == "ground" for i in propelled) and \
+            not any(structural_kind(classes[i], els[i]) for i in c) and float(hi[c, 1].max()) < floor - GROUND_TOL_LDU
+        if propelled and not plugged_only and not loose_wing and not gear_only:
             continue
         # boxes farther than the gap from the component's box cannot be near any of its elements
         c_lo, c_hi = lo[c].min(axis=0), hi[c].max(axis=0)
