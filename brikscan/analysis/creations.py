@@ -923,8 +923,7 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
     body = [i for i in idx if roles.get(i) is not None and roles[i].role == "structural"]
     if not body:
         return
-    lo = np.array([els[i].bbox_min for i in body])
-    hi = np.array([els[i].bbox_max for i in body])
+    lo, hi = element_boxes(model, body)
     for i in idx:
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
@@ -1040,8 +1039,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     h = {i: float(els[i].bbox_max[1] - els[i].bbox_min[1]) for i in idx}
     body = [i for i in idx if structural_kind(classes[i], els[i]) and h[i] > FLAT_MAX_LDU and
             classes[i].word not in ("wing", "tail")]
-    lo = np.array([els[i].bbox_min for i in body]).reshape(-1, 3)
-    hi = np.array([els[i].bbox_max for i in body]).reshape(-1, 3)
+    lo, hi = element_boxes(model, body)
     wings = [i for i in idx if classes[i].word == "wing" and i in roles and roles[i].source == "part"]
     out = {i: _outside_share(model, i, lo, hi) for i in wings}
     def open_(i: int) -> bool:  # not decided yet, or only "a building element" by its part
@@ -1056,7 +1054,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     engines = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight") for r in roles.values())
     # with no engine, wings sticking out make a flyer only with a pilot or a place for one (a minifig aboard, a
     # glider's cockpit, a seat, controls) [000 §9.1, §9.4]: a skyline's wedge-plate towers have none
-    crewed = aboard or any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in idx)
+    crewed = aboard or _crew_place(classes, idx)
     sticks_out = any(v >= AIRFOIL_OUT for v in out.values())
     flies = engines or (crewed and sticks_out)
     fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
@@ -1129,8 +1127,7 @@ def _wing_sections(model, idx: list[int], roles: dict[int, RoleDecision], ldu_pe
     body = [i for i in idx if i not in flat and roles.get(i) is not None and roles[i].role == "structural"]
     if not body:
         return
-    lo = np.array([els[i].bbox_min for i in body])
-    hi = np.array([els[i].bbox_max for i in body])
+    lo, hi = element_boxes(model, body)
     for (name, _), g in sheets.items():
         glo = np.array([els[i].bbox_min for i in g]).min(axis=0)
         ghi = np.array([els[i].bbox_max for i in g]).max(axis=0)
@@ -1220,8 +1217,7 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
     if not big:
         return None
     # legs: LDraw is -Y up, so "below" is a larger Y and the ground is the largest bbox_max Y
-    lo = np.array([model.elements[i].bbox_min for i in els])
-    hi = np.array([model.elements[i].bbox_max for i in els])
+    lo, hi = element_boxes(model, els)
     ground = max(model.elements[i].bbox_max[1] for i in idx)
     core_y = float(np.mean([(model.elements[i].bbox_min[1] + model.elements[i].bbox_max[1]) / 2 for i in core]))
     body_y = float((lo[:, 1].min() + hi[:, 1].max()) / 2)
@@ -1542,8 +1538,8 @@ def _display_stand(model, graph: nx.Graph, comp: list[int], classes) -> list[int
     propulsion, no wheel on the ground) that touches the ground only through one connected top-level
     sub-assembly, a small share of it held by a few links, its hull clear of the ground."""
     els = model.elements
-    if not any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" or
-               (classes[i].role == "propulsion" and classes[i].type in _FLYING_TYPES) for i in comp):
+    if not (_crew_place(classes, comp) or
+            any(classes[i].role == "propulsion" and classes[i].type in _FLYING_TYPES for i in comp)):
         return []
     ground = max(float(els[i].bbox_max[1]) for i in comp)  # LDraw -Y is up
     feet = [i for i in comp if float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU]
@@ -1615,8 +1611,7 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
     against = against if against is not None else set()  # filled: the pieces built against a building
     els = model.elements
     sc = sorted(scenery)
-    lo = np.array([els[i].bbox_min for i in sc]).reshape(-1, 3)
-    hi = np.array([els[i].bbox_max for i in sc]).reshape(-1, 3)
+    lo, hi = element_boxes(model, sc)
     for c in comps:
         touches = {j for i in c for j in graph.neighbors(i)} - set(c)
         if not touches and sc:  # not connected at all: does it rest on the scenery?
@@ -1758,8 +1753,7 @@ def _cargo_on_animals(model, comps: list[list[int]], beasts: list[Creation], cla
     els = model.elements
     kept = []
     for comp in comps:
-        lo = np.array([els[i].bbox_min for i in comp])
-        hi = np.array([els[i].bbox_max for i in comp])
+        lo, hi = element_boxes(model, comp)
         mid = (lo.min(axis=0) + hi.max(axis=0)) / 2
         host = None
         if not any(classes[i].minifig_body or classes[i].role == "propulsion" for i in comp):
@@ -1795,8 +1789,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
     if len(comps) < 2:
         return comps
     els = model.elements
-    lo = np.array([e.bbox_min for e in els]).reshape(-1, 3)
-    hi = np.array([e.bbox_max for e in els]).reshape(-1, 3)
+    lo, hi = element_boxes(model, range(len(els)))
     comp_of = np.full(len(els), -1)
     for k, c in enumerate(comps):
         comp_of[c] = k
@@ -1808,7 +1801,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
             k = parent[k]
         return k
     size = [len(c) for c in comps]
-    crewed = [any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in c) for c in comps]
+    crewed = [_crew_place(classes, c) for c in comps]
     floor = max((float(hi[c, 1].max()) for c in comps if len(c)), default=0.0)  # -Y is up: the lowest point
     # speed only: candidates by a sweep over the boxes' low X (sorted once), then the exact box test per
     # component; the tests below decide as before, on the same elements in the same (ascending) order
@@ -1929,6 +1922,11 @@ DOCKED_MAX_STUDS = 4  # ... and is held by at most this many connections, none o
 _CREW_PLACE_WORDS = {"seat", "steering", "control", "controls", "cockpit", "windscreen", "canopy", "saddle"}
 
 
+def _crew_place(classes, idx) -> bool:
+    """A seat, controls, a cockpit or a windscreen among ``idx``: a place for a pilot or a crew [000 §9.4]."""
+    return any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in idx)
+
+
 def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: set[int]) -> list[list[int]]:
     """A craft docked on another (a scout ship on its mothership, a jolly boat on deck) is a creation of its own,
     as a player fields it: a submodel placed in the main model that is a vehicle by itself (its own propulsion
@@ -1953,8 +1951,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
                     continue  # too small to crew, or the mothership itself
                 boat = any(classes[i].word == "boat" for i in piece)
                 moves = any(classes[i].role == "propulsion" for i in piece)
-                crewed = any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in piece) \
-                    or any(j in figures for i in piece for j in graph.neighbors(i))
+                crewed = _crew_place(classes, piece) or any(j in figures for i in piece for j in graph.neighbors(i))
                 if not (boat or (moves and crewed)):
                     continue
                 pset = set(piece)
@@ -1980,8 +1977,7 @@ def _floating(model, graph: nx.Graph, idx: list[int], name: str, diagnostics: li
     if len(comps) < 2:
         return
     main = comps[0]
-    lo = np.array([model.elements[i].bbox_min for i in main])
-    hi = np.array([model.elements[i].bbox_max for i in main])
+    lo, hi = element_boxes(model, main)
     for c in comps[1:]:
         gap = min(float(np.linalg.norm(np.maximum(0.0, np.maximum(lo - model.elements[i].bbox_max,
                                                                   model.elements[i].bbox_min - hi)), axis=1).min())

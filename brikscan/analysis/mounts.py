@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .branches import pendant_branches
+from .measure import element_boxes
 from .roles import RoleDecision, describe
 
 DETAIL_MAX_LONG_LDU = 62.0  # a surface detail: at most 3 studs long (a plate with handles) ...
@@ -141,8 +142,7 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
     walls = [i for i in idx if roles.get(i) is not None and roles[i].role == "structural"]
     if not walls:
         return
-    wlo = np.array([els[i].bbox_min for i in walls])
-    whi = np.array([els[i].bbox_max for i in walls])
+    wlo, whi = element_boxes(model, walls)
     wid = np.array(walls)
     done: set[int] = set()
     groups = [(sorted(b.members), [b.mount]) for b in

@@ -8,13 +8,16 @@ from __future__ import annotations
 import re
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
 from ..errors import UsageError
 from ..rules.formulas import lower_sl
 from ..rules.tables import Rules
+
+if TYPE_CHECKING:
+    from ..geometry.model import Model
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,6 @@ def _visible_size(battlefield, rules, ids: np.ndarray, bound_in: float) -> float
     step = rules.target_size.step_in
     if bound_in < step:
         return bound_in
-    info = element_info(battlefield)
     whole = _whole_structure(battlefield)
     key = ids.tobytes()
     if key in whole:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 
-import re
 from dataclasses import dataclass, field
 
 import numpy as np

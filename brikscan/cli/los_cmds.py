@@ -8,7 +8,7 @@ import typer
 
 from ..progress import phase
 from . import app
-from .common import LibraryOpt, RulesOpt, ScaleOpt, check_choices, print_json, refuse_overwrite
+from .common import LibraryOpt, check_choices, print_json, refuse_overwrite
 
 
 @app.command("los")

@@ -6,7 +6,6 @@ pointing out of it, or a name no file system takes is refused (the caller warns 
 """
 from __future__ import annotations
 
-import os
 import posixpath
 import re
 from dataclasses import dataclass, field
