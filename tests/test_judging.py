@@ -904,3 +904,34 @@ def test_the_b_wing_is_one_craft_with_its_pod_and_its_drive_chain():
     assert card.flying and not any(p.type == "ground" for p in card.propulsion)  # the chain drives nothing
     chain = [i for i in crafts[0].elements if "Chain Tread" in a.model.elements[i].description]
     assert chain and all(crafts[0].roles[i].role == "decoration" for i in chain)
+
+
+@needs_shared
+def test_a_rotor_that_cannot_lift_does_not_fly_the_wings_of_a_build_on_a_base_plate(tmp_path):
+    """A Technic rotor with a brick over its hub cannot lift, so it is no engine [000 §9.1]; the wing plates of a
+    build fixed onto its base plate with no engine are Structure (21318 Tree House flew on its leaves because
+    its rotors counted as engines before they were judged). The same rotor free on top lifts the build, and the
+    wings fly with it."""
+    base = [f"1 2 0 0 0 {ID} 3811.dat"]
+    wing = f"1 7 60 -56 0 {ID} 3933.dat"
+    rotor = f"1 0 0 -56 -60 {ID} 2711.dat"  # on top of the body, level
+    a = _analyse(_model(tmp_path, "covered.ldr", base + BODY + [wing, rotor, f"1 4 0 -84 -60 {ID} 3004.dat"]))
+    _, r = _role(a, "2711.dat")
+    assert r.role == "decoration" and "cannot lift" in r.reason
+    c, r = _role(a, "3933.dat")
+    assert r.role == "structural" and "base plate" in r.reason
+    assert not next(k for k in a.cards if k.creation is c).flying
+    a = _analyse(_model(tmp_path, "rotorcraft.ldr", base + BODY + [wing, rotor]))
+    _, r = _role(a, "2711.dat")
+    assert r.role == "propulsion" and r.params["type"] == "flight"
+    c, r = _role(a, "3933.dat")
+    assert r.role == "propulsion" and r.params["type"] == "forward_flight"
+
+
+@needs_shared
+def test_the_tree_house_is_a_building_its_leaves_and_rotors_do_not_fly_it():
+    """21318 Tree House: leaf-shaped "Wing" plates and Technic rotors used as foliage, on a build standing on
+    its own base: a building, with no propulsion and no gun barrels of a flyer [000 §7.1, §9.1]."""
+    a = _official("21318 - Tree House.mpd")
+    main = max(a.cards, key=lambda k: len(k.creation.elements))
+    assert main.creation.kind == "building" and not main.flying and not main.propulsion and not main.weapons

@@ -393,6 +393,12 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 role, reason, params = "structural", f"{c.reason.split(': a ship')[0]}: {BARE_MAST_REASON}", {}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
+    for i, r in list(roles.items()):  # a rotor lifts only spinning level with nothing over it (a helicopter's):
+        # judged before the wings, which fly only a build with an engine or a pilot's place
+        if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
+                classes[i].word == "rotor" and not _lifts(model, idx, i):
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side or under the build; "
+                                                  "a detail, not propulsion [000 §9.1]", "geometry")
     inside = set(idx)
     aboard = any(classes[j].minifig_body for i in idx for j in graph.neighbors(i) if j not in inside)
     _airfoils(model, idx, classes, roles, boat, on_ground, aboard)
@@ -505,11 +511,6 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; the gun's carriage rolls on it on the "
                                                   "ground: its running gear [000 §9.1]", "geometry",
                                     {"type": "ground"})
-    for i, r in list(roles.items()):  # a rotor lifts only spinning level with nothing over it (a helicopter's)
-        if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
-                classes[i].word == "rotor" and not _lifts(model, idx, i):
-            roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side or under the build; "
-                                                  "a detail, not propulsion [000 §9.1]", "geometry")
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
     # what a build that does not fly stands or floats on at its lowest level, carrying a part above it (the
     # logs under a raft, the feet of a wall), holds it up: Structure, not a surface detail [000 §7.1]
