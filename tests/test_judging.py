@@ -926,6 +926,10 @@ def test_a_rotor_that_cannot_lift_does_not_fly_the_wings_of_a_build_on_a_base_pl
     assert r.role == "propulsion" and r.params["type"] == "flight"
     c, r = _role(a, "3933.dat")
     assert r.role == "propulsion" and r.params["type"] == "forward_flight"
+    # a plate built on one blade's stud: the rotor is a plate of the build, it cannot spin (75827's desks)
+    a = _analyse(_model(tmp_path, "loaded.ldr", base + BODY + [wing, rotor, f"1 4 20 -64 -60 {ID} 3024.dat"]))
+    _, r = _role(a, "2711.dat")
+    assert r.role == "decoration" and "loaded on its blades" in r.reason
 
 
 @needs_shared

@@ -396,9 +396,10 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     for i, r in list(roles.items()):  # a rotor lifts only spinning level with nothing over it (a helicopter's):
         # judged before the wings, which fly only a build with an engine or a pilot's place
         if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
-                classes[i].word == "rotor" and not _lifts(model, idx, i):
-            roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side or under the build; "
-                                                  "a detail, not propulsion [000 §9.1]", "geometry")
+                classes[i].word == "rotor" and not _lifts(model, graph, idx, i):
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side, loaded on its "
+                                                  "blades or under the build; a detail, not propulsion [000 §9.1]",
+                                    "geometry")
     inside = set(idx)
     aboard = any(classes[j].minifig_body for i in idx for j in graph.neighbors(i) if j not in inside)
     _airfoils(model, idx, classes, roles, boat, on_ground, aboard)
@@ -552,14 +553,20 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
 ROTOR_LEVEL_COS = 0.87  # a lifting rotor spins within 30 degrees of level ...
 
 
-def _lifts(model, idx: list[int], i: int) -> bool:
-    """A rotor that can lift: its spin axis (the part's local Y) near vertical and nothing of the build above its
-    hub (LDraw -Y is up)."""
+def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
+    """A rotor that can lift: its spin axis (the part's local Y) near vertical, nothing built on its blades (a
+    rotor carrying a desk top or a chair on its blade studs is a plate of them, it cannot spin) and nothing of
+    the build above its hub (LDraw -Y is up)."""
     e = model.elements[i]
     y = np.asarray(e.transform, dtype=float)[:3, 1]
     if abs(float(y[1])) < ROTOR_LEVEL_COS * (float(np.linalg.norm(y)) or 1.0):
         return False
     c = (e.bbox_min + e.bbox_max) / 2
+    els = model.elements
+    if any(float(els[j].bbox_max[1]) <= float(c[1]) and not (
+            els[j].bbox_min[0] <= c[0] <= els[j].bbox_max[0] and els[j].bbox_min[2] <= c[2] <= els[j].bbox_max[2])
+           for j in graph.neighbors(i)):
+        return False  # something built on its blades, off its spin axis
     for j in idx:
         o = model.elements[j]
         if j != i and float(o.bbox_max[1]) <= float(e.bbox_min[1]) and \
