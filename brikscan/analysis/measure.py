@@ -150,9 +150,15 @@ def _element_points_each(model, element_indices, cache: dict) -> np.ndarray:
 
 
 def element_boxes(model, idx) -> tuple[np.ndarray, np.ndarray]:
-    """(N, 3) minima and maxima of the boxes of elements ``idx``, in that order."""
-    lo = np.array([model.elements[i].bbox_min for i in idx], dtype=float).reshape(-1, 3)
-    hi = np.array([model.elements[i].bbox_max for i in idx], dtype=float).reshape(-1, 3)
+    """(N, 3) minima and maxima of the boxes of elements ``idx``, in that order (rows of the model's one box
+    table, ``Model.element_boxes``; an object with only ``elements`` gets them built)."""
+    table = getattr(model, "element_boxes", None)
+    ix = np.fromiter((int(i) for i in idx), dtype=np.int64)
+    if callable(table):
+        lo, hi = table()
+        return lo[ix], hi[ix]
+    lo = np.array([model.elements[i].bbox_min for i in ix], dtype=float).reshape(-1, 3)
+    hi = np.array([model.elements[i].bbox_max for i in ix], dtype=float).reshape(-1, 3)
     return lo, hi
 
 

@@ -169,8 +169,7 @@ def load_scene(path: str | Path, library=None, *, creations: bool = True, scale:
         inline_cols.append(mesh.face_colour[n_el_faces:])
         counts.append(np.diff(mesh.element_offsets))
         if n_el:  # each element's box: the box of its moved box's 8 corners, all elements at once
-            blo = np.array([e.bbox_min for e in m.elements], dtype=np.float64)
-            bhi = np.array([e.bbox_max for e in m.elements], dtype=np.float64)
+            blo, bhi = m.element_boxes()
             pick = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=bool)  # (8,3)
             corners = np.where(pick[None], bhi[:, None, :], blo[:, None, :]) @ rot.T + off  # (E,8,3)
             cmin, cmax = corners.min(axis=1), corners.max(axis=1)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..analysis.measure import element_boxes
 from ..errors import NotFoundError, UsageError
 from ..rules.formulas import Ring, explosion_rings
 from .dice import DiceSpec, DieRoll, armor_text, expected_armor, expected_rings, roll_armor, roll_dice
@@ -448,8 +449,7 @@ def _sample_points(model, elems: np.ndarray, centre: np.ndarray, k: int,
     good = area2 > 1e-9
     nrm = nrm / np.maximum(area2, 1e-12)[:, None]
     if boxes is None:
-        lo = np.array([model.elements[e].bbox_min for e in elems.tolist()], dtype=np.float64)
-        hi = np.array([model.elements[e].bbox_max for e in elems.tolist()], dtype=np.float64)
+        lo, hi = element_boxes(model, elems)
     else:
         lo, hi = boxes[0][elems], boxes[1][elems]
     mid = ((lo + hi) / 2)[own]

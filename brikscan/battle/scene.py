@@ -63,7 +63,6 @@ class DamageScene:
     measure: Callable[[list[int]], float] = field(repr=False, default=None)  # element indices -> Size in inches
     source: str = "analysis"  # where the graph and the creations came from
     analysis: object = field(default=None, repr=False)  # the Analysis it was built from
-    _boxes: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _rays: object = field(default=None, repr=False)
     _nbrs: dict[int, set[int]] | None = field(default=None, repr=False)
 
@@ -94,12 +93,8 @@ class DamageScene:
         return len(self.model.elements)
 
     def boxes(self) -> tuple[np.ndarray, np.ndarray]:
-        """(E,3) world box corners of every element, built once."""
-        if self._boxes is None:
-            lo = np.array([e.bbox_min for e in self.model.elements], dtype=np.float64).reshape(-1, 3)
-            hi = np.array([e.bbox_max for e in self.model.elements], dtype=np.float64).reshape(-1, 3)
-            self._boxes = (lo, hi)
-        return self._boxes
+        """(E,3) world box corners of every element: the model's own table (``Model.element_boxes``)."""
+        return self.model.element_boxes()
 
 
 def _components(n: int, edges: np.ndarray, alive: np.ndarray | None = None) -> np.ndarray:

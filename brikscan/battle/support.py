@@ -24,13 +24,11 @@ def bbox_arrays(battlefield) -> tuple[np.ndarray, np.ndarray]:
 
 def standing_on(battlefield, unit: Unit, tol_ldu: float = TOUCH_LDU) -> set[int]:
     """Elements directly under the unit's feet (what it stands on): never paired with it."""
-    els = battlefield.elements
     if not unit.elements:
         return set()
     ids = unit.sections.get("legs") if unit.is_minifig and unit.sections.get("legs") else unit.elements
-    lo_u = np.array([els[i].bbox_min for i in ids], dtype=float)
-    hi_u = np.array([els[i].bbox_max for i in ids], dtype=float)
     lo, hi = bbox_arrays(battlefield)
+    lo_u, hi_u = lo[list(ids)], hi[list(ids)]
     bottom = hi_u[:, 1].max()
     feet = hi_u[:, 1] >= bottom - tol_ldu  # the unit's lowest elements
     flo, fhi = lo_u[feet], hi_u[feet]

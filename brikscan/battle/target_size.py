@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..analysis.measure import element_boxes
 from ..rules.formulas import round_size
+from .support import bbox_arrays
 
 MEASURE_MAX_ELEMENTS = 64  # above this, the visible Structure is measured on a principal-axes box (fast)
 SCENERY_KINDS = ("scenery",)  # creation kinds that are the table, not a target (base plates, stands)
@@ -90,9 +92,7 @@ def structural_size_in(battlefield, ids: np.ndarray) -> float:
         local = info.local[ids[info.placement[ids] == k]]
         an = battlefield.analyses[int(k)]
         if len(local) > MEASURE_MAX_ELEMENTS:  # many elements: a principal-axes box round their box corners
-            els = an.model.elements
-            lo = np.array([els[int(i)].bbox_min for i in local], float)
-            hi = np.array([els[int(i)].bbox_max for i in local], float)
+            lo, hi = element_boxes(an.model, local)
             corners = np.stack([np.where(np.array(m, bool), hi, lo) for m in np.ndindex(2, 2, 2)], 1).reshape(-1, 3)
             c = corners - corners.mean(axis=0)
             _, _, vt = np.linalg.svd(c[:: max(1, len(c) // 4000)], full_matrices=False)
@@ -163,9 +163,8 @@ def creation_target_size(battlefield, rules, points: np.ndarray, elements: np.nd
         return TargetSize(mod, 0.0, area_studs2, False,
                           f"no Structure in view: {area_studs2:.1f} studs² of other parts [000 §5.1 Target Size]")
     ids = np.unique(elements[struct])
-    els = battlefield.elements
-    lo = np.min([els[i].bbox_min for i in ids], axis=0)
-    hi = np.max([els[i].bbox_max for i in ids], axis=0)
+    all_lo, all_hi = bbox_arrays(battlefield)
+    lo, hi = all_lo[ids].min(axis=0), all_hi[ids].max(axis=0)
     bound = float(np.linalg.norm(hi - lo)) / lpi  # the measured Size is never longer than the box diagonal
     size_in = _visible_size(battlefield, rules, ids, bound)
     mod = rules.size_modifier(size_in, area_studs2, True)

@@ -176,6 +176,17 @@ class Model:
     main: LDrawFile
     submodels: dict[str, LDrawFile]
     timings: dict[str, float] = field(default_factory=dict)
+    _boxes: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def element_boxes(self) -> tuple[np.ndarray, np.ndarray]:
+        """(E,3) world box minima and maxima of every element, built once: the one place every layer takes "the
+        boxes of these elements" from (``analysis.measure.element_boxes`` picks rows of it)."""
+        if self._boxes is None or len(self._boxes[0]) != len(self.elements):
+            lo = np.array([e.bbox_min for e in self.elements], dtype=np.float64).reshape(-1, 3)
+            hi = np.array([e.bbox_max for e in self.elements], dtype=np.float64).reshape(-1, 3)
+            lo.flags.writeable = hi.flags.writeable = False  # shared: callers index it, never write it
+            self._boxes = (lo, hi)
+        return self._boxes
 
     @property
     def files(self) -> dict[str, LDrawFile]:
