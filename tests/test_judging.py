@@ -904,6 +904,11 @@ def test_the_b_wing_is_one_craft_with_its_pod_and_its_drive_chain():
     assert card.flying and not any(p.type == "ground" for p in card.propulsion)  # the chain drives nothing
     chain = [i for i in crafts[0].elements if "Chain Tread" in a.model.elements[i].description]
     assert chain and all(crafts[0].roles[i].role == "decoration" for i in chain)
+    # its cockpit pod turns on a Technic wheel rim (a bearing) against the wing: a body on a movable joint, not
+    # loose bricks "not built into the main Structure" (about 170 plates, bricks, slopes and tiles were)
+    loose = [i for i, r in crafts[0].roles.items() if "not built into the main Structure" in r.reason and
+             a.model.elements[i].description.split()[0] in ("Plate", "Brick", "Slope", "Tile", "Wedge")]
+    assert len(loose) <= 0.01 * len(crafts[0].elements)
 
 
 @needs_shared

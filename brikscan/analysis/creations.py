@@ -422,7 +422,11 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     body = rigid_groups(graph, cand)
     core, rest = core_and_hanging(graph, cand, body)
     joint_parts = {i for i in idx if i in roles and roles[i].role == "weak point" and roles[i].source == "part"}
-    hanging = jointed_bodies(graph, cand, core, body, joint_parts, classes)
+    # a wheel or rim turns on its axle: a body held to the core only through one (a pod on a bearing rim) hangs
+    # on a movable joint, it is not loose [000 §7.1]
+    bearings = {i for i in idx if i in roles and roles[i].role == "propulsion" and roles[i].source == "part" and
+                roles[i].params.get("type") == "ground"}
+    hanging = jointed_bodies(graph, cand, core, body, joint_parts | bearings, classes)
     # flyers and boats do not walk: what hangs under a ship or a starship is landing gear or a keel
     walks = not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight", "thrust", "water") for r in roles.values())
     verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, walks)
