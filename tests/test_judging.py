@@ -944,3 +944,17 @@ def test_the_tree_house_is_a_building_its_leaves_and_rotors_do_not_fly_it():
     a = _official("21318 - Tree House.mpd")
     main = max(a.cards, key=lambda k: len(k.creation.elements))
     assert main.creation.kind == "building" and not main.flying and not main.propulsion and not main.weapons
+
+
+@needs_shared
+def test_wings_folded_down_from_the_top_of_a_hull_are_not_legs():
+    """10212 Imperial Shuttle: its lower wings hang on Technic hinges from the top of the hull down to the ground.
+    Legs carry a core from below [000 §9.1]; these start above the hull's middle, so the shuttle does not walk
+    on them. 70814's Constructo-Mech still walks: its legs hang under its body."""
+    a = _official("10212-1 - Imperial Shuttle - UCS.mpd")
+    shuttle = max(a.cards, key=lambda k: len(k.creation.elements))
+    assert not any(p.type == "ground" for p in shuttle.propulsion) and shuttle.flying
+    a = _official("70814 - Emmets Constructo-Mech.mpd")
+    mech = max(a.cards, key=lambda k: len(k.creation.elements))
+    assert any(p.type == "ground" for p in mech.propulsion)
+    assert any("'legs' are ground propulsion" in r.reason for r in mech.creation.roles.values())

@@ -1236,7 +1236,10 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
     core_bottom = max(model.elements[i].bbox_max[1] for i in core)
     pivots = jb.joint_kinds - {"turntable"}
     horizontal = bool(jb.axes) and all(abs(float(a[1])) < 0.5 for a in jb.axes)  # knees and hips, not doors
-    if legs_allowed and pivots and "turntable" not in jb.joint_kinds and horizontal and body_y > core_y and \
+    # a leg carries the core from below: it starts under the core's middle (a wing or hull panel folded down from
+    # the top of the hull to the ground is no leg: 10212's lower wings walked the shuttle)
+    under = float(lo[:, 1].min()) > core_y
+    if legs_allowed and pivots and "turntable" not in jb.joint_kinds and horizontal and under and body_y > core_y and \
             core_bottom < ground - LEG_LIFT_LDU and hi[:, 1].max() >= ground - GROUND_TOL_LDU and \
             len(els) <= len(core) and m.length_ldu <= measure_size(model, core, ldu_per_inch, cache).length_ldu:
         kinds = "/".join(sorted(pivots))
