@@ -958,3 +958,17 @@ def test_wings_folded_down_from_the_top_of_a_hull_are_not_legs():
     mech = max(a.cards, key=lambda k: len(k.creation.elements))
     assert any(p.type == "ground" for p in mech.propulsion)
     assert any("'legs' are ground propulsion" in r.reason for r in mech.creation.roles.values())
+
+
+@needs_shared
+def test_one_wheel_carries_no_vehicle_a_hull_section_with_a_wheel_rim_is_the_crafts():
+    """One wheel (a rim with its tyre, or rims nested in each other as an exhaust ring) carries no vehicle
+    [000 §9.1]: 10019 Blockade Runner's engine sections, touching its hull, were four ground vehicles of their
+    own; 21303 WALL-E's two track assemblies were two tracked vehicles beside him. A player sees one craft."""
+    a = _official("10019 - Rebel Blockade Runner - UCS.mpd")
+    crafts = [c for c in a.creations if c.kind == "vehicle"]  # (its information plaque stands apart)
+    assert len(crafts) == 1
+    a = _official("21303 - WALLE.mpd")
+    crafts = [c for c in a.creations if c.kind not in ("minifig", "scenery")]
+    assert len(crafts) == 1 and any(p.type == "ground" for k in a.cards if k.creation is crafts[0]
+                                    for p in k.propulsion)

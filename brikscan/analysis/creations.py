@@ -1796,6 +1796,21 @@ def _cargo_on_animals(model, comps: list[list[int]], beasts: list[Creation], cla
     return kept
 
 
+WHEEL_OVERLAP_LDU = 2.0  # wheel parts whose boxes overlap this deep are one wheel
+
+
+def _wheel_count(lo: np.ndarray, hi: np.ndarray, wheels: list[int]) -> int:
+    """How many wheels these wheel parts make: a tyre on its rim, or rims nested in each other (an exhaust ring
+    built of wheels), is one; wheels on separate axles or side by side do not overlap."""
+    groups: list[list[int]] = []
+    for i in wheels:
+        hit = [g for g in groups if any(float(np.min(np.minimum(hi[i], hi[j]) - np.maximum(lo[i], lo[j]))) >
+                                        WHEEL_OVERLAP_LDU for j in g)]
+        merged = [i] + [j for g in hit for j in g]
+        groups = [g for g in groups if g not in hit] + [merged]
+    return len(groups)
+
+
 def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> list[list[int]]:
     """Pieces held by clips or hinges the connector data missed, or just resting on the frame, are one creation
     with what they touch: a smaller piece without propulsion of its own joins the larger one it touches (so does
@@ -1835,12 +1850,16 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         # with a cockpit (a wing-shaped plate lying against a building stays apart)
         bare = _bare_masts(model, c, classes)
         propelled = [i for i in c if classes[i].role == "propulsion" and i not in bare]
-        loose_wing = bool(propelled) and all(classes[i].type == "forward_flight" for i in propelled) and \
-            not crewed[k]
+        # one wheel (a rim, with or without its tyre) carries no vehicle: a hull section with a wheel rim built in
+        # is a section of the craft it touches, not a vehicle of its own [000 §9.1]
+        wheels = [i for i in propelled if classes[i].type == "ground"]
+        lone_wheel = bool(wheels) and _wheel_count(lo, hi, wheels) < 2
+        drives = [i for i in propelled if not (lone_wheel and classes[i].type == "ground")]
+        loose_wing = bool(drives) and all(classes[i].type == "forward_flight" for i in drives) and not crewed[k]
         # running gear with no body of its own, off the ground (a chain round a build's pulleys): its mechanism
         gear_only = bool(propelled) and all(classes[i].type == "ground" for i in propelled) and \
             not any(structural_kind(classes[i], els[i]) for i in c) and float(hi[c, 1].max()) < floor - GROUND_TOL_LDU
-        if propelled and not plugged_only and not loose_wing and not gear_only:
+        if drives and not plugged_only and not loose_wing and not gear_only:
             continue
         # boxes farther than the gap from the component's box cannot be near any of its elements
         c_lo, c_hi = lo[c].min(axis=0), hi[c].max(axis=0)
