@@ -972,3 +972,12 @@ def test_one_wheel_carries_no_vehicle_a_hull_section_with_a_wheel_rim_is_the_cra
     crafts = [c for c in a.creations if c.kind not in ("minifig", "scenery")]
     assert len(crafts) == 1 and any(p.type == "ground" for k in a.cards if k.creation is crafts[0]
                                     for p in k.propulsion)
+
+
+@needs_shared
+def test_the_ghost_with_its_printed_windscreens_is_a_starship_not_a_building():
+    """75053 The Ghost embeds its printed cockpit windscreens as custom parts with no name of their own: judged as
+    the windscreens they are printed on, the ship has its cockpit and its engines [000 §9.3, §9.4]."""
+    a = _official("75053-1 - The Ghost.mpd")
+    ghost = max(a.cards, key=lambda k: len(k.creation.elements))
+    assert ghost.creation.kind == "vehicle" and any(p.type == "thrust" for p in ghost.propulsion)

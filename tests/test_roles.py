@@ -494,3 +494,21 @@ def test_a_role_line_inside_a_begin_block_decides_its_part():
                                    "0 !BRIKSCAN END\n"))
     notes = sorted(ann.line_notes.items())
     assert [ann.best_for((k,), ()).role for k, _ in notes] == ["propulsion", "weapon"]
+
+
+def test_a_custom_printed_part_embedded_without_a_name_is_judged_as_the_part_it_is_printed_on():
+    """A Studio or LDCad file embeds its custom printed parts with no name of their own ("0 50747ps1"): 75053 The
+    Ghost's cockpit windscreens were unknown parts and the ship a building. Judged as the part they are printed
+    on (LDraw's pattern and sticker suffixes p.., ps.., pr...., d..) they are its cockpit; a number that is no
+    printed variant stays unknown."""
+    from brikscan.analysis.roles import describe
+
+    def embedded(stem: str):
+        return SimpleNamespace(part=f"75053 - {stem}.dat", description=stem, category="", hose=False)
+
+    cat, desc = describe(embedded("50747ps1"))
+    assert desc.lower().startswith("windscreen 6x6x3 dome") and desc.endswith("(Printed)") and cat == "Windscreen"
+    assert classify_part(embedded("50747ps1")).word == "windscreen"
+    assert describe(embedded("3001d01"))[1].lower().startswith("brick 2x4")
+    assert classify_part(embedded("3001p77")).role == "structural"
+    assert describe(embedded("99999zz1"))[1] == "99999zz1"  # no such base part: its own name, as before

@@ -93,13 +93,23 @@ def _catalog_names() -> dict[str, str]:
     return bricknet_part_names()
 
 
+# an LDraw printed or stickered variant of a part: its number, then p01, p4a, ps1, pr0012, d01 (the LDraw
+# naming of patterns and stickers); a custom one embedded in a Studio or LDCad file is judged as its base part
+_PRINTED = re.compile(r"^(?P<base>\d+[a-z]?)(?:p[a-z0-9]{2,4}|ps[a-z0-9]{0,3}|pr\d{2,5}|pat\d{0,4}|d\d{2,3})$")
+
+
 def describe(element) -> tuple[str, str]:
-    """(category, description), with BrickNet's part names for MPD-embedded copies that lack a header."""
+    """(category, description), with BrickNet's part names for MPD-embedded copies that lack a header (a custom
+    printed part, "50747ps1", by the name of the part it is printed on: "Windscreen 6x6x3 Dome ... (printed)")."""
     desc = element.description or ""
     cat = element.category or ""
     stem = element.part.lower().removesuffix(".dat")
     if not desc or desc.lower() == stem or desc.lower() == stem.split(" - ")[-1]:
-        name = _catalog_names().get(stem.split(" - ")[-1])
+        own = stem.split(" - ")[-1]
+        names = _catalog_names()
+        name = names.get(own)
+        if not name and (m := _PRINTED.match(own)) and names.get(m["base"]):
+            name = f"{names[m['base']]} (printed)"
         if name:
             desc = name.title()
             cat = desc.split(" ")[0]
