@@ -362,6 +362,14 @@ def build_graph(model) -> nx.Graph:
 JUDGED_KIND = "resting"  # edges the judging adds (a piece lying on or built against another: analysis/creations.py)
 
 
+def add_resting(g: nx.Graph, a: int, b: int, reason: str) -> None:
+    """Record that the judging found ``a`` held by ``b`` with no connector (lying on it, built against it,
+    plugged into it): a rigid edge of its own kind, so a blast splits the creation the same way and
+    ``connections_only`` can take it off again. The one place such an edge is made."""
+    g.add_edge(int(a), int(b), kind=JUDGED_KIND, movable=False, source="contact", count=1, kinds=[JUDGED_KIND],
+               reason=reason)
+
+
 def connections_only(g: nx.Graph) -> nx.Graph:
     """A copy of ``g`` without the edges the judging added, as ``build_graph`` made it.
 

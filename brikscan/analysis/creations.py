@@ -21,7 +21,7 @@ from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_TAPE_INCH as 
 from ..lazy import lazy
 from ..rules.formulas import sl_text
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
-from .connectivity import JUDGED_KIND, components_in, rigid_groups
+from .connectivity import JUDGED_KIND, add_resting, components_in, rigid_groups
 from .interior import PendingEnclosure
 from .measure import SizeMeasure, element_boxes, measure_size
 from .mounts import (CLEAR_LDU, GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture,
@@ -161,8 +161,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 base = _lies_on_other(model, v, members, classes, boxes) if small and only_ours and not carried \
                     else None
                 if base is not None:  # a printed tile lying on the rail a hand touches is the rail's, not in hand
-                    graph.add_edge(v, base, kind=JUDGED_KIND, movable=False, source="contact", count=1,
-                                   kinds=["resting"], reason="lies on it (no connector found)")
+                    add_resting(graph, v, base, "lies on it (no connector found)")
                     continue
                 if small and (carried or only_ours):
                     fig["items"].append(v)
@@ -1650,8 +1649,7 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
         lying.update(k for k in c if classes[k].accessory)  # a coin on the threshold still lies there
         keep[host] = sorted(keep[host] + [k for k in c if not classes[k].accessory])
         against.update(k for k in c if not classes[k].accessory)
-        graph.add_edge(i, j, kind=JUDGED_KIND, movable=False, source="contact", count=1, kinds=["resting"],
-                       reason="built against it on the ground (touching, no connector)")
+        add_resting(graph, i, j, "built against it on the ground (touching, no connector)")
     return keep, lying
 
 
@@ -1884,9 +1882,8 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
                     and (plugged_only or not loose_wing or crewed[root(int(comp_of[j]))])]
             if near:
                 j = int(max(near, key=lambda j: size[root(int(comp_of[j]))]))
-                graph.add_edge(int(i), j, kind=JUDGED_KIND, movable=False, source="contact", count=1, kinds=["resting"],
-                               reason="plugged into it (overlapping, no connector found)" if plugged_only else
-                               "rests on or against it (touching, no connector)")
+                add_resting(graph, i, j, "plugged into it (overlapping, no connector found)" if plugged_only else
+                            "rests on or against it (touching, no connector)")
                 a, b = root(k), root(int(comp_of[j]))
                 parent[a] = b
                 size[b] += size[a]
