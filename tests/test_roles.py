@@ -512,3 +512,7 @@ def test_a_custom_printed_part_embedded_without_a_name_is_judged_as_the_part_it_
     assert describe(embedded("3001d01"))[1].lower().startswith("brick 2x4")
     assert classify_part(embedded("3001p77")).role == "structural"
     assert describe(embedded("99999zz1"))[1] == "99999zz1"  # no such base part: its own name, as before
+    # every split is tried: "973pd12" is a print of 973 (a minifig torso), not of a "973p"; BrickLink's "pb0001"
+    assert describe(embedded("973pd12"))[1].lower().startswith("minifig torso")
+    assert classify_part(embedded("973pb0001")).minifig_body == "torso"
+    assert describe(embedded("3626bpr0001"))[1].lower().startswith("minifig head")

@@ -559,12 +559,13 @@ ROTOR_LEVEL_COS = 0.87  # a lifting rotor spins within 30 degrees of level ...
 def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
     """A rotor that can lift: its spin axis (the part's local Y) near vertical, nothing built on its blades (a
     rotor carrying a desk top or a chair on its blade studs is a plate of them, it cannot spin) and nothing of
-    the build above its hub (LDraw -Y is up)."""
+    the build above its hub (LDraw -Y is up). The hub is the part's origin, where LDraw rotors have their axle
+    hole (a three-blade rotor's box centre is off it)."""
     e = model.elements[i]
     y = np.asarray(e.transform, dtype=float)[:3, 1]
     if abs(float(y[1])) < ROTOR_LEVEL_COS * (float(np.linalg.norm(y)) or 1.0):
         return False
-    c = (e.bbox_min + e.bbox_max) / 2
+    c = np.asarray(e.transform, dtype=float)[:3, 3]
     els = model.elements
     if any(float(els[j].bbox_max[1]) <= float(c[1]) and not (
             els[j].bbox_min[0] <= c[0] <= els[j].bbox_max[0] and els[j].bbox_min[2] <= c[2] <= els[j].bbox_max[2])
@@ -1235,8 +1236,9 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
     core_bottom = max(model.elements[i].bbox_max[1] for i in core)
     pivots = jb.joint_kinds - {"turntable"}
     horizontal = bool(jb.axes) and all(abs(float(a[1])) < 0.5 for a in jb.axes)  # knees and hips, not doors
-    # a leg carries the core from below: it starts under the core's middle (a wing or hull panel folded down from
-    # the top of the hull to the ground is no leg: 10212's lower wings walked the shuttle)
+    # a leg carries the core from below: all of it under the core's middle, so a wing or hull panel folded down
+    # from the top of the hull to the ground is no leg (10212's lower wings walked the shuttle; its hinges are
+    # low on the hull, so where it turns does not tell; a leg arching up above the body's middle is missed)
     under = float(lo[:, 1].min()) > core_y
     if legs_allowed and pivots and "turntable" not in jb.joint_kinds and horizontal and under and body_y > core_y and \
             core_bottom < ground - LEG_LIFT_LDU and hi[:, 1].max() >= ground - GROUND_TOL_LDU and \

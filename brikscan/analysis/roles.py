@@ -93,9 +93,20 @@ def _catalog_names() -> dict[str, str]:
     return bricknet_part_names()
 
 
-# an LDraw printed or stickered variant of a part: its number, then p01, p4a, ps1, pr0012, d01 (the LDraw
-# naming of patterns and stickers); a custom one embedded in a Studio or LDCad file is judged as its base part
-_PRINTED = re.compile(r"^(?P<base>\d+[a-z]?)(?:p[a-z0-9]{2,4}|ps[a-z0-9]{0,3}|pr\d{2,5}|pat\d{0,4}|d\d{2,3})$")
+# an LDraw printed or stickered variant of a part: its number (and mould letter), then p01, p4a, px1, pd12,
+# pr0012, pb01, d01 (the LDraw and BrickLink naming of patterns and stickers); a custom one embedded in a Studio
+# or LDCad file is judged as its base part
+_BASE = re.compile(r"\d+[a-z]?")
+_PRINT_SUFFIX = re.compile(r"(?:p[a-z0-9]{2,5}|pr\d{2,5}[a-z]?|d[a-z0-9]{2,3})")
+
+
+def _printed_base(stem: str, names: dict[str, str]) -> str | None:
+    """The catalogued part ``stem`` is a print or sticker of ("973pd12" -> "973"), trying every split."""
+    for k in range(len(stem) - 2, 0, -1):
+        base, suffix = stem[:k], stem[k:]
+        if _BASE.fullmatch(base) and _PRINT_SUFFIX.fullmatch(suffix) and base in names:
+            return base
+    return None
 
 
 def describe(element) -> tuple[str, str]:
@@ -108,8 +119,8 @@ def describe(element) -> tuple[str, str]:
         own = stem.split(" - ")[-1]
         names = _catalog_names()
         name = names.get(own)
-        if not name and (m := _PRINTED.match(own)) and names.get(m["base"]):
-            name = f"{names[m['base']]} (printed)"
+        if not name and (base := _printed_base(own, names)):
+            name = f"{names[base]} (printed)"
         if name:
             desc = name.title()
             cat = desc.split(" ")[0]
