@@ -179,14 +179,19 @@ class Model:
     _boxes: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False, compare=False)
 
     def element_boxes(self) -> tuple[np.ndarray, np.ndarray]:
-        """(E,3) world box minima and maxima of every element, built once: the one place every layer takes "the
-        boxes of these elements" from (``analysis.measure.element_boxes`` picks rows of it)."""
+        """(E,3) world box minima and maxima of every element: the one place every layer takes "the boxes of these
+        elements" from (``analysis.measure.element_boxes`` picks rows of it). A loaded model has the arrays its
+        elements' boxes are rows of; a model built otherwise gets them gathered once."""
         if self._boxes is None or len(self._boxes[0]) != len(self.elements):
-            lo = np.array([e.bbox_min for e in self.elements], dtype=np.float64).reshape(-1, 3)
-            hi = np.array([e.bbox_max for e in self.elements], dtype=np.float64).reshape(-1, 3)
-            lo.flags.writeable = hi.flags.writeable = False  # shared: callers index it, never write it
-            self._boxes = (lo, hi)
+            self.use_boxes(np.array([e.bbox_min for e in self.elements], dtype=np.float64).reshape(-1, 3),
+                           np.array([e.bbox_max for e in self.elements], dtype=np.float64).reshape(-1, 3))
         return self._boxes
+
+    def use_boxes(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        """Take (E,3) arrays as the box table, read-only from here on (shared: callers index it, never write it)."""
+        lo, hi = lo.view(), hi.view()  # the flag is the table's own, not the loader's arrays'
+        lo.flags.writeable = hi.flags.writeable = False
+        self._boxes = (lo, hi)
 
     @property
     def files(self) -> dict[str, LDrawFile]:
@@ -343,10 +348,12 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
     if len(diags) > MAX_WARNINGS:
         diags[MAX_WARNINGS:] = [Diagnostic(label, 0, f"{len(diags) - MAX_WARNINGS:,} more warnings not shown")]
     t_end = time.perf_counter()
-    return Model(path, main.header.name or path.stem, elements, parts, mesh, colours, sorted(missing), diags,
-                 source, main, walk.submodels,
-                 {"parse": t_parse - t0, "parts": t_parts - t_parse, "assemble": t_end - t_parts,
-                  "total": t_end - t0, "cache_hits": pcache.hits, "cache_misses": pcache.misses})
+    model = Model(path, main.header.name or path.stem, elements, parts, mesh, colours, sorted(missing), diags,
+                  source, main, walk.submodels,
+                  {"parse": t_parse - t0, "parts": t_parts - t_parse, "assemble": t_end - t_parts,
+                   "total": t_end - t0, "cache_hits": pcache.hits, "cache_misses": pcache.misses})
+    model.use_boxes(bmin, bmax)  # the elements' boxes are rows of these: the table is the placing's own arrays
+    return model
 
 
 def _check_triangles(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None], limits: Limits,
