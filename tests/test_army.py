@@ -122,7 +122,7 @@ def test_scene_sides():
 def test_python_function_at_the_top():
     import brikscan
 
-    a = brikscan.army([str(SQUAD)], budget=10)
+    a = brikscan.army([str(SQUAD)], budget=10, json=False)
     assert a.total_cp > 10 and army_json(a)["over_budget"] is True
 
 

@@ -61,7 +61,6 @@ def test_a_knight_in_heavy_armor_moves_at_half_speed(tmp_path, loaded, library_z
     """Armour plate + visored helmet = Heavy Armor (2 CP, Deflection, Half Speed) [000 §3.3]: a minifig's 5"
     Move is 2½" on the card and in army JSON; the price stays 4 + 2 (shortsword) + 2 (Heavy Armor) = 8 CP."""
     import brikscan
-    from brikscan.battle.army import army_json
 
     p = tmp_path / "knight.ldr"
     p.write_text(knight())
@@ -70,7 +69,7 @@ def test_a_knight_in_heavy_armor_moves_at_half_speed(tmp_path, loaded, library_z
     assert card.propulsion[0].move_in == 2.5 and "Half Speed" in card.propulsion[0].reason
     assert card.total_cost == 4 + 2 + 2 and "Deflection" in card.armor
     assert any("[000 §4.1 Half Speed]" in n for n in card.notes)
-    entry = army_json(brikscan.army([str(p)], library_zip))["creations"][0]
+    entry = brikscan.army([str(p)], library_zip)["creations"][0]
     assert (entry["move_in"], entry["total_cost"]) == (2.5, 8)
     # without the visor it is Body Armor: Armor +2, full speed [000 §3.3]
     q = tmp_path / "knight_body.ldr"
@@ -228,7 +227,6 @@ def test_a_minifig_in_the_saddle_is_its_rider(tmp_path, loaded, library_zip):
     [000 §11.2 The Rider]. The card, stats JSON and army JSON show the mount with its rider."""
     import brikscan
     from brikscan.analysis.stats import card_json
-    from brikscan.battle.army import army_json
 
     p = tmp_path / "rider.ldr"
     p.write_text(RIDE)
@@ -241,7 +239,7 @@ def test_a_minifig_in_the_saddle_is_its_rider(tmp_path, loaded, library_zip):
     assert (rider.total_cost, rider.unit_inches, rider.specialties) == (4, 1, [])
     assert (horse.total_cost, horse.unit_inches) == (7, 2)  # the Horse, 7 CP, Size 2 [000 ch.H]
     assert card_json(horse)["riders"] == ["Lancelot"]
-    entries = {e["name"]: e for e in army_json(brikscan.army([str(p)], library_zip))["creations"]}
+    entries = {e["name"]: e for e in brikscan.army([str(p)], library_zip)["creations"]}
     assert entries["Lancelot"]["mounted_on"] == horse.creation.name
     assert entries[horse.creation.name]["riders"] == ["Lancelot"]
 

@@ -45,6 +45,16 @@ _LIB: ctypes.CDLL | None = None
 _LIB_ERROR: str | None = None
 
 
+def _aligned64(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` starting on a 64-byte boundary: ``rtcIntersect16`` wants its valid mask and ray packet
+    aligned so (numpy aligns to 16; on a CPU with AVX-512 Embree's aligned loads fault on anything less)."""
+    raw = np.empty(a.nbytes + 64, dtype=np.uint8)
+    shift = -raw.ctypes.data % 64
+    out = raw[shift:shift + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
 def _library() -> ctypes.CDLL | None:
     """The Embree 4 shared library bundled with embreex (or the system's), with argument types set; None if absent."""
     global _LIB, _LIB_ERROR
@@ -148,7 +158,7 @@ class InstancedEngine:
         self.n_instances = int(ok.sum())
         self.n_part_triangles = int(sum(k[1] for k in scenes))
         self.n_flat = int(len(faces))
-        self._valid = np.full(_LANES, -1, dtype=np.int32)
+        self._valid = _aligned64(np.full(_LANES, -1, dtype=np.int32))  # Embree reads the mask 64 bytes wide
         self.threads = os.cpu_count() or 1
 
     def _add_triangles(self, scene, tris: np.ndarray) -> int:

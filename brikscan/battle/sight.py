@@ -389,6 +389,22 @@ def _extent(points: np.ndarray, view_dir: np.ndarray) -> tuple[float, float]:
     return float(max(a, b)), float(a * b)
 
 
+def pick_viewers_targets(battlefield, viewers: str | None = None, targets: str | None = None,
+                         scenery: bool = False) -> tuple[list[Unit], list[Unit]]:
+    """``los``' viewers and targets by name (comma-separated): by default every minifig looks at every unit and
+    creation but the table itself (base plates and stands, unless ``scenery`` or named) [issue 13]; an unknown
+    name is one line listing the names there are (exit 5), a battlefield without minifigs one line (exit 3)."""
+    from .target_size import is_scenery
+    from .units import require_minifigs, select
+
+    require_minifigs(battlefield.units, str(battlefield.path))
+    who = select(battlefield.units, viewers, "--from") if viewers else [u for u in battlefield.units if u.is_minifig]
+    what = select(battlefield.units, targets, "--to")
+    if not scenery and not targets:
+        what = [t for t in what if not is_scenery(battlefield, t)]
+    return who, what
+
+
 def line_of_sight(battlefield, units: list[Unit], targets: list[Unit] | None = None, samples: int = 200,
                   seed: int = 0, *, rules: SightRules | None = None, engine: str | None = None,
                   origin: str = "eyes", pair_support: bool = False) -> LosResult:
@@ -573,3 +589,13 @@ def los_json(battlefield, result: LosResult, units: list[Unit] | None = None) ->
             "origin": result.origin, "notes": result.notes,
             "engine": result.engine, "rays": result.n_rays,
             "timings": {k: (round(v, 4) if isinstance(v, float) else v) for k, v in result.timings.items()}}
+
+
+def los_report(battlefield, result: LosResult, *, samples: int = 200, seed: int = 0,
+               engine: str | None = None) -> dict:
+    """What ``los --json`` prints: ``los_json`` and, for a scene with ``[[attacks]]``, each entry with its pair."""
+    data = los_json(battlefield, result)
+    if battlefield.attacks:
+        data["attacks"] = [attack_json(battlefield, result, a, samples=samples, seed=seed, engine=engine)
+                           for a in battlefield.attacks]
+    return data

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Optional
@@ -64,39 +63,12 @@ def refuse_overwrite(source: Path, *outputs: Optional[Path]) -> None:
             raise UsageError("refusing to write over the input model", file=str(out))
 
 
-def sanitise(data):
-    """Plain JSON values: NaN and infinities become null, numpy scalars and arrays become numbers and lists."""
-    if isinstance(data, dict):
-        return {str(k): sanitise(v) for k, v in data.items()}
-    if isinstance(data, (list, tuple, set, frozenset)):
-        return [sanitise(v) for v in data]
-    if isinstance(data, bool) or data is None or isinstance(data, str):
-        return data
-    if isinstance(data, int):
-        return data
-    if isinstance(data, float):
-        return data if math.isfinite(data) else None
-    if hasattr(data, "tolist"):  # numpy scalar or array
-        return sanitise(data.tolist())
-    if isinstance(data, Path):
-        return str(data)
-    return str(data)
-
-
 def print_json(data, model=None) -> None:
-    """The one place a ``--json`` output is printed: strict JSON, with the model's warnings and geometry source.
+    """The one place a ``--json`` output is printed: strict JSON, with the model's warnings and geometry source
+    (``jsonout.report``). ``model``: the loaded model (or battlefield) the output is about."""
+    from ..jsonout import report
 
-    ``model``: the loaded model (or battlefield) whose warnings and ``geometry_source`` the output must carry.
-    """
-    if model is not None and isinstance(data, dict):
-        data = dict(data)
-        source = getattr(model, "geometry_source", None)
-        if source is not None:
-            data.setdefault("geometry_source", source)
-        own = [str(d) for d in getattr(model, "diagnostics", [])]
-        seen = set(own)
-        data["warnings"] = own + [w for w in data.get("warnings", []) if w not in seen]
-    sys.stdout.write(json.dumps(sanitise(data), indent=2, allow_nan=False) + "\n")
+    sys.stdout.write(json.dumps(report(data, model), indent=2, allow_nan=False) + "\n")
 
 
 def warn_all(model, diagnostics=None) -> None:

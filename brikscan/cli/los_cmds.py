@@ -38,8 +38,7 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
         library: Optional[str] = LibraryOpt) -> None:
     """Who can see whom: visible minifig sections and modifier, range, height advantage, blocking elements."""
     from ..battle.battlefield import load_battlefield
-    from ..battle.sight import attack_json, line_of_sight, los_json
-    from ..battle.units import require_minifigs, select
+    from ..battle.sight import line_of_sight, los_report, pick_viewers_targets
     from ..errors import UsageError
 
     if engine is not None and engine not in ("embree", "open3d"):
@@ -51,13 +50,7 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
     refuse_overwrite(battlefield, png, html)
     with phase("loading battlefield"):
         bf = load_battlefield(battlefield, library, scale=scale, rules=rules)
-    require_minifigs(bf.units, str(battlefield))
-    viewers = select(bf.units, from_, "--from") if from_ else [u for u in bf.units if u.is_minifig]
-    targets = select(bf.units, to, "--to")
-    if not scenery and not to:  # base plates and stands are the table, not targets [issue 13]
-        from ..battle.target_size import is_scenery
-
-        targets = [t for t in targets if not is_scenery(bf, t)]
+    viewers, targets = pick_viewers_targets(bf, from_, to, scenery)
     with phase("line of sight"):
         result = line_of_sight(bf, viewers, targets, samples=samples, seed=seed, engine=engine, origin=origin,
                                pair_support=scenery)
@@ -72,11 +65,7 @@ def los(battlefield: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd)
         with phase("writing HTML"):
             write_sight_html(bf, result, html, all_rays=all_rays)
     if json_out:
-        data = los_json(bf, result)
-        if bf.attacks:
-            data["attacks"] = [attack_json(bf, result, a, samples=samples, seed=seed, engine=engine)
-                               for a in bf.attacks]
-        print_json(data, bf)
+        print_json(los_report(bf, result, samples=samples, seed=seed, engine=engine), bf)
     else:
         _table(bf, result)
         for out in (png, html):
