@@ -981,3 +981,27 @@ def test_the_ghost_with_its_printed_windscreens_is_a_starship_not_a_building():
     a = _official("75053-1 - The Ghost.mpd")
     ghost = max(a.cards, key=lambda k: len(k.creation.elements))
     assert ghost.creation.kind == "vehicle" and any(p.type == "thrust" for p in ghost.propulsion)
+
+
+@needs_shared
+def test_a_hull_plated_with_wing_parts_rests_on_the_rest_of_the_ship_as_one_creation():
+    """10030's upper hull (its bridge tower, "Wing" plates laid flat as its plating, none sticking out of its
+    body) rests on the lower hull with no connector found: one Star Destroyer, not two vehicles [000 §9.1]; the
+    Scorpion Pyramid's scorpion (wing plates too, no crew place) stays apart from the pyramid, as a loose wing
+    joins only a crewed body."""
+    a = _official("10030-1 - Imperial Star Destroyer - UCS.mpd")
+    ships = [c for c in a.creations if c.kind == "vehicle"]
+    assert len(ships) == 1 and len(ships[0].elements) > 2500
+    a = _official("7327-1 - Scorpion Pyramid.mpd")
+    assert any(c.name.endswith("scorpion") for c in a.creations)
+
+
+@needs_shared
+def test_voltron_holds_his_sword_and_shield():
+    """21311's arms (the lions holding the sword and the shield, wing plates built into them) are Voltron's:
+    one creation with both, not two flying "vehicles" beside him."""
+    a = _official("21311 - Voltron - Voltron.mpd")
+    big = max(a.cards, key=lambda k: len(k.creation.elements))
+    kinds = {w.type for w in big.weapons}
+    assert {"melee", "shield"} <= kinds
+    assert not [c for c in a.creations if c.kind == "vehicle" and c is not big.creation]

@@ -456,3 +456,37 @@ def test_minifig_reason_texts_quote_the_rules_object(loaded):
     assert c2.sl_reason == "a minifig is SL 1 [000 §9.5 The Minifig]"
     figs = [c for c in find_creations(a.model, build_graph(a.model), rules=r2) if c.kind == "minifig"]
     assert figs and all("(Size 1, SL 1, Armor 6)" in f.roles[f.structural_elements[0]].reason for f in figs)
+
+
+def test_a_muzzle_strung_on_its_barrel_is_part_of_that_weapon():
+    """Pieces strung on a gun barrel (bushes slid on a bar: no connector joins them) and the mount that holds
+    them are one weapon with the barrel, not a Size 1 gun each; two barrels on one mount stay one (twin) gun."""
+    import networkx as nx
+
+    from brikscan.analysis.creations import Creation
+    from brikscan.analysis.roles import RoleDecision
+    from brikscan.analysis.stats import _weapon_groups
+
+    def weapon(group=""):
+        return RoleDecision("weapon", "test", "geometry", {"type": "gun"}, group)
+
+    g = nx.Graph([(0, 1), (0, 2), (5, 6)])  # mount 0 holds barrels 1 and 2; 3, 4 slide on 1; 6 a pin for 5
+    g.add_nodes_from(range(9))  # every element is a node of the connectivity graph
+    roles = {0: weapon("with:1"), 1: weapon(), 2: weapon(), 3: weapon("with:1"), 4: weapon("with:1"),
+             5: weapon("with:7"), 6: weapon("with:5"), 7: weapon(), 8: weapon()}
+    c = Creation("ship", "vehicle", list(range(9)), roles=roles)
+    assert _weapon_groups(g, c) == [[0, 1, 2, 3, 4], [5, 6, 7], [8]]
+
+
+@needs_shared
+def test_the_imperial_shuttles_twin_cannons_are_two_weapons(loaded, library_zip):
+    """10212's two twin laser cannons (bars with Technic bushes and half pins at their muzzles) are two guns; no
+    Technic pin or bush is a weapon of its own [000 §8.2]."""
+    from brikscan.analysis.stats import analyse
+
+    m = loaded(MODELS_DIR / "10212-1 - Imperial Shuttle - UCS.mpd", library_zip)
+    card = next(c for c in analyse(m).cards if c.creation.name == "10212 - main")
+    alone = [w.name for w in card.weapons if len(w.elements) == 1]
+    assert not any("Technic" in n for n in alone), alone
+    twins = [w for w in card.weapons if sum("Bar  8L" in m.elements[i].description for i in w.elements) == 2]
+    assert len(twins) == 2

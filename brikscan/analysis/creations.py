@@ -1018,12 +1018,14 @@ def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
     for j in sorted(gun):
         roles[j] = RoleDecision("weapon", f"{roles[j].reason.split(';')[0]}; strung on the axis of the gun barrel "
                                           f"({describe(els[barrel])[1]}): part of the gun, its muzzle or casing, "
-                                          "not an engine [000 §8.2]", "geometry", {"type": "gun"})
+                                          "not an engine [000 §8.2]", "geometry", {"type": "gun"},
+                                f"with:{barrel}")
 
 
 FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
 WING_MIN_BODY = 3  # bricks and slopes a flyer's body needs before its flat parts can be told to be wings
 AIRFOIL_OUT = 0.5  # share of a flat part's footprint outside the body's for it to stick out as an airfoil
+WINGS_OUT_SHARE = 1 / 3  # share of a piece's "Wing" parts that stick out for them to be its wings, not its plating
 
 
 def _outside_share(model, i: int, lo: np.ndarray, hi: np.ndarray) -> float:
@@ -1039,6 +1041,16 @@ def _outside_share(model, i: int, lo: np.ndarray, hi: np.ndarray) -> float:
     return float(1.0 - inside.mean())
 
 
+def _flyer_body(model, idx: list[int], classes) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The body a wing sticks out of: the bricks and slopes of ``idx`` (not its flat parts, wings or tails), and
+    their boxes."""
+    els = model.elements
+    body = [i for i in idx if structural_kind(classes[i], els[i]) and
+            float(els[i].bbox_max[1] - els[i].bbox_min[1]) > FLAT_MAX_LDU and classes[i].word not in ("wing", "tail")]
+    lo, hi = element_boxes(model, body)
+    return body, lo, hi
+
+
 def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool,
               fixed: bool = False, aboard: bool = False) -> None:
     """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
@@ -1049,10 +1061,8 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
         return
     els = model.elements
     h = {i: float(els[i].bbox_max[1] - els[i].bbox_min[1]) for i in idx}
-    body = [i for i in idx if structural_kind(classes[i], els[i]) and h[i] > FLAT_MAX_LDU and
-            classes[i].word not in ("wing", "tail")]
-    lo, hi = element_boxes(model, body)
     wings = [i for i in idx if classes[i].word == "wing" and i in roles and roles[i].source == "part"]
+    body, lo, hi = _flyer_body(model, idx, classes)
     out = {i: _outside_share(model, i, lo, hi) for i in wings}
     def open_(i: int) -> bool:  # not decided yet, or only "a building element" by its part
         return i not in roles or (roles[i].role == "structural" and roles[i].source == "part")
@@ -1856,6 +1866,15 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         lone_wheel = bool(wheels) and _wheel_count(lo, hi, wheels) < 2
         drives = [i for i in propelled if not (lone_wheel and classes[i].type == "ground")]
         loose_wing = bool(drives) and all(classes[i].type == "forward_flight" for i in drives) and not crewed[k]
+        # "Wing" plates most of which are built into the piece (not sticking out of its body) are its plating,
+        # not the wings of a craft of its own: a star destroyer's crewed upper hull rests on its lower hull and is
+        # part of it [000 §9.1] (a piece with no crew place still joins only a crewed body, as a loose wing does)
+        flat_wings = [i for i in drives if classes[i].type == "forward_flight" and classes[i].word == "wing"]
+        if flat_wings:
+            _, b_lo, b_hi = _flyer_body(model, c, classes)
+            out = sum(_outside_share(model, i, b_lo, b_hi) >= AIRFOIL_OUT for i in flat_wings)
+            if out < WINGS_OUT_SHARE * len(flat_wings):
+                drives = [i for i in drives if i not in set(flat_wings)]
         # running gear with no body of its own, off the ground (a chain round a build's pulleys): its mechanism
         gear_only = bool(propelled) and all(classes[i].type == "ground" for i in propelled) and \
             not any(structural_kind(classes[i], els[i]) for i in c) and float(hi[c, 1].max()) < floor - GROUND_TOL_LDU

@@ -119,7 +119,7 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
                 lr.role, f"{base}; carries only the {what} and hangs on the body by one piece "
                          f"({describe_el(b.mount)}): its mount ({len(open_)} piece(s)), part of the {_NAMES[lr.role]} [000 §7.1 "
                          "Non-Structural Elements]", "mount", dict(lr.params) if lr.role != "decoration" else {},
-                lr.group if lr.role == "weapon" else "")
+                (lr.group or f"with:{lead}") if lr.role == "weapon" else "")  # one weapon with what it carries
         done |= b.members
 
 

@@ -284,26 +284,38 @@ def suggest_sl(model, creation: Creation, rules=None) -> tuple[float, str]:
 # ------------------------------------------------------------------ the card
 
 def _weapon_groups(graph: nx.Graph, creation: Creation) -> list[list[int]]:
+    """The elements of each weapon: an annotated or editor group, else the connected pieces. A piece whose group
+    names another element ("carriage:N": a wheel of a gun carriage; "with:N": a muzzle or casing strung on
+    barrel N, which no connector may join to it, or the mount of N) is also part of the weapon N is in."""
     w = creation.elements_with("weapon")
     by_group: dict[str, list[int]] = {}
-    loose = []
+    loose, ties = [], []
     for i in w:
         g = creation.roles[i].group
-        if g:
+        head, _, ref = g.partition(":")
+        if head in ("carriage", "with") and ref.isdigit():
+            ties.append((i, int(ref)))
+            if head == "with":
+                loose.append(i)  # still joined to what it touches, as any loose piece
+                continue
+            by_group.setdefault(g, []).append(i)
+        elif g:
             by_group.setdefault(g, []).append(i)
         else:
             loose.append(i)
-    comps = [sorted(c) for c in components_in(graph, loose)]
-    where = {i: k for k, c in enumerate(comps) for i in c}
-    groups = []
+    groups = [sorted(c) for c in components_in(graph, loose)]
     for g, members in by_group.items():
-        if g.startswith("carriage:") and int(g.split(":")[1]) in where:  # wheels of a gun carriage
-            comps[where[int(g.split(":")[1])]].extend(members)
-        elif g.startswith("group:"):  # a LeoCAD/MLCad/LDCad group: one weapon per body it spans
+        if g.startswith("group:"):  # a LeoCAD/MLCad/LDCad group: one weapon per body it spans
             groups += [sorted(c) for c in components_in(graph, members)]
         else:
             groups.append(members)
-    groups += [sorted(c) for c in comps]
+    for i, ref in ties:  # merge the weapon holding i with the one holding ref
+        a = next((grp for grp in groups if i in grp), None)
+        b = next((grp for grp in groups if ref in grp), None)
+        if a is not None and b is not None and a is not b:
+            b.extend(a)
+            groups.remove(a)
+    groups = [sorted(set(grp)) for grp in groups]
     groups.sort(key=lambda g: min(g))
     return groups
 
