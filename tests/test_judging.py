@@ -1005,3 +1005,30 @@ def test_voltron_holds_his_sword_and_shield():
     kinds = {w.type for w in big.weapons}
     assert {"melee", "shield"} <= kinds
     assert not [c for c in a.creations if c.kind == "vehicle" and c is not big.creation]
+
+
+@needs_shared
+def test_a_boat_part_high_above_the_keel_is_plating_and_a_bank_of_exhausts_drives_a_starship():
+    """Boat parts make a boat only at the bottom of the build, where a hull floats: 10019 Blockade Runner and
+    10030 Star Destroyer use "Boat Bow Plate"s high in their hulls and were "boat hulls" with no propulsion. The
+    Blockade Runner's eleven engines (wheels and rims nested on one axis behind its cockpit) are its Thrusters;
+    the Star Destroyer's three main engines (8 x 8 dishes on wheels, open to the outside, pointing aft) are a
+    bank of exhausts [000 §9.3], and the small cones pointing out of its sides are no engines."""
+    import numpy as np
+
+    a = _official("10019 - Rebel Blockade Runner - UCS.mpd")
+    br = max(a.cards, key=lambda k: len(k.creation.elements))
+    assert br.creation.kind_reason != "a boat hull"
+    assert sum(1 for p in br.propulsion if p.type == "thrust" and len(p.elements) > 3) == 11
+    a = _official("10030-1 - Imperial Star Destroyer - UCS.mpd")
+    isd = max(a.cards, key=lambda k: len(k.creation.elements))
+    engines = [p for p in isd.propulsion if p.type == "thrust" and len(p.elements) > 3]
+    assert isd.creation.kind == "vehicle" and len(engines) == 3
+    m = a.model
+    for p in isd.propulsion:  # every nozzle points along the hull (X), none out of its sides
+        for i in p.elements:
+            if "Cone" in m.elements[i].description:
+                assert abs(np.asarray(m.elements[i].transform)[0, 1]) >= 0.7
+    a = _official("6286 - Skulls Eye Schooner.mpd")  # real hulls, at the waterline: the jolly boat rows
+    boat = next(k for k in a.cards if k.creation.name.endswith("jollyboat"))
+    assert boat.creation.kind == "vehicle" and any(p.type == "water" for p in boat.propulsion)

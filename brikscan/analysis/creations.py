@@ -345,8 +345,8 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
 def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote], cache: dict | None,
                  ldu_per_inch: float, on_ground: bool, interior: PendingEnclosure) -> dict[int, RoleDecision]:
     roles: dict[int, RoleDecision] = {}
-    boat = any(classes[i].word == "boat" or (classes[i].role == "propulsion" and classes[i].type == "water")
-               for i in idx)
+    boat = _boat_hull(model, idx, classes) or any(classes[i].role == "propulsion" and classes[i].type == "water"
+                                                  for i in idx)
     # a submodel named for a role that is a whole creation by itself ("cannon.ldr" standing on its own wheels)
     # names what the creation is, not what each of its bricks does: its parts are judged by their place (the
     # barrel is the Cannon, the trail its Structure, the wheels its running gear) [000 §7.1]
@@ -526,6 +526,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     _details(model, graph, idx, classes, roles, feet)
     # a flyer: flying propulsion, or a starfighter's cockpit with no wheel, leg or keel (its engines and wings
     # are told by where they are, below)
+    if not boat:
+        _engine_bank(model, graph, idx, classes, roles)
     flyer = flies(roles, boat) or (not boat and any(classes[i].word in _COCKPIT_WORDS for i in idx) and
                                    not any(r.role == "propulsion" for r in roles.values()))
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
@@ -800,16 +802,72 @@ def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int,
     return False
 
 
+LONG_HULL = 1.5  # a hull this many times longer than wide has a length its engines push along ...
+NOZZLE_ALONG_COS = 0.7  # ... a nozzle within 45 degrees of it
+BANK_MIN = 2  # exhausts side by side at one end: a bank of engines
+BANK_AXIS_COS = 0.95  # ... pointing the same way ...
+BANK_LINE_LDU = 4.0  # ... each open to the outside along its axis (nothing but its own engine within this of it)
+
+
+def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """Two or more dishes lying on their side, hollow facing out, each capping a round body on its axis (a
+    wheel, a rim, a cylinder: an engine's casing) and open to the outside along it, all pointing the same way:
+    a bank of engine exhausts at a ship's stern, Thrusters [000 §9.3]. A starship shown on a stand has no
+    cockpit part to make it a flyer (10030's three main engines); one dish on a wall or a stack of dishes is a
+    sensor, and a build that rolls on wheels has its propulsion already."""
+    if any(r.role == "propulsion" for r in roles.values()):
+        return
+    els = model.elements
+    lo, hi = element_boxes(model, idx)
+    ids = np.asarray(idx)
+    found: list[tuple[int, np.ndarray]] = []  # (dish, the way it opens)
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration"):
+            continue
+        if not {"dish", "inverted"} <= _words_of(els[i]):
+            continue
+        y = np.asarray(els[i].transform, dtype=float)[:3, 1]  # an LDraw dish stands along its local Y
+        y = y / (float(np.linalg.norm(y)) or 1.0)
+        if abs(float(y[1])) >= 0.5 or not _caps_engine(model, graph, roles, i, y):
+            continue
+        c = (els[i].bbox_min + els[i].bbox_max) / 2
+        ends = []
+        for d in (y, -y):  # the side it is open to: nothing but its own engine out along its axis
+            face = float(np.where(d > 0, els[i].bbox_max, els[i].bbox_min) @ d)
+            far = float((np.where(d > 0, hi, lo) @ d).max())  # the build's end that way
+            pts = c[None, :] + (np.arange(face + 1.0, max(face + 2.0, far + 1.0), 4.0) - float(c @ d))[:, None] * d
+            hit = ids[((pts[:, None, :] >= lo[None] - BANK_LINE_LDU) &
+                       (pts[:, None, :] <= hi[None] + BANK_LINE_LDU)).all(axis=2).any(axis=0)]
+            if all(int(j) == i or (_on_axis(els[int(j)], c, d) and _words_of(els[int(j)]) & _CASING_WORDS)
+                   for j in hit):
+                ends.append((far - face, d))
+        if ends:
+            found.append((i, min(ends, key=lambda e: e[0])[1]))
+    bank = [i for i, d in found if sum(float(d @ e) >= BANK_AXIS_COS for _, e in found) >= BANK_MIN]
+    for i in bank:
+        roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; one of {len(bank)} dishes on their side "
+                                              "capping round engine casings, open to the outside and pointing the "
+                                              "same way: a bank of exhausts, Thrusters [000 §9.3]", "geometry",
+                                {"type": "thrust"})
+
+
 def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool
              ) -> set[int]:
-    """On a flyer, a cone lying on its side (its axis horizontal) is an engine nozzle: a Thruster [000 §9.3]; so is
-    a cone of two studs or more hanging under the belly, wide end down at the craft's lowest point: a lift jet
-    (a small cone there is a strut's foot). Returns the nozzles."""
+    """On a flyer, a cone lying on its side (its axis horizontal; a small one along the hull's length when the hull
+    has one) is an engine nozzle: a Thruster [000 §9.3]; so is a cone of two studs or more hanging under the belly, wide end
+    down at the craft's lowest point: a lift jet (a small cone there is a strut's foot). Returns the nozzles."""
     found: set[int] = set()
     if not flyer:
         return found
     els = model.elements
     ground = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
+    lo, hi = element_boxes(model, idx)
+    span = hi.max(axis=0) - lo.min(axis=0)
+    # an engine pushes the craft along its length: a small cone pointing out of a long hull's side is a gun or
+    # a detail (a big one may drive a craft as wide as it is long, a B-wing turned on its stand)
+    length = (0 if span[0] >= span[2] else 2) if max(span[0], span[2]) >= LONG_HULL * min(span[0], span[2]) \
+        else None
     for i in idx:
         r = roles.get(i)
         if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration"):
@@ -825,7 +883,8 @@ def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
             continue
         if classes[i].word != "cone":
             continue
-        if abs(float(axis[1])) < 0.5:
+        if abs(float(axis[1])) < 0.5 and (length is None or not is_detail_sized(els[i]) or
+                                          abs(float(axis[length])) >= NOZZLE_ALONG_COS):
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone on its side on a flyer: an engine "
                                                   "nozzle, a Thruster [000 §9.3]", "geometry", {"type": "thrust"})
             found.add(i)
@@ -842,6 +901,7 @@ POD_AXIS_COS = 0.95  # parts of one engine pod lie along one axis ...
 POD_LINE_LDU = 6.0  # ... their centres within this of the nozzle's axis line ...
 POD_GAP_LDU = 2.0  # ... each touching the pod grown so far
 _POD_WORDS = {"round", "cylinder", "cone", "dish"}
+_CASING_WORDS = _POD_WORDS | {"wheel", "rim", "tyre", "tire"}  # what an engine's round casing is built of
 
 
 def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: bool) -> None:
@@ -1328,6 +1388,21 @@ def _is_drive(element) -> bool:
     return bool(w) and w[0] in _DRIVE_WORDS
 
 
+BOAT_KEEL_LDU = 48.0  # a hull part whose bottom is within two bricks of the build's lowest point is its hull
+
+
+def _boat_hull(model, idx, classes) -> bool:
+    """A boat: a hull part ("Boat ...") at the bottom of the build, where a hull floats [000 §9.1 Water]. A
+    "Boat Bow Plate" laid as the nose of a star destroyer's hull, high above its keel, is plating (a part's
+    category is evidence, its place decides)."""
+    hull = [i for i in idx if classes[i].word == "boat"]
+    if not hull:
+        return False
+    els = model.elements
+    bottom = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
+    return any(float(els[i].bbox_max[1]) >= bottom - BOAT_KEEL_LDU for i in hull)
+
+
 def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if note_kind:
         return note_kind, "annotated"
@@ -1337,7 +1412,7 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     prop = [i for i in idx if roles[i].role == "propulsion"]
     if prop:
         return "vehicle", f"{len(prop)} propulsion element(s) ({roles[prop[0]].reason})"
-    if any(classes[i].word == "boat" for i in idx):
+    if _boat_hull(model, idx, classes):
         return "vehicle", "a boat hull"
     cockpit = [i for i in idx if classes[i].word in _COCKPIT_WORDS]
     if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
