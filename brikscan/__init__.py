@@ -79,11 +79,10 @@ def attacks(battlefield, library=None, *, attackers=None, targets=None, weapon=N
     (``json=False``: the ``AttackResult`` itself). ``attackers`` / ``targets``: unit names, comma-separated."""
     from .battle.attacks import attack_options, attacks_json, pick_units
     from .battle.battlefield import load_battlefield
+    from .jsonout import report
 
     bf = load_battlefield(battlefield, library, scale=scale, rules=rules)
     frm, to = pick_units(bf, attackers, targets)
-    from .jsonout import report
-
     result = attack_options(bf, frm, to, weapon, samples=samples, scenery=scenery)
     return report(attacks_json(bf, result)) if json else result
 

@@ -818,15 +818,14 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
     if any(r.role == "propulsion" for r in roles.values()):
         return
     els = model.elements
+    dishes = [i for i in idx if roles.get(i) is not None and roles[i].source in ("part", "topology", "detail") and
+              roles[i].role in ("structural", "decoration") and {"dish", "inverted"} <= _words_of(els[i])]
+    if len(dishes) < BANK_MIN:
+        return
     lo, hi = element_boxes(model, idx)
     ids = np.asarray(idx)
     found: list[tuple[int, np.ndarray]] = []  # (dish, the way it opens)
-    for i in idx:
-        r = roles.get(i)
-        if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration"):
-            continue
-        if not {"dish", "inverted"} <= _words_of(els[i]):
-            continue
+    for i in dishes:
         y = np.asarray(els[i].transform, dtype=float)[:3, 1]  # an LDraw dish stands along its local Y
         y = y / (float(np.linalg.norm(y)) or 1.0)
         if abs(float(y[1])) >= 0.5 or not _caps_engine(model, graph, roles, i, y):
@@ -854,9 +853,10 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
 
 def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool
              ) -> set[int]:
-    """On a flyer, a cone lying on its side (its axis horizontal; a small one along the hull's length when the hull
-    has one) is an engine nozzle: a Thruster [000 §9.3]; so is a cone of two studs or more hanging under the belly, wide end
-    down at the craft's lowest point: a lift jet (a small cone there is a strut's foot). Returns the nozzles."""
+    """On a flyer, a cone lying on its side (its axis horizontal; a small one along the hull's length when the
+    hull has one) is an engine nozzle: a Thruster [000 §9.3]; so is a cone of two studs or more hanging under the
+    belly, wide end down at the craft's lowest point: a lift jet (a small cone there is a strut's foot). Returns
+    the nozzles."""
     found: set[int] = set()
     if not flyer:
         return found
@@ -1949,7 +1949,8 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
             _, b_lo, b_hi = _flyer_body(model, c, classes)
             out = sum(_outside_share(model, i, b_lo, b_hi) >= AIRFOIL_OUT for i in flat_wings)
             if out < WINGS_OUT_SHARE * len(flat_wings):
-                drives = [i for i in drives if i not in set(flat_wings)]
+                plating = set(flat_wings)
+                drives = [i for i in drives if i not in plating]
         # running gear with no body of its own, off the ground (a chain round a build's pulleys): its mechanism
         gear_only = bool(propelled) and all(classes[i].type == "ground" for i in propelled) and \
             not any(structural_kind(classes[i], els[i]) for i in c) and float(hi[c, 1].max()) < floor - GROUND_TOL_LDU

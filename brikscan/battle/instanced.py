@@ -45,12 +45,19 @@ _LIB: ctypes.CDLL | None = None
 _LIB_ERROR: str | None = None
 
 
-def _aligned64(a: np.ndarray) -> np.ndarray:
-    """A copy of ``a`` starting on a 64-byte boundary: ``rtcIntersect16`` wants its valid mask and ray packet
+def _empty64(shape, dtype) -> np.ndarray:
+    """An empty array starting on a 64-byte boundary: ``rtcIntersect16`` wants its valid mask and ray packets
     aligned so (numpy aligns to 16; on a CPU with AVX-512 Embree's aligned loads fault on anything less)."""
-    raw = np.empty(a.nbytes + 64, dtype=np.uint8)
+    dt = np.dtype(dtype)
+    n = int(np.prod(shape)) * dt.itemsize
+    raw = np.empty(n + 64, dtype=np.uint8)
     shift = -raw.ctypes.data % 64
-    out = raw[shift:shift + a.nbytes].view(a.dtype).reshape(a.shape)
+    return raw[shift:shift + n].view(dt).reshape(shape)
+
+
+def _aligned64(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` starting on a 64-byte boundary (``_empty64``)."""
+    out = _empty64(a.shape, a.dtype)
     out[...] = a
     return out
 
@@ -199,9 +206,7 @@ class InstancedEngine:
         # rays go through one packet buffer in chunks: a buffer for all of them (2 KiB every 16 rays, 46 MB for
         # the 360,000 rays of thirty attackers) was allocated and faulted in afresh on every pass of a march
         rows = -(-min(n, CHUNK_RAYS) // _LANES)
-        raw = np.empty(rows * _PACKET_WORDS + 16, dtype=np.float32)  # +16: room to align to 64 bytes
-        shift = (-raw.ctypes.data % 64) // 4
-        buf = raw[shift:shift + rows * _PACKET_WORDS].reshape(rows, _PACKET_WORDS)
+        buf = _empty64((rows, _PACKET_WORDS), np.float32)
         t = np.empty(n, dtype=np.float32)
         face = np.empty(n, dtype=np.int64)
         for a in range(0, n, CHUNK_RAYS):
