@@ -1,7 +1,6 @@
 """A part's category is evidence, its place in the build decides (issue 8): small builds made for each rule."""
 from __future__ import annotations
 
-import pytest
 
 from conftest import LIBRARY_ZIP, needs_shared
 
@@ -1032,3 +1031,32 @@ def test_a_boat_part_high_above_the_keel_is_plating_and_a_bank_of_exhausts_drive
     a = _official("6286 - Skulls Eye Schooner.mpd")  # real hulls, at the waterline: the jolly boat rows
     boat = next(k for k in a.cards if k.creation.name.endswith("jollyboat"))
     assert boat.creation.kind == "vehicle" and any(p.type == "water" for p in boat.propulsion)
+
+
+@needs_shared
+def test_a_rover_standing_on_its_wheels_with_jet_boosters_does_not_fly():
+    """6957 Solar Snooper rolls on twelve wheels and carries "Plate with Jet Engine" boosters: a ground vehicle
+    with Thrusters [000 §9.1, §9.3]. Its flat panels sticking out are no wings, so it does not fly and its
+    Power is not halved [000 §8.1]; a starfighter's plain-plate wings (no wheels) still are."""
+    a = _official("6957-1 - Solar Snooper.mpd")
+    rover = max(a.cards, key=lambda k: len(k.creation.elements))
+    kinds = {p.type for p in rover.propulsion}
+    assert "ground" in kinds and "thrust" in kinds
+    assert "forward_flight" not in kinds and not rover.flying and rover.power == rover.size * 2
+    a = _official("928-1 - Galaxy Explorer.mpd")  # plain-plate wings, landing struts, no wheels
+    ship = max(a.cards, key=lambda k: len(k.creation.elements))
+    assert ship.flying
+
+
+@needs_shared
+def test_each_placed_copy_of_a_named_submodel_is_its_own_weapon(tmp_path):
+    """Two copies of "rocket.ldr" on one body are two Rockets, each of XSize = its own bricks [000 §8.1
+    Explosive Size], not one Rocket of both (6983's two rockets were one of XSize 28)."""
+    rocket = [f"1 4 0 -24 0 {ID} 3003.dat", f"1 4 0 -48 0 {ID} 3003.dat"]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + [
+        f"1 16 0 -48 -40 {ID} rocket.ldr", f"1 16 0 -48 40 {ID} rocket.ldr",
+        "0 FILE rocket.ldr", "0 rocket", "0 Name: rocket.ldr"] + rocket
+    a = _analyse(_model(tmp_path, "racks.mpd", lines))
+    (card,) = [k for k in a.cards if k.creation.kind != "minifig"]
+    rockets = [w for w in card.weapons if w.type == "rocket"]
+    assert len(rockets) == 2 and all(len(w.elements) == 2 and w.size == 2 for w in rockets)

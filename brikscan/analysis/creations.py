@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -313,8 +313,18 @@ def _common_submodel(model, idx: list[int]) -> str:
 
 def _element_notes(model, ann: Annotations, overrides: list[str] | None) -> dict[int, RoleNote]:
     out: dict[int, RoleNote] = {}
+    instance: dict[tuple, RoleNote] = {}
     for e in model.elements:
         n = ann.best_for(e.refs, e.submodel_path)
+        if n is not None and n.origin == "submodel" and n.source in e.submodel_path:
+            # each placed copy of a named submodel is its own weapon or unit: two "rocket.ldr" on two racks are
+            # two Rockets, not one of twice the size [000 §8.1]
+            k = len(e.submodel_path) - 1 - e.submodel_path[::-1].index(n.source)
+            key = (n.source, tuple(e.refs[:k + 1]))
+            if key not in instance:
+                where = "/".join(f"{f}:{ln}" for f, ln in key[1])
+                instance[key] = replace(n, group=f"{n.group}@{where}")
+            n = instance[key]
         if n is not None:
             out[e.index] = n
     for k, spec in enumerate(overrides or []):
@@ -1111,12 +1121,25 @@ def _flyer_body(model, idx: list[int], classes) -> tuple[list[int], np.ndarray, 
     return body, lo, hi
 
 
+def _stands_on_wheels(model, idx: list[int], roles: dict[int, RoleDecision]) -> bool:
+    """At least ``MIN_STANDING_WHEELS`` of the build's wheels reach its bottom: it stands and rolls on them, a
+    ground vehicle [000 §9.1], whatever Thrusters push it (a rover with jet boosters, a rocket car)."""
+    wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
+              r.params.get("type") == "ground"]
+    if len(wheels) < MIN_STANDING_WHEELS:
+        return False
+    down = _build_down(model, idx, roles)
+    ground = max(_lowest(model.elements[i], down) for i in idx)
+    return sum(1 for i in wheels if _lowest(model.elements[i], down) >= ground - GROUND_TOL_LDU) >= \
+        MIN_STANDING_WHEELS
+
+
 def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool,
               fixed: bool = False, aboard: bool = False) -> None:
     """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
     of the body (the footprint of its bricks and slopes) on a creation that flies. Built into a hull, a roof or a
     rock, a "Wing" plate is Structure; so is any on a build ``fixed`` onto a base plate with no engine: it cannot
-    take off."""
+    take off. Plain plates sticking out are wings only on a flyer that does not stand on its wheels."""
     if boat:
         return
     els = model.elements
@@ -1159,8 +1182,9 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     # plates stick out of a body only where there is a body: a hull built of plates alone has no wings to tell
     # apart, so most of the flat parts sticking out means the hull itself (issue 8)
     winglike = [i for i, v in flat_out.items() if v >= AIRFOIL_OUT]
-    if len(body) < WING_MIN_BODY or len(winglike) * 2 > len(flat) + len(body):
-        flat_out = {}
+    if len(body) < WING_MIN_BODY or len(winglike) * 2 > len(flat) + len(body) or \
+            _stands_on_wheels(model, idx, roles):
+        flat_out = {}  # a rover with jet boosters is a ground vehicle: its panels and fenders are no wings
     for i in idx:
         c = classes[i]
         if not open_(i) or not structural_kind(c, els[i]):
@@ -2024,7 +2048,7 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
         # a vehicle (an engine, wheels, a boat hull, a cockpit) is no block of a building; a "Wing" plate on a
         # block fixed onto the base plate with no engine is its Structure (it cannot take off)
         if any((classes[i].role == "propulsion" and classes[i].type != "forward_flight") or classes[i].minifig_body
-               or classes[i].word in _COCKPIT_WORDS or classes[i].word == "boat" for i in c):
+               or classes[i].word in _COCKPIT_WORDS for i in c) or _boat_hull(model, c, classes):
             continue
         place = _placement(model, c)
         if not place or not _wide(model, c, classes):
@@ -2077,7 +2101,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
                 piece = sorted(piece)
                 if len(piece) < DOCKED_MIN_ELEMENTS or 2 * len(piece) > len(comp):
                     continue  # too small to crew, or the mothership itself
-                boat = any(classes[i].word == "boat" for i in piece)
+                boat = _boat_hull(model, piece, classes)
                 moves = any(classes[i].role == "propulsion" for i in piece)
                 crewed = _crew_place(classes, piece) or any(j in figures for i in piece for j in graph.neighbors(i))
                 if not (boat or (moves and crewed)):
