@@ -1043,6 +1043,8 @@ def test_a_rover_standing_on_its_wheels_with_jet_boosters_does_not_fly():
     kinds = {p.type for p in rover.propulsion}
     assert "ground" in kinds and "thrust" in kinds
     assert "forward_flight" not in kinds and not rover.flying and rover.power == rover.size * 2
+    panels = [r for r in rover.creation.roles.values() if "stands on its wheels: a panel, not a wing" in r.reason]
+    assert panels and all(r.role != "propulsion" for r in panels)  # the player reads why they are no wings
     a = _official("928-1 - Galaxy Explorer.mpd")  # plain-plate wings, landing struts, no wheels
     ship = max(a.cards, key=lambda k: len(k.creation.elements))
     assert ship.flying

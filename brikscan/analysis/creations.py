@@ -1182,9 +1182,13 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     # plates stick out of a body only where there is a body: a hull built of plates alone has no wings to tell
     # apart, so most of the flat parts sticking out means the hull itself (issue 8)
     winglike = [i for i, v in flat_out.items() if v >= AIRFOIL_OUT]
-    if len(body) < WING_MIN_BODY or len(winglike) * 2 > len(flat) + len(body) or \
-            _stands_on_wheels(model, idx, roles):
-        flat_out = {}  # a rover with jet boosters is a ground vehicle: its panels and fenders are no wings
+    if len(body) >= WING_MIN_BODY and _stands_on_wheels(model, idx, roles):
+        for i in winglike:  # a rover with jet boosters is a ground vehicle: its panels and fenders are no wings
+            classes[i] = replace(classes[i], reason=f"{classes[i].reason}; sticks out of the body, but the build "
+                                                    "stands on its wheels: a panel, not a wing [000 §9.1]")
+        flat_out = {}
+    if len(body) < WING_MIN_BODY or len(winglike) * 2 > len(flat) + len(body):
+        flat_out = {}
     for i in idx:
         c = classes[i]
         if not open_(i) or not structural_kind(c, els[i]):
