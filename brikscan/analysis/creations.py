@@ -499,23 +499,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
             detached.add(i)
     # geometry: whatever encloses an interior is Structural [000 §7.1]; moving bodies (turrets, doors, lids on
     # joints) keep what the topology decided
-    wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
-              r.params.get("type") == "ground"]
+    wheels, rolling, low, ground = _ground_contact(model, idx, roles)
     els = model.elements
-    down = _build_down(model, idx, roles)
-    low = {i: _lowest(els[i], down) for i in idx}
-    ground = max(low.values())
-    rolling = {i for i in wheels if low[i] >= ground - GROUND_TOL_LDU}
-    if float(down[1]) != 1.0 and len(rolling) < MIN_STANDING_WHEELS:  # tilted, yet not standing on its wheels:
-        low = {i: float(els[i].bbox_max[1]) for i in idx}  # a ship shown tilted on a stand; the world's down
-        ground = max(low.values())
-        rolling = {i for i in wheels if low[i] >= ground - GROUND_TOL_LDU}
-    for i in wheels:  # a rim inside a tyre that reaches the ground reaches it too
-        c = (els[i].bbox_min + els[i].bbox_max) / 2
-        if i not in rolling and any(
-                np.linalg.norm(c - (els[j].bbox_min + els[j].bbox_max) / 2) <
-                0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in rolling):
-            rolling.add(i)
     for i, r in list(roles.items()):
         if i in wheels and i not in rolling:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
@@ -621,6 +606,30 @@ def _lowest(element, down: np.ndarray) -> float:
         return float(element.bbox_max[1])
     lo, hi = element.bbox_min, element.bbox_max
     return float(sum(max(lo[k] * down[k], hi[k] * down[k]) for k in range(3)))
+
+
+def _ground_contact(model, idx: list[int], roles: dict[int, RoleDecision]
+                    ) -> tuple[list[int], set[int], dict[int, float], float]:
+    """The build's wheels (ground propulsion by their part), those that reach the ground, how low each element
+    reaches along the build's down, and the ground level (the lowest reach)."""
+    wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
+              r.params.get("type") == "ground"]
+    els = model.elements
+    down = _build_down(model, idx, roles)
+    low = {i: _lowest(els[i], down) for i in idx}
+    ground = max(low.values())
+    rolling = {i for i in wheels if low[i] >= ground - GROUND_TOL_LDU}
+    if float(down[1]) != 1.0 and len(rolling) < MIN_STANDING_WHEELS:  # tilted, yet not standing on its wheels:
+        low = {i: float(els[i].bbox_max[1]) for i in idx}  # a ship shown tilted on a stand; the world's down
+        ground = max(low.values())
+        rolling = {i for i in wheels if low[i] >= ground - GROUND_TOL_LDU}
+    for i in wheels:  # a rim inside a tyre that reaches the ground reaches it too
+        c = (els[i].bbox_min + els[i].bbox_max) / 2
+        if i not in rolling and any(
+                np.linalg.norm(c - (els[j].bbox_min + els[j].bbox_max) / 2) <
+                0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in rolling):
+            rolling.add(i)
+    return wheels, rolling, low, ground
 
 
 def _carriages(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
@@ -1121,19 +1130,6 @@ def _flyer_body(model, idx: list[int], classes) -> tuple[list[int], np.ndarray, 
     return body, lo, hi
 
 
-def _stands_on_wheels(model, idx: list[int], roles: dict[int, RoleDecision]) -> bool:
-    """At least ``MIN_STANDING_WHEELS`` of the build's wheels reach its bottom: it stands and rolls on them, a
-    ground vehicle [000 §9.1], whatever Thrusters push it (a rover with jet boosters, a rocket car)."""
-    wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
-              r.params.get("type") == "ground"]
-    if len(wheels) < MIN_STANDING_WHEELS:
-        return False
-    down = _build_down(model, idx, roles)
-    ground = max(_lowest(model.elements[i], down) for i in idx)
-    return sum(1 for i in wheels if _lowest(model.elements[i], down) >= ground - GROUND_TOL_LDU) >= \
-        MIN_STANDING_WHEELS
-
-
 def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool,
               fixed: bool = False, aboard: bool = False) -> None:
     """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
@@ -1182,12 +1178,13 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     # plates stick out of a body only where there is a body: a hull built of plates alone has no wings to tell
     # apart, so most of the flat parts sticking out means the hull itself (issue 8)
     winglike = [i for i, v in flat_out.items() if v >= AIRFOIL_OUT]
-    if len(body) >= WING_MIN_BODY and _stands_on_wheels(model, idx, roles):
-        for i in winglike:  # a rover with jet boosters is a ground vehicle: its panels and fenders are no wings
+    if len(body) < WING_MIN_BODY or len(winglike) * 2 > len(flat) + len(body):
+        flat_out = {}
+    elif len(_ground_contact(model, idx, roles)[1]) >= MIN_STANDING_WHEELS:
+        # it stands on its wheels [000 §9.1]: a rover with jet boosters is a ground vehicle, its panels no wings
+        for i in winglike:
             classes[i] = replace(classes[i], reason=f"{classes[i].reason}; sticks out of the body, but the build "
                                                     "stands on its wheels: a panel, not a wing [000 §9.1]")
-        flat_out = {}
-    if len(body) < WING_MIN_BODY or len(winglike) * 2 > len(flat) + len(body):
         flat_out = {}
     for i in idx:
         c = classes[i]
