@@ -1062,3 +1062,41 @@ def test_each_placed_copy_of_a_named_submodel_is_its_own_weapon(tmp_path):
     (card,) = [k for k in a.cards if k.creation.kind != "minifig"]
     rockets = [w for w in card.weapons if w.type == "rocket"]
     assert len(rockets) == 2 and all(len(w.elements) == 2 and w.size == 2 for w in rockets)
+
+
+@needs_shared
+def test_a_hull_panel_hinged_at_both_ends_is_locked_into_the_structure():
+    """10240 X-wing: each side of the fuselage is a panel of 22 bricks, plates and tiles held on hinge bricks at
+    its front and at its back end (both hinges turn about upright axes, a fuselage length apart). It cannot turn
+    on either: it is the hull, Structure [000 §7.1 Vehicle: fuselage]; the hinge bricks stay its weak points. The
+    labels call these panels the fuselage (tests/labels/10240.toml); they were "not built into the main
+    Structure", decoration."""
+    a = _official("10240-1 - Red Five X-Wing Starfighter.mpd")
+    m = a.model
+    role = {i: c.roles[i] for c in a.creations for i in c.elements}
+    for sub in ("10240 - submodel-36.ldr", "10240 - submodel-37.ldr"):
+        mine = [i for i, e in enumerate(m.elements) if e.submodel_path[:1] == (sub,)]
+        hinges = [i for i in mine if m.elements[i].part in ("3830.dat", "3831.dat")]
+        panel = [i for i in mine if describe_words(m.elements[i]) & {"brick", "plate", "tile"} and i not in hinges]
+        assert len(hinges) == 4 and len(panel) >= 20
+        assert all(role[i].role == "weak point" for i in hinges)
+        assert all(role[i].role == "structural" and "cannot turn" in role[i].reason for i in panel)
+
+
+def describe_words(element) -> set[str]:
+    return set(element.description.lower().replace("x", " ").split())
+
+
+@needs_shared
+def test_the_x_wing_engines_are_thrusters_and_its_wing_tip_guns_stay_guns():
+    """10240 X-wing: each of the four engine nacelles ends in two inverted dishes on its side behind a glowing
+    flower, on the axis of round plates, pulleys and circular connectors: the engine's exhaust and the casing
+    around it, a Thruster [000 §9.3 Thrusters] (the labels call every nacelle part propulsion). The card had wings
+    only. The four wing-tip laser cannons, whose barrels come out of a cone, stay four guns [000 §8.2]."""
+    a = _official("10240-1 - Red Five X-Wing Starfighter.mpd")
+    card = max(a.cards, key=lambda k: len(k.creation.elements))
+    thrusters = [p for p in card.propulsion if p.type == "thrust"]
+    assert len(thrusters) == 4 and all(len(p.elements) >= 8 for p in thrusters)
+    words = [{w for i in p.elements for w in describe_words(a.model.elements[i])} for p in thrusters]
+    assert all({"dish", "flower"} <= w for w in words)
+    assert [w.type for w in card.weapons] == ["gun"] * 4 and all(len(w.elements) >= 20 for w in card.weapons)

@@ -443,6 +443,11 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
         verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, False)
                     if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
+    # a body held on the core by joints at places that are not on one hinge line cannot turn on any of them: it
+    # is locked, a hull panel angled on hinges at both ends, Structure; the hinges stay weak points [000 §7.1]
+    for k, (jb, v) in enumerate(zip(hanging, verdicts)):
+        if v is None and _locked(model, graph, jb, core, joint_parts):
+            verdicts[k] = ("structural", LOCKED_REASON, {}, True)
     # the hinged mount a wing swings on, beyond its joint, carrying that wing and nothing else, moves with it:
     # part of the wing, Forward Flight [000 §9.1] (the Allied Avenger's folding wing units)
     for k, (jb, v) in enumerate(zip(hanging, verdicts)):
@@ -801,23 +806,33 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                               "nothing up: decoration [000 §7.1]", "detail")
 
 
+CAP_STEPS = 3  # a cap looks this many parts deep along its axis for the engine behind it
+
+
 def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int, axis: np.ndarray) -> bool:
-    """Element ``i`` sits on the axis of an engine or of a round body (a round brick, a cylinder, a cone) it
-    touches: the back of an engine pod, not a disc on a wall, a stack of dishes or a receiver on its antenna."""
+    """Element ``i`` sits at the end of a row of parts on its axis that reaches an engine or a round body (a round
+    brick, a cylinder, a cone) within ``CAP_STEPS`` parts (a glowing flower or a second dish between the cap and
+    the casing): the back of an engine pod, not a disc on a wall, a stack of dishes alone or a receiver on its
+    antenna."""
     els = model.elements
     c = (els[i].bbox_min + els[i].bbox_max) / 2
-    for j in graph.neighbors(i):
-        if not _on_axis(els[j], c, axis):
-            continue
-        words = _words_of(els[j])
-        if words & {"antenna", "bar", "radar"}:
-            return False
-        r = roles.get(j)
-        if "dish" in words:
-            continue  # dishes stacked on each other are a sensor or an ornament, not an engine
-        if (r is not None and r.role == "propulsion" and r.source == "part" and r.params.get("type") == "thrust") \
-                or words & _POD_WORDS:
-            return True  # an engine part (a jet, a rocket tail) or a round body
+    seen, frontier = {i}, [i]
+    for _ in range(CAP_STEPS):
+        nxt = []
+        for k in frontier:
+            for j in graph.neighbors(k):
+                if j in seen or not _on_axis(els[j], c, axis):
+                    continue
+                seen.add(j)
+                words = _words_of(els[j])
+                if words & {"antenna", "bar", "radar"}:
+                    return False
+                r = roles.get(j)
+                if (r is not None and r.role == "propulsion" and r.source == "part" and
+                        r.params.get("type") == "thrust") or words & (_POD_WORDS - {"dish"}):
+                    return True  # an engine part (a jet, a rocket tail) or a round body
+                nxt.append(j)  # a dish (dishes stacked are a sensor or an ornament alone) or a spacer: look on
+        frontier = nxt
     return False
 
 
@@ -919,6 +934,7 @@ def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
 POD_AXIS_COS = 0.95  # parts of one engine pod lie along one axis ...
 POD_LINE_LDU = 6.0  # ... their centres within this of the nozzle's axis line ...
 POD_GAP_LDU = 2.0  # ... each touching the pod grown so far
+POD_ROUND_TOL = 0.1  # a part as wide as it is high across the axis (within this share), centred on it, is a disc
 _POD_WORDS = {"round", "cylinder", "cone", "dish"}
 _CASING_WORDS = _POD_WORDS | {"wheel", "rim", "tyre", "tire"}  # what an engine's round casing is built of
 
@@ -941,17 +957,27 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
     seeds = [i for i in idx if i in level and roles.get(i) is not None and roles[i].role == "propulsion" and
              roles[i].params.get("type") == "thrust"]
     cand = {i for i in idx if is_open(roles.get(i)) and roles[i].role == "structural"}
+    # behind an exhaust cap, a glowing flower or a second cap is decoration by its part or its place until it is
+    # seen on the engine's axis (not behind a cone: a gun's barrel may come out of it)
+    glow = {i for i in idx if roles.get(i) is not None and roles[i].role == "decoration" and
+            roles[i].source in ("part", "topology", "detail") and not _words_of(els[i]) & _BARREL_WORDS}
     for s in seeds:
         a, o = axis(s), centre(s)
         k = int(np.argmax(np.abs(a)))
         across = [d for d in range(3) if d != k]
         width = float(max(els[s].bbox_max[d] - els[s].bbox_min[d] for d in across)) + POD_GAP_LDU
+        capped = "dish" in _words_of(els[s])
+        open_ = cand | glow if capped else cand
 
         def fits(i: int) -> bool:  # round parts along the axis; anything else (a bracket) within the pod's girth
             if i in level and _words_of(els[i]) & _POD_WORDS and abs(float(axis(i) @ a)) >= POD_AXIS_COS:
                 return True
-            return all(float(els[i].bbox_max[d] - els[i].bbox_min[d]) <= width for d in across)
-        on_line = [i for i in cand if abs(float(a[k])) >= POD_AXIS_COS and
+            girth = [float(els[i].bbox_max[d] - els[i].bbox_min[d]) for d in across]
+            if capped and abs(girth[0] - girth[1]) <= POD_ROUND_TOL * max(girth):
+                return True  # a disc or a ring on the axis of an exhaust cap (a pulley, a circular connector): a
+                # section of the casing (a cone's axis may be a gun's: the barrel's pieces are told apart later)
+            return all(g <= width for g in girth)
+        on_line = [i for i in open_ if abs(float(a[k])) >= POD_AXIS_COS and
                    float(np.linalg.norm(np.cross(centre(i) - o, a))) <= POD_LINE_LDU and fits(i)]
         pod, grew = {s}, True
         while grew:  # contiguous from the nozzle along the axis
@@ -970,6 +996,7 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
                                                   f"({describe(els[s])[1]}): the engine pod, part of the Thruster "
                                                   "[000 §9.3]", "geometry", {"type": "thrust"})
             cand.discard(i)
+            glow.discard(i)
 
 
 _BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "telescope"}  # an antenna is decoration however it lies (issue 8)
@@ -1354,6 +1381,55 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
         return None
     return ("structural", "turret/arm body on a movable joint: structural, the joint is the weak point "
                           f"[000 §7.1] ({len(struct)} structural parts, {m.size_in:.2f}\")", {}, True)
+
+
+LOCKED_REASON = ("held on the Structure by joints at places not on one hinge line: it cannot turn, it is locked "
+                 "in place, part of the Structure; its joints are the weak points [000 §7.1]")
+LINE_COS = 0.97  # joint axes this close to parallel (within about 14 degrees) turn together ...
+LINE_LDU = 8.0  # ... when their pivots lie within this of one line along them
+
+
+def _locked(model, graph: nx.Graph, jb, core: set[int], joint_parts: set[int]) -> bool:
+    """The body hangs on the core by movable joints that cannot all turn at once: two or more pivots, and no one
+    line that every pivot lies on with every hinge axis along it (a door on two hinges one above the other turns;
+    a side panel hinged at its front and at its back end does not). Pivots are the connectivity graph's joints
+    (position and axis) on the movable links from the body's side (the body and the joint parts that touch it but
+    not the core) to the core's side (the core and the joint parts that touch it); a link without joint data
+    pivots about the midpoint of its two parts, axis unknown (a ball)."""
+    mine = set(jb.elements)
+    core_side = core | {j for j in joint_parts if j not in mine and any(k in core for k in graph.neighbors(j))}
+    body_side = (mine | set(jb.joint_parts)) - core_side
+    els = model.elements
+    pivots: list[tuple[np.ndarray, np.ndarray | None]] = []
+    for i in body_side:
+        for j in graph.neighbors(i):
+            d = graph.edges[i, j]
+            if j not in core_side or not d.get("movable"):
+                continue
+            joints = d.get("joints") or []
+            if joints:
+                pivots.extend((np.asarray(p, dtype=float), np.asarray(a, dtype=float)) for p, a in joints)
+            else:
+                pivots.append((((els[i].bbox_min + els[i].bbox_max) + (els[j].bbox_min + els[j].bbox_max)) / 4,
+                               None))
+    if len(pivots) < 2:
+        return False
+    axes = [a / (np.linalg.norm(a) or 1.0) for _, a in pivots if a is not None]
+    line = axes[0] if axes else None
+    if line is None:  # balls only: they turn together about the line through the two farthest apart
+        pts = np.array([p for p, _ in pivots])
+        far = np.linalg.norm(pts - pts[0], axis=1)
+        if far.max() <= LINE_LDU:
+            return False
+        line = (pts[int(np.argmax(far))] - pts[0]) / far.max()
+    if any(abs(float(a @ line)) < LINE_COS for a in axes):
+        return True  # hinges on crossing axes
+    p0 = pivots[0][0]
+    for p, _ in pivots[1:]:
+        off = p - p0
+        if float(np.linalg.norm(off - (off @ line) * line)) > LINE_LDU:
+            return True  # a pivot off the hinge line
+    return False
 
 
 _COCKPIT_WORDS = {"cockpit", "windscreen", "canopy"}
