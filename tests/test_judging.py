@@ -1100,3 +1100,23 @@ def test_the_x_wing_engines_are_thrusters_and_its_wing_tip_guns_stay_guns():
     words = [{w for i in p.elements for w in describe_words(a.model.elements[i])} for p in thrusters]
     assert all({"dish", "flower"} <= w for w in words)
     assert [w.type for w in card.weapons] == ["gun"] * 4 and all(len(w.elements) >= 20 for w in card.weapons)
+
+
+@needs_shared
+def test_small_mounts_on_turntables_of_a_warship_are_its_gun_turrets():
+    """10030 Star Destroyer: eight small mounts turn on 2 x 2 turntables along its flanks, each with a pair of
+    binoculars sticking out level as twin barrels: its turbolaser turrets, Ranged Weapons [000 §8.2] (issue 8:
+    "large official ships get no weapon at all"). The turntables stay weak points [000 §7.1]. A turntable that
+    carries an antenna on a clip (6879 Blizzard Baron) is no gun."""
+    a = _official("10030-1 - Imperial Star Destroyer - UCS.mpd")
+    ship = max(a.cards, key=lambda k: len(k.creation.elements))
+    turrets = [w for w in ship.weapons if "gun turret" in w.reason or
+               all("gun turret" in ship.creation.roles[i].reason for i in w.elements)]
+    assert len(turrets) == 8
+    for w in turrets:
+        parts = [a.model.elements[i].description for i in w.elements]
+        assert sum("Binoculars" in p for p in parts) == 2 and not any("Turntable" in p for p in parts)
+    assert all(ship.creation.roles[i].role == "weak point" for i in ship.creation.elements
+               if "Turntable" in a.model.elements[i].description)
+    a = _official("6879-1 - Blizzard Baron.mpd")
+    assert not [w for k in a.cards for w in k.weapons]

@@ -533,6 +533,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
     _barrels(model, graph, idx, classes, roles, flyer, nozzles)
+    _turrets(model, graph, idx, roles, [jb for jb, v in zip(hanging, verdicts) if v is None], core)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
     _built_on_propulsion(model, graph, idx, roles, detached)
@@ -1063,6 +1064,59 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                           "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
                                 {"type": "gun"})
         _strung_on(model, graph, idx, roles, i, centre, d, nozzles)
+
+
+TURRET_MAX_ELEMENTS = 12  # a small turret: this many elements at most ...
+TURRET_MAX_LDU = 130.0  # ... no longer than about 2" ...
+TURRET_OUT_LDU = 10.0  # ... with a piece sticking out level at least this far past its turntable
+_NOT_GUN_WORDS = {"dish", "radar", "lamp", "light", "headlight", "searchlight", "seat", "antenna", "flag",
+                  "steering", "control", "crane", "hook", "magnet", "winch", "camera"}
+
+
+def _turrets(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], bodies: list,
+             core: set[int]) -> None:
+    """On a craft that moves under its own power, a small mount turning on a turntable, with nothing said of it
+    yet, and a piece sticking out level past the turntable (binoculars or a pair of bars as twin barrels) is a gun
+    turret: the mount and what it carries are its gun, a Ranged Weapon [000 §8.2]; the turntable stays the weak
+    point [000 §7.1 "turrets"]. A dish, a lamp, a seat or a crane on a turntable is no gun (a sensor, a
+    searchlight, the Controls, a device)."""
+    if not any(r.role == "propulsion" for r in roles.values()):
+        return
+    els = model.elements
+    inside = set(idx)
+    for jb in bodies:
+        if "turntable" not in jb.joint_kinds or not jb.joint_parts:
+            continue
+        turning = {j for j in jb.joint_parts if "turntable" in _words_of(els[j])}
+        group, frontier = set(jb.elements), list(jb.elements)  # all it carries, past its own hinges and clips
+        while frontier and len(group) <= TURRET_MAX_ELEMENTS:
+            i = frontier.pop()
+            for j in graph.neighbors(i):
+                if j in inside and j not in core and j not in turning and j not in group:
+                    group.add(j)
+                    frontier.append(j)
+        if len(group) > TURRET_MAX_ELEMENTS or len(group) < 2 or \
+                any(roles.get(i) is None or roles[i].role not in ("decoration", "weak point") or
+                    roles[i].source == "annotation" for i in group):
+            continue
+        if any(_words_of(els[i]) & _NOT_GUN_WORDS for i in group):
+            continue
+        lo, hi = element_boxes(model, sorted(group))
+        if float(np.max(hi.max(axis=0) - lo.min(axis=0))) > TURRET_MAX_LDU:
+            continue
+        tlo, thi = element_boxes(model, jb.joint_parts)
+        tlo, thi = tlo.min(axis=0), thi.max(axis=0)
+        out = max(max(float(tlo[k] - lo[:, k].min()), float(hi[:, k].max() - thi[k])) for k in (0, 2))
+        if out < TURRET_OUT_LDU:
+            continue
+        tt = describe(els[jb.joint_parts[0]])[1]
+        for i in sorted(group):
+            if roles[i].role == "weak point":
+                continue  # a hinge or a clip in the turret stays a weak point
+            base = roles[i].reason.split(";")[0]
+            roles[i] = RoleDecision("weapon", f"{base}; on a small mount turning on a turntable ({tt}) with a piece "
+                                              "sticking out level: a gun turret, a Ranged Weapon [000 §8.2]",
+                                    "geometry", {"type": "gun"}, f"turret:{jb.joint_parts[0]}")
 
 
 _STRUNG_WORDS = {"round", "cylinder", "cone", "dish", "axle", "bar", "rim", "wheel", "gear", "bush"}  # not bricks
