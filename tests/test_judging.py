@@ -1120,3 +1120,19 @@ def test_small_mounts_on_turntables_of_a_warship_are_its_gun_turrets():
                if "Turntable" in a.model.elements[i].description)
     a = _official("6879-1 - Blizzard Baron.mpd")
     assert not [w for k in a.cards for w in k.weapons]
+
+
+@needs_shared
+def test_a_rowing_boat_moves_by_the_oars_its_rower_holds():
+    """6245 Harbor Sentry: the sentry sits in the boat with an oar in each hand. "On a seafaring craft, these
+    might be sails, sternwheels, or manned oars" [000 §9.1]: the boat's card has water propulsion, the [000 §9.1]
+    default 8" Move at the Standard price (1 CP per 2") [000 §9.1 Movement Speed Examples]; the oars stay in
+    the minifig's hands (his creation), as the labels have them, with the role of the boat's propulsion."""
+    a = _official("6245 - Harbor Sentry.mpd")
+    boat = next(k for k in a.cards if k.creation.kind == "vehicle")
+    fig = next(c for c in a.creations if c.kind == "minifig")
+    oars = [i for i in fig.elements if a.model.elements[i].part == "2542.dat"]
+    assert len(oars) == 2 and all(fig.roles[i].role == "propulsion" and fig.roles[i].params["type"] == "water" and
+                                  "manned oars" in fig.roles[i].reason for i in oars)
+    (water,) = [p for p in boat.propulsion if p.type == "water"]
+    assert sorted(water.elements) == sorted(oars) and water.move_in == 8 and water.cost == 4

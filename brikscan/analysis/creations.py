@@ -71,6 +71,9 @@ class Creation:
     annotation_source: str = ""
     submodel: str = ""
     side: str | None = None  # UNIT or CREATION annotation side=…
+    # propulsion worked from another creation: the oars its crew hold (element -> the role they have in the
+    # minifig that holds them) [000 §9.1 "manned oars"]
+    rowed: dict[int, RoleDecision] = field(default_factory=dict)
 
     def elements_with(self, role: str) -> list[int]:
         return [i for i in self.elements if self.roles[i].role == role]
@@ -1733,12 +1736,45 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
                      annotation_source=cn.source if cn else "", submodel=sub)
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
         creations.append(c)
+    _manned_oars(model, graph, creations, classes)
     _name_minifigs(model, ann, [c for c in creations if c.kind == "minifig"])
     for c in creations:
         if c.kind != "minifig" and c.annotation.get("side"):
             c.side = c.annotation["side"]
     _unique_names(model, creations)
     return creations
+
+
+def _manned_oars(model, graph: nx.Graph, creations: list[Creation], classes) -> None:
+    """A minifig aboard a boat with oars in his hands rows it: "on a seafaring craft, these might be sails,
+    sternwheels, or manned oars" [000 §9.1 Propulsion; Field Construction], Standard Propulsion (oars) [000 §9.1].
+    The oars stay the minifig's (he drops them to fight), their role is the boat's water propulsion, and the boat
+    lists them (``Creation.rowed``) so its card has the Move. Aboard: the minifig touches the boat (sits in it,
+    stands on its deck); a boat: a hull part at its bottom or water propulsion of its own."""
+    boats = [c for c in creations if c.kind == "vehicle" and not c.annotation.get("kind") and
+             (_boat_hull(model, c.elements, classes) or any(r.role == "propulsion" and r.params.get("type") == "water"
+                                                             for r in c.roles.values()))]
+    if not boats:
+        return
+    owner = {i: b for b in boats for i in b.elements}
+    for f in creations:
+        if f.kind != "minifig":
+            continue
+        oars = [i for i in f.elements if classes[i].word == "oar" and f.roles[i].role == "device" and
+                f.roles[i].source != "annotation"]
+        if not oars:
+            continue
+        body = [i for i in f.elements if classes[i].minifig_body]
+        aboard = Counter(id(owner[j]) for i in body for j in graph.neighbors(i) if j in owner)
+        if not aboard:
+            continue
+        boat = next(b for b in boats if id(b) == aboard.most_common(1)[0][0])
+        for i in oars:
+            r = RoleDecision("propulsion", f"{classes[i].reason}; in the hands of a minifig aboard {boat.name or 'the boat'}"
+                                           ": its manned oars, Standard water propulsion [000 §9.1]", "topology",
+                             {"type": "water"})
+            f.roles[i] = r
+            boat.rowed[i] = r
 
 
 STAND_MAX_SHARE = 0.15  # a display stand is a small part of what it shows ...

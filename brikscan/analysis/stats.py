@@ -469,21 +469,22 @@ def _propulsion_cards(model, creation: Creation, size: int, sl: float, rules, wa
     """One card per propulsion kind; Move as annotated, else the [000 §9.1] default for the kind (or the
     [004 §9.1] formula with ``move="formula"``)."""
     by_type: dict[str, list[int]] = {}
-    for i in creation.elements_with("propulsion"):
-        by_type.setdefault(propulsion_kind(creation.roles[i].params.get("type")), []).append(i)
+    roles = {**creation.roles, **creation.rowed}  # the oars its crew hold row it [000 §9.1 "manned oars"]
+    for i in creation.elements_with("propulsion") + sorted(creation.rowed):
+        by_type.setdefault(propulsion_kind(roles[i].params.get("type")), []).append(i)
     cards = []
     for t, idx in sorted(by_type.items()):
         if t == "thrust":
             cards += _thruster_cards(model, creation, idx, graph, rules, ldu_per_inch, hulls, warnings)
             continue
-        words = {creation.roles[i].reason.lower() for i in idx}
-        names = " ".join(creation.roles[i].params.get("name", "") for i in idx).lower()
+        words = {roles[i].reason.lower() for i in idx}
+        names = " ".join(roles[i].params.get("name", "") for i in idx).lower()
         treads = any("tread" in w or "a leg" in w or "'legs'" in w for w in words) or \
             bool(re.search(r"\b(legs?|treads?|tracks?)\b", names))
         rule_kind = _RULE_KIND.get(t, t)
-        moves = [float(creation.roles[i].params["move"]) for i in idx if "move" in creation.roles[i].params]
+        moves = [float(roles[i].params["move"]) for i in idx if "move" in roles[i].params]
         mv = max(moves) if moves else None
-        reason = f"{len(idx)} element(s): {creation.roles[idx[0]].reason}"
+        reason = f"{len(idx)} element(s): {roles[idx[0]].reason}"
         how = "" if moves else (" ; Move: the default formula by Size and SL [004 §9.1]" if move == "formula" else
                                 f" ; Move: the {t.replace('_', ' ')} default [000 §9.1 Movement Speed Examples]")
         try:
