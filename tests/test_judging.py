@@ -1136,3 +1136,16 @@ def test_a_rowing_boat_moves_by_the_oars_its_rower_holds():
                                   "manned oars" in fig.roles[i].reason for i in oars)
     (water,) = [p for p in boat.propulsion if p.type == "water"]
     assert sorted(water.elements) == sorted(oars) and water.move_in == 8 and water.cost == 4
+
+
+@needs_shared
+def test_the_legs_a_flyer_stands_on_are_landing_legs_not_its_structure():
+    """6905 Biwing Blaster: the "coleo" ship stands on four "Support Insectoid Leg" parts spread to the level of
+    its hull. A flyer does not walk on them and they are no part of its hull: landing legs, decoration [000 §7.1,
+    §9.1] (the labels call them landing struts); they leave its Size."""
+    a = _official("6905 - Biwing Blaster.mpd")
+    legs = [(c, i) for c in a.creations for i in c.elements
+            if a.model.elements[i].description.startswith("Support Insectoid Leg")]
+    assert len(legs) == 4
+    assert all(c.roles[i].role == "decoration" and "landing leg" in c.roles[i].reason for c, i in legs)
+    assert all(i not in c.structural_elements for c, i in legs)

@@ -236,6 +236,18 @@ def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision],
     def column(i: int) -> bool:  # a strut goes on up in bricks and supports; a plate on top is the hull's
         return small(i) and float(els[i].bbox_max[1] - els[i].bbox_min[1]) > FLAT_LDU
 
+    # a part made as a leg ("Support Insectoid Leg") that a flyer stands on is a landing leg whatever its size
+    # and however low the hull hangs beside it: an insect-shaped ship spreads its legs to the hull's level
+    legs = [i for i in idx if is_open(roles.get(i)) and roles[i].role == "structural" and
+            "leg" in describe(els[i])[1].lower().split() and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU]
+    if len(legs) >= MIN_STRUTS and len(legs) <= STRUT_MAX_SHARE * len(idx):
+        for i in legs:
+            base = roles[i].reason.split(";")[0]
+            roles[i] = RoleDecision("decoration", f"{base}; a landing leg: the flyer stands on it, it does not walk "
+                                                  "on it; not an integral part of the Structure and not propulsion: "
+                                                  "decoration [000 §7.1, §9.1]", "geometry")
+    else:
+        legs = []
     feet = [i for i in idx if small(i) and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU]
     struts: list[set[int]] = []
     taken: set[int] = set()
@@ -257,19 +269,19 @@ def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision],
         taken |= strut
         struts.append(strut)
     if len(struts) < MIN_STRUTS:
-        return set()
+        return set(legs)
     members = set().union(*struts)
     hull = [i for i in idx if i not in members and roles.get(i) is not None and roles[i].role == "structural"]
     if not hull or len(members) > STRUT_MAX_SHARE * len(idx):
-        return set()
+        return set(legs)
     if max(float(els[i].bbox_max[1]) for i in hull) > ground - CLEAR_LDU:
-        return set()  # the hull itself rests on the ground: these are part of its underside
+        return set(legs)  # the hull itself rests on the ground: these are part of its underside
     for i in sorted(members):
         base = roles[i].reason.split(";")[0]
         roles[i] = RoleDecision("decoration", f"{base}; a landing strut: the flyer stands on it with its hull "
                                               "clear of the ground; not an integral part of the Structure and not "
                                               "propulsion: decoration [000 §7.1, §9.1]", "geometry")
-    return members
+    return members | set(legs)
 
 
 def describe_element(model):
