@@ -1149,3 +1149,18 @@ def test_the_legs_a_flyer_stands_on_are_landing_legs_not_its_structure():
     assert len(legs) == 4
     assert all(c.roles[i].role == "decoration" and "landing leg" in c.roles[i].reason for c, i in legs)
     assert all(i not in c.structural_elements for c, i in legs)
+
+
+@needs_shared
+def test_a_mast_of_plates_under_a_big_radar_dish_is_part_of_the_sensor():
+    """928 Galaxy Explorer: beside the radar booth an 8 x 8 dish stands on a mast of seven plates and a bracket,
+    more pieces than a mount usually has but lighter than the dish: the mast is the dish's mount, part of the
+    sensor device [000 §9.4 Systems: sensors; §7.1 Building: satellite dish] (the labels call it the radar
+    device); the booth's Size is measured without it."""
+    a = _official("928-1 - Galaxy Explorer.mpd")
+    dish = next(i for i, e in enumerate(a.model.elements) if e.description.startswith("Dish  8 x  8"))
+    booth = next(c for c in a.creations if dish in c.elements)
+    mast = [i for i in booth.elements if "carries only the Dish  8 x  8" in booth.roles[i].reason]
+    assert booth.roles[dish].role == "device" and len(mast) >= 7
+    assert all(booth.roles[i].role == "device" for i in mast)
+    assert not set(mast) & set(booth.structural_elements)

@@ -74,9 +74,10 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
     adj = {i: [j for j in graph.neighbors(i) if j in inside and j != i] for i in idx}
     limit = min(MOUNT_MAX_ELEMENTS, max(MOUNT_MIN_LIMIT, int(MOUNT_MAX_SHARE * len(idx))))
     done: set[int] = set()
-    for b in sorted(pendant_branches(adj, root, limit), key=lambda b: -len(b.members)):
+    for b in sorted(pendant_branches(adj, root, MOUNT_MAX_ELEMENTS), key=lambda b: -len(b.members)):
         if b.members & done or len(b.members) >= len(idx) - 1:
             continue  # everything but the root is the body itself, not a branch of it
+        light = len(b.members) <= limit  # or, past that share of the creation, a dish's mast lighter than it
         open_, payload, fixed = [], [], False
         for i in b.members:
             r = roles.get(i)
@@ -92,8 +93,13 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
                 payload.append(i)
             elif r is None or r.role != "weak point":
                 fixed = True  # annotated, crew, Structure by its interior: not a mount
-        if fixed or not payload or not open_ or len(open_) > MOUNT_RATIO * len(payload):
+        if fixed or not payload or not open_:
             continue
+        mast = all(i in sensors for i in payload) and \
+            sum(_volume(model.elements[i]) for i in open_) <= sum(_volume(model.elements[i]) for i in payload)
+        if (len(open_) > MOUNT_RATIO * len(payload) or not light) and not mast:
+            continue  # many pieces are a mount only as a mast lighter than the sensor dish it holds up, not a
+            # tower under its flag
         def kind(i: int) -> str:
             return "device" if i in sensors else roles[i].role
         kinds = {(kind(i), roles[i].params.get("type", "")) for i in payload if kind(i) != "decoration"}
