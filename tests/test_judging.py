@@ -1164,3 +1164,19 @@ def test_a_mast_of_plates_under_a_big_radar_dish_is_part_of_the_sensor():
     assert booth.roles[dish].role == "device" and len(mast) >= 7
     assert all(booth.roles[i].role == "device" for i in mast)
     assert not set(mast) & set(booth.structural_elements)
+
+
+@needs_shared
+def test_shot_lying_beside_a_deck_cannon_is_not_its_carriage():
+    """6285 Black Seas Barracuda: a black 1 x 1 round brick lies beside each of four deck cannons, touching only
+    the cannon, neither under it nor on it: the shot, free Non-Structural [000 §7.1] (the labels call it the
+    ammunition), not the gun's carriage; the cannons stay Cannons [000 §8.4]."""
+    a = _official("6285 - Black Seas Barracuda.mpd")
+    ship = max(a.creations, key=lambda c: len(c.elements))
+    g = a.graph
+    els = a.model.elements
+    cannons = [i for i in ship.elements if els[i].part.startswith("2533") and ship.roles[i].role == "weapon"]
+    shot = [i for i in ship.elements if els[i].part == "3062b.dat" and els[i].colour == 0 and
+            any(j in cannons for j in g.neighbors(i)) and all(j in cannons for j in g.neighbors(i))]
+    assert len(cannons) >= 4 and len(shot) >= 4
+    assert all(ship.roles[i].role != "weapon" for i in shot)

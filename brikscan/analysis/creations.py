@@ -662,8 +662,11 @@ def _carriages(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
         rest = [j for j in near if not gun(j)]
         if not guns:
             continue
+        on_it = [j for j in guns if float(els[j].bbox_max[1]) <= float(els[i].bbox_min[1]) + REST_TOL_LDU]
+        atop = [j for j in guns if float(els[i].bbox_max[1]) <= float(els[j].bbox_min[1]) + REST_TOL_LDU]
+        if not rest and len(guns) == 1 and not on_it and not atop:
+            continue  # beside one piece of the gun, neither under nor on it: shot or a keg by it, not its carriage
         if rest:  # then it must be small, the cannon on it, and only the deck under it
-            on_it = [j for j in guns if float(els[j].bbox_max[1]) <= float(els[i].bbox_min[1]) + REST_TOL_LDU]
             if not is_detail_sized(els[i]) or not on_it or len(rest) > 1 or \
                     float(els[rest[0]].bbox_min[1]) < float(els[i].bbox_max[1]) - REST_TOL_LDU:
                 continue
