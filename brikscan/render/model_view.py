@@ -312,18 +312,46 @@ def model_plotter(model: Model, *, off_screen: bool, size: tuple[int, int] = (10
 def render_png(model: Model, out: str | Path, size: tuple[int, int] = (1024, 768), face_rgb=None,
                edges: bool = True, legend: dict[str, tuple[int, int, int]] | None = None,
                title: str | None = None) -> Path:
-    """Off-screen PNG of the whole model, written atomically; ``legend`` keys what tinted colours mean."""
-    pl = model_plotter(model, off_screen=True, size=size, face_rgb=face_rgb, edges=edges)
-    if legend:
-        pl.add_legend([[name, [c / 255 for c in rgb]] for name, rgb in legend.items()], bcolor="white",
-                      border=True, face="rectangle", size=(0.24, 0.04 * len(legend) + 0.02), loc="upper right")
+    """Off-screen PNG of the whole model, written atomically; ``legend`` keys what tinted colours mean. The key
+    has a strip of its own on the right, so it never hides a part of the model (a star destroyer's bridge)."""
+    strip = int(size[0] * LEGEND_STRIP) if legend else 0
+    pl = model_plotter(model, off_screen=True, size=(size[0] - strip, size[1]), face_rgb=face_rgb, edges=edges)
     if title:
         pl.add_text(title, position="upper_left", font_size=10, color="black")
     try:
         img = pl.screenshot(return_img=True)
     finally:
         pl.close()
+    if legend:
+        img = _with_key(img, strip, legend)
     return save_png(img, out)
+
+
+LEGEND_STRIP = 0.22  # share of the picture's width the key takes on the right
+
+
+def _with_key(img: np.ndarray, strip: int, legend: dict[str, tuple[int, int, int]]) -> np.ndarray:
+    """The rendered picture with a white strip on its right holding the key: a colour square and a name a line."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    h, w = img.shape[:2]
+    canvas = Image.new("RGB", (w + strip, h), "white")
+    canvas.paste(Image.fromarray(np.ascontiguousarray(img[..., :3])), (0, 0))
+    draw = ImageDraw.Draw(canvas)
+    line = max(16, h // 28)
+    room = strip - line * 3 // 4 - line // 2 - 10  # text width left after the colour square and the margins
+    size = int(line * 0.75)
+    font = ImageFont.load_default(size=size)
+    while size > 8 and max(draw.textlength(n, font=font) for n in legend) > room:
+        size -= 1  # the longest name fits the strip
+        font = ImageFont.load_default(size=size)
+    x, y = w + line // 2, line
+    draw.rectangle([w + 4, y - line // 3, w + strip - 6, y + line * len(legend)], outline=(0, 0, 0))
+    for name, rgb in legend.items():
+        draw.rectangle([x, y + line // 6, x + line // 2, y + line * 2 // 3], fill=tuple(rgb), outline=(0, 0, 0))
+        draw.text((x + line * 3 // 4, y), name, fill=tuple(rgb), font=font)
+        y += line
+    return np.asarray(canvas)
 
 
 def render_html(model: Model, out: str | Path, face_rgb=None, edges: bool = True,
