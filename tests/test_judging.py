@@ -1180,3 +1180,19 @@ def test_shot_lying_beside_a_deck_cannon_is_not_its_carriage():
             any(j in cannons for j in g.neighbors(i)) and all(j in cannons for j in g.neighbors(i))]
     assert len(cannons) >= 4 and len(shot) >= 4
     assert all(ship.roles[i].role != "weapon" for i in shot)
+
+
+@needs_shared
+def test_an_engine_nacelle_of_half_cylinders_with_a_domed_cap_is_one_thruster():
+    """7150 Y-wing: each engine nacelle is a 3 x 3 cone at the back (the nozzle), round 4 x 4 bricks, two half
+    cylinders round the axis (their boxes' centres lie off it) and a multifaceted hemisphere capping the front.
+    The whole engine is the Thruster [000 §9.3 Thrusters]: one Thruster per nacelle, its shells and its cap in it
+    (the labels call every nacelle piece propulsion)."""
+    a = _official("7150-1 - TIE Fighter & Y-wing.mpd")
+    card = next(k for k in a.cards if k.creation.name == "7150 - y-wing fighter")
+    nacelles = [p for p in card.propulsion if p.type == "thrust" and len(p.elements) > 2]
+    assert len(nacelles) == 2
+    for p in nacelles:
+        parts = [a.model.elements[i].description for i in p.elements]
+        assert sum(d.startswith("Cylinder  2 x  4 x  4") for d in parts) == 2
+        assert sum(d.startswith("Hemisphere") for d in parts) == 1 and sum(d.startswith("Cone") for d in parts) == 1

@@ -942,7 +942,7 @@ POD_AXIS_COS = 0.95  # parts of one engine pod lie along one axis ...
 POD_LINE_LDU = 6.0  # ... their centres within this of the nozzle's axis line ...
 POD_GAP_LDU = 2.0  # ... each touching the pod grown so far
 POD_ROUND_TOL = 0.1  # a part as wide as it is high across the axis (within this share), centred on it, is a disc
-_POD_WORDS = {"round", "cylinder", "cone", "dish"}
+_POD_WORDS = {"round", "cylinder", "cone", "dish", "hemisphere"}
 _CASING_WORDS = _POD_WORDS | {"wheel", "rim", "tyre", "tire"}  # what an engine's round casing is built of
 
 
@@ -984,8 +984,12 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
                 return True  # a disc or a ring on the axis of an exhaust cap (a pulley, a circular connector): a
                 # section of the casing (a cone's axis may be a gun's: the barrel's pieces are told apart later)
             return all(g <= width for g in girth)
+        def shell(i: int) -> bool:  # a round piece whose box the axis runs through (half a cylinder's shell)
+            return i in level and bool(_words_of(els[i]) & _POD_WORDS) and \
+                all(float(els[i].bbox_min[d]) - POD_GAP_LDU <= float(o[d]) <= float(els[i].bbox_max[d]) + POD_GAP_LDU
+                    for d in across)
         on_line = [i for i in open_ if abs(float(a[k])) >= POD_AXIS_COS and
-                   float(np.linalg.norm(np.cross(centre(i) - o, a))) <= POD_LINE_LDU and fits(i)]
+                   (float(np.linalg.norm(np.cross(centre(i) - o, a))) <= POD_LINE_LDU or shell(i)) and fits(i)]
         pod, grew = {s}, True
         while grew:  # contiguous from the nozzle along the axis
             grew = False
@@ -1001,7 +1005,7 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
             base = roles[i].reason.split(";")[0]
             roles[i] = RoleDecision("propulsion", f"{base}; lies level on the axis of the nozzle "
                                                   f"({describe(els[s])[1]}): the engine pod, part of the Thruster "
-                                                  "[000 §9.3]", "geometry", {"type": "thrust"})
+                                                  "[000 §9.3]", "geometry", {"type": "thrust"}, f"with:{s}")
             cand.discard(i)
             glow.discard(i)
 
@@ -1181,6 +1185,8 @@ def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
     if out_of_nozzle and len(gun & set(nozzles)) > 1:  # the engine has a nozzle of its own further on
         out_of_nozzle = False
         gun = chain()
+    muzzles = {f"with:{j}" for j in gun & set(nozzles)}  # the pod grown round a muzzle is the gun's casing too
+    gun |= {j for j in idx if j in roles and roles[j].group in muzzles and roles[j].role == "propulsion"}
     for j in sorted(gun):
         roles[j] = RoleDecision("weapon", f"{roles[j].reason.split(';')[0]}; strung on the axis of the gun barrel "
                                           f"({describe(els[barrel])[1]}): part of the gun, its muzzle or casing, "

@@ -451,7 +451,16 @@ def _thruster_cards(model, creation: Creation, idx: list[int], graph, rules, ldu
         return [PropulsionCard("thrust", sorted(idx), None, None, "thrust elements (not costed)", "thrust")]
     g = graph if graph is not None else nx.Graph()
     cards = []
-    for comp in sorted((sorted(c) for c in components_in(g, idx)), key=min):
+    comps = [set(c) for c in components_in(g, idx)]
+    for i in idx:  # an engine pod's pieces ("with:N", round its nozzle N) are one Thruster, touching or not
+        head, _, ref = creation.roles[i].group.partition(":")
+        if head == "with" and ref.isdigit():
+            a = next(c for c in comps if i in c)
+            b = next((c for c in comps if int(ref) in c), None)
+            if b is not None and a is not b:
+                b |= a
+                comps.remove(a)
+    for comp in sorted((sorted(c) for c in comps), key=min):
         params = creation.roles[comp[0]].params
         m = measure_size(model, comp, ldu_per_inch, hulls)
         size = float(params["size"]) if params.get("size") else F.round_weapon_size(m.size_in, rules)
