@@ -444,22 +444,34 @@ def propulsion_kind(t: str | None) -> str:
 def _thruster_cards(model, creation: Creation, idx: list[int], graph, rules, ldu_per_inch, hulls,
                     warnings) -> list[PropulsionCard]:
     """Thrusters (jets, rockets, propellers, sails): (Size × 2) CP for Size × 5" of Thrust, using Size Power
-    [000 §9.3 Thrust Vectors]; each connected group of thrust elements is one Thruster measured like a weapon."""
+    [000 §9.3 Thrust Vectors]; each connected group of thrust elements is one Thruster measured like a weapon, an
+    engine pod with its nozzle (the pieces the judging grew round it) is one whatever its pieces touch."""
     t = rules.thruster
     if t is None or t.unsupported:
         warnings.append(f"thrust: {t.unsupported if t else 'no Thruster rule in this edition'}")
         return [PropulsionCard("thrust", sorted(idx), None, None, "thrust elements (not costed)", "thrust")]
     g = graph if graph is not None else nx.Graph()
     cards = []
-    comps = [set(c) for c in components_in(g, idx)]
-    for i in idx:  # an engine pod's pieces ("with:N", round its nozzle N) are one Thruster, touching or not
+    # an engine pod's pieces ("with:N", round its nozzle N) are that nozzle's Thruster, touching it or not; two
+    # pods whose casings touch (engines side by side) are two Thrusters
+    pod: dict[int, int] = {}
+    for i in idx:
         head, _, ref = creation.roles[i].group.partition(":")
         if head == "with" and ref.isdigit():
-            a = next(c for c in comps if i in c)
-            b = next((c for c in comps if int(ref) in c), None)
-            if b is not None and a is not b:
-                b |= a
-                comps.remove(a)
+            pod[i] = int(ref)
+    engine = {i: pod.get(i, i) for i in idx}  # the nozzle each piece belongs to (itself when in no pod)
+    pods = set(pod.values())
+    links = nx.Graph()
+    links.add_nodes_from(idx)
+    inside = set(idx)
+    for i in idx:
+        for j in g.neighbors(i) if i in g else ():
+            if j in inside and not (engine[i] in pods and engine[j] in pods and engine[i] != engine[j]):
+                links.add_edge(i, j)
+    for i, ref in pod.items():
+        if ref in inside:
+            links.add_edge(i, ref)
+    comps = [set(c) for c in nx.connected_components(links)]
     for comp in sorted((sorted(c) for c in comps), key=min):
         params = creation.roles[comp[0]].params
         m = measure_size(model, comp, ldu_per_inch, hulls)
