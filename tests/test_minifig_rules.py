@@ -339,10 +339,13 @@ def test_6285_black_seas_barracuda_loadouts(loaded, library_zip):
     got = sorted((c.total_cost, tuple(sorted(w.category for w in c.weapons)),
                   tuple(s.key for s in c.specialties)) for c in figs)
     # no one stands within reach of a cannon; the racked muskets are stowed, not mounted weapons [000 §7.1, §11.2]
-    # the figurehead (a torso without legs on the bow) is the ship's carving, not a fourth goblet pirate
-    assert got == sorted([(4, (), ())] * 2 + [(6, ("hand_weapon",), ())] * 3 +
-                         [(7, ("short_ranged_weapon",), ())] * 2 +
-                         [(6, ("minifig_tool", "minifig_tool"), ())]), json.dumps(got)
+    # the figurehead (a torso without legs on the bow) is the ship's carving, not a fourth goblet pirate; pirate3
+    # stands in the jolly boat with an oar in each hand: he rows it ("manned oars" [000 §9.1]), his oars are the
+    # boat's water propulsion, not his tools, and he is a 4 CP minifig like the unarmed ones
+    assert got == sorted([(4, (), ())] * 3 + [(6, ("hand_weapon",), ())] * 3 +
+                         [(7, ("short_ranged_weapon",), ())] * 2), json.dumps(got)
+    boat = next(c for c in a.cards if c.creation.name.endswith("jollyboat"))
+    assert [(p.type, p.move_in, p.cost) for p in boat.propulsion] == [("water", 8, 4)]
     animals = [c for c in a.cards if c.creation.kind == "creature"]  # the parrot, the monkey in the rigging
     one_piece = [c for c in animals if len(c.creation.structural_elements) == 1]
     assert any("parrot" in a.model.elements[c.creation.elements[0]].description.lower() for c in one_piece)

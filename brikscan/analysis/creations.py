@@ -968,9 +968,13 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
     # seen on the engine's axis (not behind a cone: a gun's barrel may come out of it)
     glow = {i for i in idx if roles.get(i) is not None and roles[i].role == "decoration" and
             roles[i].source in ("part", "topology", "detail") and not _words_of(els[i]) & _BARREL_WORDS}
+    blo, bhi = model.element_boxes()
+    mid = (blo + bhi) / 2
     for s in seeds:
         a, o = axis(s), centre(s)
         k = int(np.argmax(np.abs(a)))
+        if abs(float(a[k])) < POD_AXIS_COS:
+            continue  # a nozzle aslant grows no pod
         across = [d for d in range(3) if d != k]
         width = float(max(els[s].bbox_max[d] - els[s].bbox_min[d] for d in across)) + POD_GAP_LDU
         capped = "dish" in _words_of(els[s])
@@ -988,8 +992,14 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
             return i in level and bool(_words_of(els[i]) & _POD_WORDS) and \
                 all(float(els[i].bbox_min[d]) - POD_GAP_LDU <= float(o[d]) <= float(els[i].bbox_max[d]) + POD_GAP_LDU
                     for d in across)
-        on_line = [i for i in open_ if abs(float(a[k])) >= POD_AXIS_COS and
-                   (float(np.linalg.norm(np.cross(centre(i) - o, a))) <= POD_LINE_LDU or shell(i)) and fits(i)]
+        ids = np.array(sorted(open_), dtype=int)  # speed only: the line and box tests for all at once
+        if not len(ids):
+            continue
+        off = np.linalg.norm(np.cross(mid[ids] - o, a), axis=1) <= POD_LINE_LDU
+        through = np.all((blo[ids][:, across] - POD_GAP_LDU <= o[across]) &
+                         (o[across] <= bhi[ids][:, across] + POD_GAP_LDU), axis=1)
+        on_line = [int(i) for i, near, box in zip(ids, off, through)
+                   if (near or (box and shell(int(i)))) and fits(int(i))]
         pod, grew = {s}, True
         while grew:  # contiguous from the nozzle along the axis
             grew = False
