@@ -1196,3 +1196,18 @@ def test_an_engine_nacelle_of_half_cylinders_with_a_domed_cap_is_one_thruster():
         parts = [a.model.elements[i].description for i in p.elements]
         assert sum(d.startswith("Cylinder  2 x  4 x  4") for d in parts) == 2
         assert sum(d.startswith("Hemisphere") for d in parts) == 1 and sum(d.startswith("Cone") for d in parts) == 1
+
+
+@needs_shared
+def test_a_thrusters_mount_is_part_of_that_thruster_not_one_of_its_own():
+    """1789 Star Hawk II: the plate and tile that hold an engine's exhaust dishes on the hull are its mount, part
+    of that Thruster [000 §7.1 Non-Structural Elements, §9.3]; a plain plate or tile is never a Thruster of its
+    own (each would cost 2 CP for nothing that pushes)."""
+    a = _official("1789-1 - Star Hawk II.mpd")
+    card = max(a.cards, key=lambda k: len(k.creation.elements))
+    for p in card.propulsion:
+        parts = {a.model.elements[i].description for i in p.elements}
+        assert not (len(p.elements) == 1 and any(d.startswith(("Plate  1 x  3", "Tile")) for d in parts))
+    mounts = [p for p in card.propulsion if any("its mount" in card.creation.roles[i].reason for i in p.elements)]
+    assert mounts and all(any("Dish" in a.model.elements[i].description or "Cone" in a.model.elements[i].description
+                              for i in p.elements) for p in mounts)

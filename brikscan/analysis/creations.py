@@ -446,11 +446,6 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
         verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, False)
                     if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
-    # a body held on the core by joints at places that are not on one hinge line cannot turn on any of them: it
-    # is locked, a hull panel angled on hinges at both ends, Structure; the hinges stay weak points [000 §7.1]
-    for k, (jb, v) in enumerate(zip(hanging, verdicts)):
-        if v is None and _locked(model, graph, jb, core, joint_parts):
-            verdicts[k] = ("structural", LOCKED_REASON, {}, True)
     # the hinged mount a wing swings on, beyond its joint, carrying that wing and nothing else, moves with it:
     # part of the wing, Forward Flight [000 §9.1] (the Allied Avenger's folding wing units)
     for k, (jb, v) in enumerate(zip(hanging, verdicts)):
@@ -465,6 +460,11 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                                  roles[j].params.get("type") == "forward_flight"):
             verdicts[k] = ("propulsion", "the hinged mount a wing swings on, carrying nothing but the wing: part of "
                                          "the wing, Forward Flight [000 §9.1]", {"type": "forward_flight"}, True)
+    # a body held on the core by joints at places that are not on one hinge line cannot turn on any of them: it
+    # is locked, a hull panel angled on hinges at both ends, Structure; the hinges stay weak points [000 §7.1]
+    for k, (jb, v) in enumerate(zip(hanging, verdicts)):
+        if v is None and _locked(model, graph, jb, core, joint_parts):
+            verdicts[k] = ("structural", LOCKED_REASON, {}, True)
     # a canopy, a windscreen or a window's glass closes the cockpit or the wall it sits in: Structure even when it
     # swings on a hinge or rests in its frame with no connector; its frame on the joint moves with it; only the
     # hinge is the weak point [000 §7.1 Vehicle: cockpit; "any section with an interior"]
@@ -666,6 +666,7 @@ def _carriages(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
         atop = [j for j in guns if float(els[i].bbox_max[1]) <= float(els[j].bbox_min[1]) + REST_TOL_LDU]
         if not rest and len(guns) == 1 and not on_it and not atop:
             continue  # beside one piece of the gun, neither under nor on it: shot or a keg by it, not its carriage
+            # [000 §8.4 Cannons; §7.1 free Non-Structural]
         if rest:  # then it must be small, the cannon on it, and only the deck under it
             if not is_detail_sized(els[i]) or not on_it or len(rest) > 1 or \
                     float(els[rest[0]].bbox_min[1]) < float(els[i].bbox_max[1]) - REST_TOL_LDU:
@@ -813,13 +814,14 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                               "nothing up: decoration [000 §7.1]", "detail")
 
 
-CAP_STEPS = 3  # a cap looks this many parts deep along its axis for the engine behind it
+CAP_STEPS = 3  # a cap looks this many parts deep along its axis for the engine behind it ...
+_GLOW_WORDS = {"dish", "flower", "plant", "axle"}  # ... through more caps, the glow in the exhaust and its shaft
 
 
 def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int, axis: np.ndarray) -> bool:
     """Element ``i`` sits at the end of a row of parts on its axis that reaches an engine or a round body (a round
     brick, a cylinder, a cone) within ``CAP_STEPS`` parts (a glowing flower or a second dish between the cap and
-    the casing): the back of an engine pod, not a disc on a wall, a stack of dishes alone or a receiver on its
+    the casing): the back of an engine pod [000 §9.3 Thrusters], not a disc on a wall, a stack of dishes alone or a receiver on its
     antenna."""
     els = model.elements
     c = (els[i].bbox_min + els[i].bbox_max) / 2
@@ -827,7 +829,7 @@ def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int,
     for _ in range(CAP_STEPS):
         nxt = []
         for k in frontier:
-            for j in graph.neighbors(k):
+            for j in sorted(graph.neighbors(k)):
                 if j in seen or not _on_axis(els[j], c, axis):
                     continue
                 seen.add(j)
@@ -838,7 +840,8 @@ def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int,
                 if (r is not None and r.role == "propulsion" and r.source == "part" and
                         r.params.get("type") == "thrust") or words & (_POD_WORDS - {"dish"}):
                     return True  # an engine part (a jet, a rocket tail) or a round body
-                nxt.append(j)  # a dish (dishes stacked are a sensor or an ornament alone) or a spacer: look on
+                if words & _GLOW_WORDS:
+                    nxt.append(j)  # a second cap, the glow in the exhaust or its shaft: look on behind it
         frontier = nxt
     return False
 
@@ -968,7 +971,9 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
     # seen on the engine's axis (not behind a cone: a gun's barrel may come out of it)
     glow = {i for i in idx if roles.get(i) is not None and roles[i].role == "decoration" and
             roles[i].source in ("part", "topology", "detail") and not _words_of(els[i]) & _BARREL_WORDS}
-    blo, bhi = model.element_boxes()
+    blo = np.zeros((len(els), 3))
+    bhi = np.zeros((len(els), 3))
+    blo[idx], bhi[idx] = element_boxes(model, idx)
     mid = (blo + bhi) / 2
     for s in seeds:
         a, o = axis(s), centre(s)
@@ -984,7 +989,7 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
             if i in level and _words_of(els[i]) & _POD_WORDS and abs(float(axis(i) @ a)) >= POD_AXIS_COS:
                 return True
             girth = [float(els[i].bbox_max[d] - els[i].bbox_min[d]) for d in across]
-            if capped and abs(girth[0] - girth[1]) <= POD_ROUND_TOL * max(girth):
+            if capped and abs(girth[0] - girth[1]) <= POD_ROUND_TOL * max(girth) and max(girth) <= 2 * width:
                 return True  # a disc or a ring on the axis of an exhaust cap (a pulley, a circular connector): a
                 # section of the casing (a cone's axis may be a gun's: the barrel's pieces are told apart later)
             return all(g <= width for g in girth)
@@ -1117,26 +1122,27 @@ def _turrets(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecisi
                     frontier.append(j)
         if len(group) > TURRET_MAX_ELEMENTS or len(group) < 2 or \
                 any(roles.get(i) is None or roles[i].role not in ("decoration", "weak point") or
-                    roles[i].source == "annotation" for i in group):
+                    roles[i].source in ("annotation", "cli") for i in group):
             continue
         if any(_words_of(els[i]) & _NOT_GUN_WORDS for i in group):
             continue
         lo, hi = element_boxes(model, sorted(group))
         if float(np.max(hi.max(axis=0) - lo.min(axis=0))) > TURRET_MAX_LDU:
             continue
-        tlo, thi = element_boxes(model, jb.joint_parts)
+        tlo, thi = element_boxes(model, sorted(turning) or jb.joint_parts)
         tlo, thi = tlo.min(axis=0), thi.max(axis=0)
         out = max(max(float(tlo[k] - lo[:, k].min()), float(hi[:, k].max() - thi[k])) for k in (0, 2))
         if out < TURRET_OUT_LDU:
             continue
-        tt = describe(els[jb.joint_parts[0]])[1]
+        pivot = min(turning) if turning else jb.joint_parts[0]
+        tt = describe(els[pivot])[1]
         for i in sorted(group):
             if roles[i].role == "weak point":
                 continue  # a hinge or a clip in the turret stays a weak point
             base = roles[i].reason.split(";")[0]
             roles[i] = RoleDecision("weapon", f"{base}; on a small mount turning on a turntable ({tt}) with a piece "
                                               "sticking out level: a gun turret, a Ranged Weapon [000 §8.2]",
-                                    "geometry", {"type": "gun"}, f"turret:{jb.joint_parts[0]}")
+                                    "geometry", {"type": "gun"}, f"turret:{pivot}")
 
 
 _STRUNG_WORDS = {"round", "cylinder", "cone", "dish", "axle", "bar", "rim", "wheel", "gear", "bush"}  # not bricks
@@ -1767,10 +1773,11 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
 def _manned_oars(model, graph: nx.Graph, creations: list[Creation], classes) -> None:
     """A minifig aboard a boat with oars in his hands rows it: "on a seafaring craft, these might be sails,
     sternwheels, or manned oars" [000 §9.1 Propulsion; Field Construction], Standard Propulsion (oars) [000 §9.1].
-    The oars stay the minifig's (he drops them to fight), their role is the boat's water propulsion, and the boat
-    lists them (``Creation.rowed``) so its card has the Move. Aboard: the minifig touches the boat (sits in it,
+    The oars stay in the minifig's creation, but while he rows their role is the boat's water propulsion (not
+    his Minifig-Sized Tools [000 §3.4]: they are priced once, on the boat), and the boat lists them
+    (``Creation.rowed``) so its card has the Move. Aboard: the minifig touches the boat (sits in it,
     stands on its deck); a boat: a hull part at its bottom or water propulsion of its own."""
-    boats = [c for c in creations if c.kind == "vehicle" and not c.annotation.get("kind") and
+    boats = [c for c in creations if c.kind == "vehicle" and c.annotation.get("kind", "vehicle") == "vehicle" and
              (_boat_hull(model, c.elements, classes) or any(r.role == "propulsion" and r.params.get("type") == "water"
                                                              for r in c.roles.values()))]
     if not boats:
@@ -1789,8 +1796,9 @@ def _manned_oars(model, graph: nx.Graph, creations: list[Creation], classes) -> 
             continue
         boat = next(b for b in boats if id(b) == aboard.most_common(1)[0][0])
         for i in oars:
-            r = RoleDecision("propulsion", f"{classes[i].reason}; in the hands of a minifig aboard {boat.name or 'the boat'}"
-                                           ": its manned oars, Standard water propulsion [000 §9.1]", "topology",
+            r = RoleDecision("propulsion", f"{classes[i].reason}; in the hands of a minifig aboard "
+                                           f"{repr(boat.name) if boat.name else 'the boat'}: its manned oars, "
+                                           "Standard water propulsion [000 §9.1]", "topology",
                              {"type": "water"})
             f.roles[i] = r
             boat.rowed[i] = r

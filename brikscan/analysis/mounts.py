@@ -11,6 +11,8 @@ are not its Structure.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .branches import pendant_branches
@@ -125,7 +127,8 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
                 lr.role, f"{base}; carries only the {what} and hangs on the body by one piece "
                          f"({describe_el(b.mount)}): its mount ({len(open_)} piece(s)), part of the {_NAMES[lr.role]} [000 §7.1 "
                          "Non-Structural Elements]", "mount", dict(lr.params) if lr.role != "decoration" else {},
-                (lr.group or f"with:{lead}") if lr.role == "weapon" else "")  # one weapon with what it carries
+                (lr.group or f"with:{lead}") if lr.role in ("weapon", "propulsion") else "")  # one weapon or
+            # Thruster with what it carries, whether or not its pieces touch
         done |= b.members
 
 
@@ -245,7 +248,7 @@ def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision],
     # a part made as a leg ("Support Insectoid Leg") that a flyer stands on is a landing leg whatever its size
     # and however low the hull hangs beside it: an insect-shaped ship spreads its legs to the hull's level
     legs = [i for i in idx if is_open(roles.get(i)) and roles[i].role == "structural" and
-            "leg" in describe(els[i])[1].lower().split() and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU]
+            {"leg", "legs"} & set(re.findall(r"[a-z]+", describe(els[i])[1].lower())) and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU]
     if len(legs) >= MIN_STRUTS and len(legs) <= STRUT_MAX_SHARE * len(idx):
         for i in legs:
             base = roles[i].reason.split(";")[0]

@@ -442,10 +442,11 @@ def propulsion_kind(t: str | None) -> str:
 
 
 def _thruster_cards(model, creation: Creation, idx: list[int], graph, rules, ldu_per_inch, hulls,
-                    warnings) -> list[PropulsionCard]:
+                    warnings, roles: dict | None = None) -> list[PropulsionCard]:
     """Thrusters (jets, rockets, propellers, sails): (Size × 2) CP for Size × 5" of Thrust, using Size Power
     [000 §9.3 Thrust Vectors]; each connected group of thrust elements is one Thruster measured like a weapon, an
     engine pod with its nozzle (the pieces the judging grew round it) is one whatever its pieces touch."""
+    roles = roles if roles is not None else creation.roles  # with the oars its crew hold (Creation.rowed)
     t = rules.thruster
     if t is None or t.unsupported:
         warnings.append(f"thrust: {t.unsupported if t else 'no Thruster rule in this edition'}")
@@ -456,7 +457,7 @@ def _thruster_cards(model, creation: Creation, idx: list[int], graph, rules, ldu
     # pods whose casings touch (engines side by side) are two Thrusters
     pod: dict[int, int] = {}
     for i in idx:
-        head, _, ref = creation.roles[i].group.partition(":")
+        head, _, ref = roles[i].group.partition(":")
         if head == "with" and ref.isdigit():
             pod[i] = int(ref)
     engine = {i: pod.get(i, i) for i in idx}  # the nozzle each piece belongs to (itself when in no pod)
@@ -473,11 +474,11 @@ def _thruster_cards(model, creation: Creation, idx: list[int], graph, rules, ldu
             links.add_edge(i, ref)
     comps = [set(c) for c in nx.connected_components(links)]
     for comp in sorted((sorted(c) for c in comps), key=min):
-        params = creation.roles[comp[0]].params
+        params = roles[comp[0]].params
         m = measure_size(model, comp, ldu_per_inch, hulls)
         size = float(params["size"]) if params.get("size") else F.round_weapon_size(m.size_in, rules)
         card = PropulsionCard("thrust", comp, None, t.cost_per_size * size,
-                              f"{len(comp)} element(s): {creation.roles[comp[0]].reason}; a Size {size:g} Thruster "
+                              f"{len(comp)} element(s): {roles[comp[0]].reason}; a Size {size:g} Thruster "
                               f"({m.size_in:.2f}\") [000 §9.3 Thrust Vectors]", "thrust")
         card.thrust_in = t.thrust_per_size * size
         card.power_in = t.power_per_size * size
@@ -496,7 +497,7 @@ def _propulsion_cards(model, creation: Creation, size: int, sl: float, rules, wa
     cards = []
     for t, idx in sorted(by_type.items()):
         if t == "thrust":
-            cards += _thruster_cards(model, creation, idx, graph, rules, ldu_per_inch, hulls, warnings)
+            cards += _thruster_cards(model, creation, idx, graph, rules, ldu_per_inch, hulls, warnings, roles)
             continue
         words = {roles[i].reason.lower() for i in idx}
         names = " ".join(roles[i].params.get("name", "") for i in idx).lower()

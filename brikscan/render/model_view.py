@@ -349,7 +349,7 @@ def _with_key(img: np.ndarray, strip: int, legend: dict[str, tuple[int, int, int
     draw.rectangle([w + 4, y - line // 3, w + strip - 6, y + line * len(legend)], outline=(0, 0, 0))
     for name, rgb in legend.items():
         draw.rectangle([x, y + line // 6, x + line // 2, y + line * 2 // 3], fill=tuple(rgb), outline=(0, 0, 0))
-        draw.text((x + line * 3 // 4, y), name, fill=tuple(rgb), font=font)
+        draw.text((x + line * 3 // 4, y), name, fill=(0, 0, 0), font=font)
         y += line
     return np.asarray(canvas)
 
