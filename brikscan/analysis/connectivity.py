@@ -259,15 +259,16 @@ def _classify(family: str, sa: str, sb: str, turntable: bool) -> tuple[str, str]
     return "contact", "fixed snap connector"
 
 
-def _collinear(points: list[np.ndarray], axes: list[np.ndarray]) -> bool:
-    """Whether rotating connections share one axis (then the pair still pivots)."""
+def collinear(points: list[np.ndarray], axes: list[np.ndarray], cos: float = 0.95, tol: float = 2.0) -> bool:
+    """Whether rotating connections share one axis (then the pair still pivots): every axis within ``cos`` of the
+    first, every point within ``tol`` LDU of the line through the first point along it."""
     a0 = axes[0]
     p0 = points[0]
     for p, a in zip(points[1:], axes[1:]):
-        if abs(float(a @ a0)) < 0.95:
+        if abs(float(a @ a0)) < cos:
             return False
         d = p - p0
-        if np.linalg.norm(d - (d @ a0) * a0) > 2.0:
+        if np.linalg.norm(d - (d @ a0) * a0) > tol:
             return False
     return True
 
@@ -332,7 +333,7 @@ def build_graph(model) -> nx.Graph:
         else:  # the joint is named by its most telling connector
             kinds = [c[0] for c in conns]
             kind = next(k for k in ("turntable", "hinge", "ball", "clip", "technic-rotating") if k in kinds)
-            movable = _collinear([c[2] for c in conns], [c[3] for c in conns]) or kind == "ball" and len(conns) == 1
+            movable = collinear([c[2] for c in conns], [c[3] for c in conns]) or kind == "ball" and len(conns) == 1
             detail = next(c[1] for c in conns if c[0] == kind)
             reason = detail + (" (pivots: a weak point)" if movable else f" ×{len(conns)} on different axes (rigid)")
         if kind == "technic-rotating":
@@ -430,7 +431,7 @@ def rigid_groups(g: nx.Graph, nodes) -> dict[int, int]:
         for (x, y), joints in links.items():
             if find(x) == find(y) or len(joints) < 2:
                 continue
-            if not _collinear([j[0] for j in joints], [j[1] for j in joints]):
+            if not collinear([j[0] for j in joints], [j[1] for j in joints]):
                 join(find(x), find(y))
                 changed = True
         # a pin held at two or more points inside one body belongs to that body

@@ -21,7 +21,7 @@ from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_TAPE_INCH as 
 from ..lazy import lazy
 from ..rules.formulas import sl_text
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
-from .connectivity import JUDGED_KIND, add_resting, components_in, rigid_groups
+from .connectivity import JUDGED_KIND, add_resting, collinear, components_in, rigid_groups
 from .interior import PendingEnclosure
 from .measure import SizeMeasure, element_boxes, measure_size
 from .mounts import (CLEAR_LDU, GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture,
@@ -821,8 +821,8 @@ _GLOW_WORDS = {"dish", "flower", "plant", "axle"}  # ... through more caps, the 
 def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int, axis: np.ndarray) -> bool:
     """Element ``i`` sits at the end of a row of parts on its axis that reaches an engine or a round body (a round
     brick, a cylinder, a cone) within ``CAP_STEPS`` parts (a glowing flower or a second dish between the cap and
-    the casing): the back of an engine pod [000 §9.3 Thrusters], not a disc on a wall, a stack of dishes alone or a receiver on its
-    antenna."""
+    the casing): the back of an engine pod [000 §9.3 Thrusters], not a disc on a wall, a stack of dishes alone or
+    a receiver on its antenna."""
     els = model.elements
     c = (els[i].bbox_min + els[i].bbox_max) / 2
     seen, frontier = {i}, [i]
@@ -1504,14 +1504,9 @@ def _locked(model, graph: nx.Graph, jb, core: set[int], joint_parts: set[int]) -
         if far.max() <= LINE_LDU:
             return False
         line = (pts[int(np.argmax(far))] - pts[0]) / far.max()
-    if any(abs(float(a @ line)) < LINE_COS for a in axes):
-        return True  # hinges on crossing axes
-    p0 = pivots[0][0]
-    for p, _ in pivots[1:]:
-        off = p - p0
-        if float(np.linalg.norm(off - (off @ line) * line)) > LINE_LDU:
-            return True  # a pivot off the hinge line
-    return False
+    # hinges on crossing axes, or a pivot off the hinge line (a ball turns about any axis: the hinges' or the line)
+    full = [a / (np.linalg.norm(a) or 1.0) if a is not None else line for _, a in pivots]
+    return not collinear([p for p, _ in pivots], full, LINE_COS, LINE_LDU)
 
 
 _COCKPIT_WORDS = {"cockpit", "windscreen", "canopy"}

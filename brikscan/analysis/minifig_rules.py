@@ -14,6 +14,7 @@ import numpy as np
 
 from .creations import Creation
 from .measure import _element_points, element_boxes
+from .roles import words as _words
 
 CLASSES = ("S", "M", "L")
 CONTROL_REACH_LDU = 12.0  # a minifig's hand or body this close to a vehicle's Controls is at them
@@ -67,10 +68,6 @@ class UnitProfile:
     warnings: list[str] = field(default_factory=list)
     fixed_cost: float | None = None  # a table price (the Horse's 7 CP) that replaces the sum of the parts
     cost_reason: str = ""
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[^a-z0-9]+", (text or "").lower()) if w]
 
 
 def item_length_ldu(model, idx, hulls=None) -> float:

@@ -11,13 +11,11 @@ are not its Structure.
 """
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from .branches import pendant_branches
 from .measure import element_boxes
-from .roles import RoleDecision, describe
+from .roles import RoleDecision, describe, words
 
 DETAIL_MAX_LONG_LDU = 62.0  # a surface detail: at most 3 studs long (a plate with handles) ...
 TWO_STUDS_LDU = 42.0  # two studs (40 LDU) and a margin: the widest of a detail, a strut's foot, a skirt
@@ -248,7 +246,8 @@ def landing_struts(model, graph, idx: list[int], roles: dict[int, RoleDecision],
     # a part made as a leg ("Support Insectoid Leg") that a flyer stands on is a landing leg whatever its size
     # and however low the hull hangs beside it: an insect-shaped ship spreads its legs to the hull's level
     legs = [i for i in idx if is_open(roles.get(i)) and roles[i].role == "structural" and
-            {"leg", "legs"} & set(re.findall(r"[a-z]+", describe(els[i])[1].lower())) and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU]
+            {"leg", "legs"} & set(words(describe(els[i])[1])) and
+            float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU]
     if len(legs) >= MIN_STRUTS and len(legs) <= STRUT_MAX_SHARE * len(idx):
         for i in legs:
             base = roles[i].reason.split(";")[0]

@@ -127,8 +127,9 @@ def describe(element) -> tuple[str, str]:
     return cat, desc
 
 
-def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
+def words(text: str) -> list[str]:
+    """The lower-case words (letters and digits) of a part description or a name, in order."""
+    return [w for w in re.split(r"[^a-z0-9]+", (text or "").lower()) if w]
 
 
 def classify_part(element, org_type: str = "") -> PartClass:
@@ -137,8 +138,8 @@ def classify_part(element, org_type: str = "") -> PartClass:
         return PartClass("decoration", f"'{element.description}': a flexible hose (LSynth), Non-Structural "
                                        "[000 §7.1]", word="hose")
     cat, desc = describe(element)
-    dwords = _words(desc.lstrip("~_=|"))
-    cwords = _words(cat)
+    dwords = words(desc.lstrip("~_=|"))
+    cwords = words(cat)
     if org_type.lower() in ("primitive", "subpart", "8_primitive", "48_primitive"):
         return PartClass("decoration", f"LDraw primitive {element.part} used as a part (rigging, cable or detail)")
     if not dwords:
@@ -250,7 +251,7 @@ def structural_kind(c: PartClass, element) -> bool:
     if c.role == "structural":
         return True
     if c.word == "door":  # the door moves (a weak point); its frame is wall
-        return "frame" in _words(describe(element)[1])
+        return "frame" in words(describe(element)[1])
     return False
 
 

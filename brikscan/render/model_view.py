@@ -332,7 +332,9 @@ LEGEND_STRIP = 0.22  # share of the picture's width the key takes on the right
 
 def _with_key(img: np.ndarray, strip: int, legend: dict[str, tuple[int, int, int]]) -> np.ndarray:
     """The rendered picture with a white strip on its right holding the key: a colour square and a name a line."""
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
+
+    from .label_layout import font as key_font
 
     h, w = img.shape[:2]
     canvas = Image.new("RGB", (w + strip, h), "white")
@@ -341,10 +343,10 @@ def _with_key(img: np.ndarray, strip: int, legend: dict[str, tuple[int, int, int
     line = max(16, h // 28)
     room = strip - line * 3 // 4 - line // 2 - 10  # text width left after the colour square and the margins
     size = int(line * 0.75)
-    font = ImageFont.load_default(size=size)
+    font = key_font(size)  # the font of every picture's labels and keys
     while size > 8 and max(draw.textlength(n, font=font) for n in legend) > room:
         size -= 1  # the longest name fits the strip
-        font = ImageFont.load_default(size=size)
+        font = key_font(size)
     x, y = w + line // 2, line
     draw.rectangle([w + 4, y - line // 3, w + strip - 6, y + line * len(legend)], outline=(0, 0, 0))
     for name, rgb in legend.items():
