@@ -1211,3 +1211,19 @@ def test_a_thrusters_mount_is_part_of_that_thruster_not_one_of_its_own():
     mounts = [p for p in card.propulsion if any("its mount" in card.creation.roles[i].reason for i in p.elements)]
     assert mounts and all(any("Dish" in a.model.elements[i].description or "Cone" in a.model.elements[i].description
                               for i in p.elements) for p in mounts)
+
+
+@needs_shared
+def test_a_round_plate_under_a_tile_that_also_stands_on_the_build_is_a_light(tmp_path):
+    """A 1 x 1 round plate under a 1 x 2 tile whose other end stands on a plain plate holds nothing up that would
+    not stay up without it: a light, decoration [000 §7.1]; the same round plate alone under a tile it bears
+    stays a plate of the build."""
+    lights = [f"1 4 -30 -48 -70 {ID} 6141.dat", f"1 0 -10 -48 -70 {ID} 3024.dat", f"1 15 -20 -56 -70 {ID} 3069b.dat"]
+    alone = [f"1 1 -30 -48 70 {ID} 6141.dat", f"1 15 -30 -56 70 {ID} 3070b.dat"]
+    a = _analyse(_model(tmp_path, "spacers.ldr", BODY + lights + alone))
+    (c,) = [c for c in a.creations if c.kind != "scenery"]
+    by_colour = {(a.model.elements[i].part, a.model.elements[i].colour): c.roles[i] for i in c.elements}
+    light = by_colour[("6141.dat", 4)]
+    assert light.role == "decoration" and "beside it too" in light.reason
+    assert by_colour[("6141.dat", 1)].role == "structural"
+    assert by_colour[("3024.dat", 0)].role == "structural"

@@ -781,13 +781,25 @@ def _detail_part(model, e) -> bool:
     return bool(words & _DETAIL_WORDS) or (model.colours.transparent(e.colour) and not words & _PANE_WORDS)
 
 
+SPACER_MAX_LDU = (12.0, 20.0)  # a plate high (with its stud) and one stud wide: a spacer, not a course of wall
+
+
+def _thin(e) -> bool:
+    """A plate-high, one-stud-wide part (a 1 x 1 round plate, a clip plate): where something else also bears
+    what it carries it is a light or a fitting, not a course of the build."""
+    small, middle, _ = sorted(float(x) for x in (e.bbox_max - e.bbox_min))
+    return small <= SPACER_MAX_LDU[0] and middle <= SPACER_MAX_LDU[1]
+
+
 def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
              feet: set[int] | frozenset[int] = frozenset()) -> None:
     """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light, a small
     see-through piece: a lamp) that hold nothing else up are decoration: "anything decorative" is Non-Structural [000 §7.1].
 
     "Holds nothing up": no Structural part is built on its studs (whichever way they face: a grille tile on the
-    side of a fuselage too). A stack of details (kegs of round bricks) is decoration from the outermost in; a
+    side of a fuselage too), or none that it alone bears: a plate-high one-stud spacer (a 1 x 1 round plate, a clip
+    plate) under a tile or a deck plate that also stands on a part of the build beside it is a light or a fitting,
+    not a course of the build. A stack of details (kegs of round bricks) is decoration from the outermost in; a
     round-brick column under a floor holds the floor and stays Structure."""
     inside = set(idx)
     els = model.elements
@@ -804,14 +816,23 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         k, sgn = cand[i]
         return -sgn * float(els[i].bbox_max[k] if sgn > 0 else els[i].bbox_min[k])
 
+    def borne_elsewhere(j: int, i: int) -> bool:
+        """``j`` is also built on a Structural part that is no detail: it stays up without ``i`` (a tile
+        bridging a round plate and a mudguard, a deck plate on a frame and one round spacer)."""
+        return any(k != i and k in inside and k not in cand and roles.get(k) is not None and
+                   roles[k].role == "structural" and _rests_on(els[j], els[k], _up_axis(els[k]))
+                   for k in graph.neighbors(j))
+
     for i in sorted(cand, key=outward):  # the outermost first: a detail on a detail is judged before its base
-        held = [j for j in graph.neighbors(i) if j in inside and j != i and _rests_on(els[j], els[i], cand[i]) and
-                not (j in cand and roles[j].role == "decoration") and
-                (j not in roles or roles[j].role in ("structural", "weak point", "weapon", "device", "propulsion"))]
+        on = [j for j in graph.neighbors(i) if j in inside and j != i and _rests_on(els[j], els[i], cand[i]) and
+              not (j in cand and roles[j].role == "decoration") and
+              (j not in roles or roles[j].role in ("structural", "weak point", "weapon", "device", "propulsion"))]
+        held = [j for j in on if not (_thin(els[i]) and borne_elsewhere(j, i))]
         if held:
-            continue  # something is built on it
+            continue  # something is built on it and stands on it alone
+        why = " alone (what is built on it stands on the build beside it too)" if on else ""
         roles[i] = RoleDecision("decoration", f"{classes[i].reason}; a small detail on the surface that holds "
-                                              "nothing up: decoration [000 §7.1]", "detail")
+                                              f"nothing up{why}: decoration [000 §7.1]", "detail")
 
 
 CAP_STEPS = 3  # a cap looks this many parts deep along its axis for the engine behind it ...
