@@ -1139,6 +1139,19 @@ def test_a_rowing_boat_moves_by_the_oars_its_rower_holds():
 
 
 @needs_shared
+def test_a_raft_named_so_is_a_boat_its_pirate_rows():
+    """1713 Shipwrecked Pirate: a log raft (round bricks under plates, no "Boat" hull part) in the submodel
+    "1713 - Raft.ldr", the pirate standing on it with an oar. A submodel's name is evidence as whole words
+    ("raft"): a raft is a water vehicle [000 §9.1 Movement Speed Examples: rowboats, rafts], rowed by manned
+    oars [000 §9.1], not a building; the labels say the same."""
+    a = _official("1713-1 - Shipwrecked Pirate.mpd")
+    raft = next(k for k in a.cards if "raft" in k.creation.name.lower())
+    assert raft.creation.kind == "vehicle"
+    (water,) = [p for p in raft.propulsion if p.type == "water"]
+    assert [a.model.elements[i].part for i in water.elements] == ["2542.dat"]
+
+
+@needs_shared
 def test_the_legs_a_flyer_stands_on_are_landing_legs_not_its_structure():
     """6905 Biwing Blaster: the "coleo" ship stands on four "Support Insectoid Leg" parts spread to the level of
     its hull. A flyer does not walk on them and they are no part of its hull: landing legs, decoration [000 §7.1,

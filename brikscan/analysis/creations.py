@@ -1587,16 +1587,18 @@ def _is_drive(element) -> bool:
     return bool(w) and w[0] in _DRIVE_WORDS
 
 
+_BOAT_NAMES = {"boat", "boats", "raft", "rafts", "canoe", "dinghy", "rowboat", "lifeboat", "kayak", "barge"}
 BOAT_KEEL_LDU = 48.0  # a hull part whose bottom is within two bricks of the build's lowest point is its hull
 
 
 def _boat_hull(model, idx, classes) -> bool:
-    """A boat: a hull part ("Boat ...") at the bottom of the build, where a hull floats [000 §9.1 Water]. A
+    """A boat: a hull part ("Boat ...") at the bottom of the build, where a hull floats [000 §9.1 Water], or a
+    build of a submodel named for a boat (whole words: a log raft has no hull part). A
     "Boat Bow Plate" laid as the nose of a star destroyer's hull, high above its keel, is plating (a part's
     category is evidence, its place decides)."""
     hull = [i for i in idx if classes[i].word == "boat"]
-    if not hull:
-        return False
+    if not hull:  # a submodel named for a boat ("raft.ldr"): its name is the evidence, as "cannon.ldr" is a gun's
+        return bool(_BOAT_NAMES & _stem_words(_common_submodel(model, idx)))
     els = model.elements
     bottom = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
     return any(float(els[i].bbox_max[1]) >= bottom - BOAT_KEEL_LDU for i in hull)
