@@ -1152,6 +1152,21 @@ def test_a_raft_named_so_is_a_boat_its_pirate_rows():
 
 
 @needs_shared
+def test_a_submodel_named_for_a_boat_is_a_boat_a_boat_dock_is_not(tmp_path):
+    """The name is evidence as whole words of a submodel (not of the main file, which names the set): a build in
+    "raft.ldr" is a boat, a vehicle [000 §9.1]; the same build in "boat dock.ldr" or "boathouse.ldr" is a
+    building."""
+    def kind(sub: str) -> str:
+        lines = ["0 FILE main.ldr", f"1 16 0 0 0 {ID} {sub}", f"0 FILE {sub}"] + BODY
+        a = _analyse(_model(tmp_path, f"m{abs(hash(sub))}.mpd", lines))
+        (c,) = [c for c in a.creations if c.kind != "scenery"]
+        return c.kind
+    assert kind("raft.ldr") == "vehicle"
+    assert kind("boat dock.ldr") == "building"
+    assert kind("boathouse.ldr") == "building"
+
+
+@needs_shared
 def test_the_legs_a_flyer_stands_on_are_landing_legs_not_its_structure():
     """6905 Biwing Blaster: the "coleo" ship stands on four "Support Insectoid Leg" parts spread to the level of
     its hull. A flyer does not walk on them and they are no part of its hull: landing legs, decoration [000 §7.1,

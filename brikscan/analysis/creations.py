@@ -1588,6 +1588,8 @@ def _is_drive(element) -> bool:
 
 
 _BOAT_NAMES = {"boat", "boats", "raft", "rafts", "canoe", "dinghy", "rowboat", "lifeboat", "kayak", "barge"}
+_NOT_A_BOAT = {"dock", "docks", "pier", "jetty", "quay", "harbour", "harbor", "shed", "house", "trailer", "stand",
+               "rack", "ramp", "garage", "hangar", "display", "base", "crane", "launch"}  # "boat dock.ldr" is no boat
 BOAT_KEEL_LDU = 48.0  # a hull part whose bottom is within two bricks of the build's lowest point is its hull
 
 
@@ -1598,7 +1600,8 @@ def _boat_hull(model, idx, classes) -> bool:
     category is evidence, its place decides)."""
     hull = [i for i in idx if classes[i].word == "boat"]
     if not hull:  # a submodel named for a boat ("raft.ldr"): its name is the evidence, as "cannon.ldr" is a gun's
-        return bool(_BOAT_NAMES & _stem_words(_common_submodel(model, idx)))
+        words = _stem_words(_common_submodel(model, idx))
+        return bool(_BOAT_NAMES & words) and not _NOT_A_BOAT & words
     els = model.elements
     bottom = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
     return any(float(els[i].bbox_max[1]) >= bottom - BOAT_KEEL_LDU for i in hull)
