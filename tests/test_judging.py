@@ -1255,3 +1255,25 @@ def test_a_round_plate_under_a_tile_that_also_stands_on_the_build_is_a_light(tmp
     assert light.role == "decoration" and "beside it too" in light.reason
     assert by_colour[("6141.dat", 1)].role == "structural"
     assert by_colour[("3024.dat", 0)].role == "structural"
+
+
+@needs_shared
+def test_a_crane_arm_carrying_a_radar_dish_is_part_of_the_device_the_cell_crane_is_not():
+    """6955 Space Lock-Up: crane 2 swings on a hinge off the base carrying the big radar dish and nothing else: a
+    "crane arm" is Non-Structural [000 §7.1 table], the arm of the dish device [000 §9.4 Systems: sensors] (the
+    hand labels call it a device). Crane 1 carries the isolation cell, which has an interior: the cell stays
+    Structure (labels: "the cell has an interior, so structural")."""
+    from pathlib import Path
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    a = _official("6955-1 - Space Lock-Up Isolation Base.mpd")
+    roles = {i: c.roles[i] for c in a.creations for i in c.elements}
+    arm = [i for i, r in roles.items() if "crane arm" in r.reason]
+    assert len(arm) >= 5 and all(roles[i].role == "device" for i in arm)
+    assert any(a.model.elements[i].part == "4282.dat" for i in arm)  # the 2 x 16 plate the arm is built on
+    labels = tomllib.loads((Path(__file__).parent / "labels" / "6955.toml").read_text())
+    cell = [e["index"] for e in labels["element"] if "isolation cell hung on crane 1" in e["reason"]]
+    assert len(cell) >= 5 and not [i for i in cell if roles[i].role == "device"]

@@ -552,6 +552,9 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                     (classes[i].word == "door" and classes[i].role == "structural")},  # a door frame is wall
                sensors={i for i in idx if is_open(roles[i]) and {"dish", "radar"} & _words_of(els[i])})
         furniture(model, graph, idx, roles, root)
+        _device_arms(model, graph, idx, roles, core, joint_parts,
+                     [jb for jb, v in zip(hanging, verdicts) if v is not None and v[0] == "structural" and
+                      v[1] not in (LOCKED_REASON, CLOSER_REASON)])
     _carriages(model, graph, idx, roles)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior)
     if boat:
@@ -1484,6 +1487,39 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
         return None
     return ("structural", "turret/arm body on a movable joint: structural, the joint is the weak point "
                           f"[000 §7.1] ({len(struct)} structural parts, {m.size_in:.2f}\")", {}, True)
+
+
+ARM_MAX_SHARE = 0.5  # an arm is at most this share of its creation's Structure, not the craft itself
+
+
+def _device_arms(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], core: set[int],
+                 joint_parts: set[int], arms: list) -> None:
+    """An arm that swings on a movable joint off the Structure carrying a device and nothing else (a crane arm
+    holding a radar dish) moves with it: part of that device, Non-Structural ("crane arm" [000 §7.1 table];
+    the dish [000 §9.4 Systems: sensors]), as the hinged mount of a wing is part of the wing. An arm carrying a
+    cell, a cockpit, a gun or anything else Structural keeps its verdict."""
+    structure = sum(1 for i in idx if roles[i].role == "structural")
+    els = model.elements
+    for jb in arms:
+        mine = set(jb.elements)
+        devices = [i for i in mine if roles[i].role == "device" and roles[i].params.get("type") != "controls"]
+        arm = [i for i in mine if roles[i].role == "structural"]
+        if not devices or not arm or len(arm) > ARM_MAX_SHARE * structure:
+            continue
+        if any(roles[i].source != "topology" for i in arm) or \
+                any(roles[i].role not in ("structural", "device", "decoration", "weak point") for i in mine):
+            continue  # something of it was judged Structure on its own (an interior) or is a weapon or engine
+        beyond = {j for i in mine for j in graph.neighbors(i) if j not in mine and j not in core and
+                  j not in joint_parts and j in roles}
+        if any(roles[j].role not in ("device", "decoration", "weak point") for j in beyond):
+            continue
+        lead = max(devices, key=lambda i: float(np.prod(els[i].bbox_max - els[i].bbox_min)))
+        what = describe(els[lead])[1]
+        for i in arm:
+            base = roles[i].reason.split(";")[0]
+            roles[i] = RoleDecision("device", f"{base}; the arm the {what} swings on, off the Structure, carrying "
+                                              "nothing but it: a crane arm, part of the device, Non-Structural "
+                                              "[000 §7.1; §9.4]", "topology", dict(roles[lead].params))
 
 
 LOCKED_REASON = ("held on the Structure by joints at places not on one hinge line: it cannot turn, it is locked "
