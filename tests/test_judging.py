@@ -1277,3 +1277,18 @@ def test_a_crane_arm_carrying_a_radar_dish_is_part_of_the_device_the_cell_crane_
     labels = tomllib.loads((Path(__file__).parent / "labels" / "6955.toml").read_text())
     cell = [e["index"] for e in labels["element"] if "isolation cell hung on crane 1" in e["reason"]]
     assert len(cell) >= 5 and not [i for i in cell if roles[i].role == "device"]
+
+
+@needs_shared
+def test_loudhailers_pointing_forward_on_a_flyer_are_its_blasters():
+    """6969 Celestial Stinger: two minifig loudhailers lie level at the nose, held by cones, a trans-green round
+    plate at each mouth. A minifig's loudhailer is made as a barrel: its bell makes it no thin rod, where it
+    points tells; sticking out of a flyer level, a gun [000 §8.2 Ranged Weapons] (the labels: "a blaster"), its
+    cone and muzzle plate part of it. Two guns on the card."""
+    a = _official("6969 - Celestial Stinger.mpd")
+    ship = next(c for c in a.creations if c.name.endswith("Celestial Stinger"))
+    hailers = [i for i in ship.elements if a.model.elements[i].part == "4349.dat"]
+    assert len(hailers) == 2 and all(ship.roles[i].role == "weapon" and "gun barrel" in ship.roles[i].reason
+                                     for i in hailers)
+    card = next(k for k in a.cards if k.creation is ship)
+    assert sum(1 for w in card.weapons if w.type == "gun") >= 2

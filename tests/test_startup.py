@@ -109,9 +109,9 @@ def test_rigid_test_at_once_matches_allclose_one_by_one():
     assert any(one) and not all(one)
 
 
-def test_the_code_stamp_is_worked_out_once_per_process():
+def test_thecode_stamp_is_worked_out_once_per_process():
     from brikscan.analysis import store
 
-    store._code_stamp.cache_clear()
-    first = store._code_stamp()
-    assert store._code_stamp() is first and store._code_stamp.cache_info().misses == 1
+    store.code_stamp.cache_clear()
+    first = store.code_stamp()
+    assert store.code_stamp() is first and store.code_stamp.cache_info().misses == 1

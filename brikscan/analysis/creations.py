@@ -1101,7 +1101,10 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
         # is still a rod); built pieces by their box, as they line up with the build
         centre, d, length, thick = _rod_axis(model, i, own=classes[i].accessory)
-        if abs(float(d[1])) > ROD_LEVEL_COS or thick > BARREL_THICK_LDU or length < BARREL_RATIO * thick:
+        shaped = classes[i].accessory  # a minifig's torch or loudhailer is made as a barrel: its bell or its
+        # head makes it no thin rod, only where it points tells
+        if abs(float(d[1])) > ROD_LEVEL_COS or \
+                (not shaped and (thick > BARREL_THICK_LDU or length < BARREL_RATIO * thick)):
             continue  # standing up (an antenna, a mast) or not a rod
         # its outer end lies outside the rest of the body: it sticks out
         ends = [centre - d * length / 2, centre + d * length / 2]
@@ -1489,7 +1492,8 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
                           f"[000 §7.1] ({len(struct)} structural parts, {m.size_in:.2f}\")", {}, True)
 
 
-ARM_MAX_SHARE = 0.5  # an arm is at most this share of its creation's Structure, not the craft itself
+ARM_MAX_SHARE = 0.5  # an arm is at most this share of its creation's Structure, not the craft itself ...
+ARM_MAX_WEIGHT = 2.0  # ... and no more than twice the bulk (box volume) of the device it carries
 
 
 def _device_arms(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], core: set[int],
@@ -1497,7 +1501,8 @@ def _device_arms(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDe
     """An arm that swings on a movable joint off the Structure carrying a device and nothing else (a crane arm
     holding a radar dish) moves with it: part of that device, Non-Structural ("crane arm" [000 §7.1 table];
     the dish [000 §9.4 Systems: sensors]), as the hinged mount of a wing is part of the wing. An arm carrying a
-    cell, a cockpit, a gun or anything else Structural keeps its verdict."""
+    cell, a cockpit, a gun or anything else Structural keeps its verdict, and so does a body much bulkier than
+    the sensor on it (a robot's head with its eyes)."""
     structure = sum(1 for i in idx if roles[i].role == "structural")
     els = model.elements
     for jb in arms:
@@ -1513,7 +1518,10 @@ def _device_arms(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDe
                   j not in joint_parts and j in roles}
         if any(roles[j].role not in ("device", "decoration", "weak point") for j in beyond):
             continue
-        lead = max(devices, key=lambda i: float(np.prod(els[i].bbox_max - els[i].bbox_min)))
+        vol = {i: float(np.prod(els[i].bbox_max - els[i].bbox_min)) for i in mine}
+        if sum(vol[i] for i in arm) > ARM_MAX_WEIGHT * sum(vol[i] for i in devices):
+            continue  # a head or a body on a neck, not an arm: it outweighs the sensor on it
+        lead = max(devices, key=lambda i: vol[i])
         what = describe(els[lead])[1]
         for i in arm:
             base = roles[i].reason.split(";")[0]

@@ -19,6 +19,9 @@ from .annotations import parse_annotations
 from .connectivity import build_graph, components_in, connections_only
 from .creations import Creation, find_creations
 from .measure import import_box_library, measure_size
+from .store import code_stamp
+
+code_stamp()  # pinned now, with the code this process imports (see its docstring)
 
 nx = lazy("networkx")  # imported on first use: a cached analysis needs none of it
 _tables = lazy("brikscan.rules.tables")  # the pydantic rule tables: a cached analysis needs none of them

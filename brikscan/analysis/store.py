@@ -66,11 +66,13 @@ def _dist_version(dist: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _code_stamp() -> str:
+def code_stamp() -> str:
     """The analysis code itself (size and mtime of its modules, rule tables and geometry): an edited rule is a new key.
 
     Computed once per process, not on every analyse call: the code that runs is what the process imported at its
-    start, and editing the files later does not change it."""
+    start, and editing the files later does not change it. ``stats`` works it out when it is imported, so a
+    long-running process (a test session, the web app) never files results of the code it runs under the key of
+    files edited since."""
     here = Path(__file__).parent
     pkg = here.parent  # the geometry it measures with (geometry/obb.py's boxes are the Size) counts too
     files = sorted(list(here.glob("*.py")) + list((pkg / "rules").glob("*.toml")) +
@@ -81,7 +83,7 @@ def _code_stamp() -> str:
 def model_key(model, options: AnalysisOptions) -> str:
     """A hex digest over the model content, its geometry source, the options and the code."""
     h = hashlib.sha256()
-    h.update(f"{_versions()}|{_code_stamp()}|{options.key_text()}|{model.geometry_source}".encode())
+    h.update(f"{_versions()}|{code_stamp()}|{options.key_text()}|{model.geometry_source}".encode())
     for name, f in sorted(model.files.items()):
         h.update(f"\x00{name}\x00{f.header.name}\x00{f.header.description}".encode("utf-8", "replace"))
         for line, text in f.metas:
