@@ -1292,3 +1292,14 @@ def test_loudhailers_pointing_forward_on_a_flyer_are_its_blasters():
                                      for i in hailers)
     card = next(k for k in a.cards if k.creation is ship)
     assert sum(1 for w in card.weapons if w.type == "gun") >= 2
+
+
+@needs_shared
+def test_a_lone_minifig_head_on_a_post_is_a_prop_not_the_structure():
+    """6761 Bandit's Secret Hide-Out: a skull head in a cowboy hat sits on the "Keep Out" post. A minifig head
+    with no body is no minifig and no brick of the hide-out: a prop, decoration [000 §7.1] (the labels: "an
+    ornament, not a minifig"); the post under it carries only the ornament."""
+    a = _official("6761-1 - Bandit's Secret Hide-Out.mpd")
+    roles = {i: c.roles[i] for c in a.creations for i in c.elements if c.kind != "minifig"}
+    skull = [i for i in roles if a.model.elements[i].part == "3626bpa8.dat"]
+    assert len(skull) == 1 and roles[skull[0]].role == "decoration" and "without a body" in roles[skull[0]].reason

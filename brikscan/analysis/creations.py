@@ -1724,6 +1724,10 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         creations.append(c)
         in_fig.update(c.elements)
     rest = [e.index for e in model.elements if e.index not in in_fig and not e.missing]
+    for i in rest:  # a lone head on a post (a skull, a bust): no figure's, a prop (as in _carved_figures); a
+        if classes[i].minifig_body == "head":  # monkey's arms and hands are fitted to the monkey below
+            classes[i] = PartClass("decoration", f"{classes[i].reason}; a head without a body: a prop, "
+                                                 "decoration [000 §7.1]", word="ornament")
     # animals (a horse, a parrot on a shoulder, a monkey in the rigging) are Creatures of their own [000 ch.H],
     # [000 §10.3 Vermin], with what is fitted to them and nothing else (a saddle, a bridle)
     explicit = {i for i, n in notes.items() if n.role and n.origin in ("ROLE", "BEGIN", "cli")}
