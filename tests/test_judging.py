@@ -1303,3 +1303,18 @@ def test_a_lone_minifig_head_on_a_post_is_a_prop_not_the_structure():
     roles = {i: c.roles[i] for c in a.creations for i in c.elements if c.kind != "minifig"}
     skull = [i for i in roles if a.model.elements[i].part == "3626bpa8.dat"]
     assert len(skull) == 1 and roles[skull[0]].role == "decoration" and "without a body" in roles[skull[0]].reason
+
+
+@needs_shared
+def test_hinge_bars_hung_on_a_mast_are_spars_of_the_sail_rig():
+    """6256 Island Catamaran: two hinge bars hang on the hinged mast as its yards. Spars hanging off a mast are
+    the sail rig, part of the Thruster [000 §9.3], hinge ends and all (the rig is Non-Structural, one Structure
+    Level down, like a weak point [000 §7.1]): one Thruster of mast and yards."""
+    a = _official("6256 - Island Catamaran.mpd")
+    boat = next(c for c in a.creations if c.kind == "vehicle")
+    bars = [i for i in boat.elements if a.model.elements[i].description.startswith("Hinge Bar")]
+    assert len(bars) == 2 and all(boat.roles[i].role == "propulsion" and "sail rig" in boat.roles[i].reason
+                                  for i in bars)
+    card = next(k for k in a.cards if k.creation is boat)
+    (sail,) = [p for p in card.propulsion if p.type == "thrust"]
+    assert set(bars) <= set(sail.elements)

@@ -558,7 +558,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     _carriages(model, graph, idx, roles)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior)
     if boat:
-        _sail_rig(graph, idx, roles)
+        _sail_rig(model, graph, idx, roles)
     return roles
 
 
@@ -732,10 +732,15 @@ def _stowed_reason(c: PartClass) -> str:
            "(annotate it to mount it)"
 
 
-def _sail_rig(graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
+def _sail_rig(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
     """On a ship, the yards and spars hanging off a mast, outside the hull's Structure, carry the sails: part of
-    the Thruster [000 §9.3 Thrust Vectors]."""
+    the Thruster [000 §9.3 Thrust Vectors]. A hinge bar hung on the mast is such a spar, its hinge end and all:
+    a weak point no more than the rest of the rig, whose Non-Structural Armor it shares [000 §7.1]."""
     inside = set(idx)
+
+    def spar(j: int, r: RoleDecision) -> bool:
+        return (r.role == "decoration" and r.source == "topology") or \
+            (r.role == "weak point" and r.source == "part" and {"hinge", "bar"} <= _words_of(model.elements[j]))
     rig = {i for i in idx if roles[i].role == "propulsion" and roles[i].params.get("type") == "thrust"}
     frontier = list(rig)
     while frontier:
@@ -743,8 +748,7 @@ def _sail_rig(graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -
         for i in frontier:
             for j in graph.neighbors(i):
                 r = roles.get(j)
-                if j in inside and j not in rig and r is not None and r.role == "decoration" and \
-                        r.source == "topology":
+                if j in inside and j not in rig and r is not None and spar(j, r):
                     roles[j] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; hangs off the mast outside the "
                                                           "hull: a yard or spar of the sail rig, part of the Thruster "
                                                           "[000 §9.3]", "topology", {"type": "thrust"})
