@@ -109,9 +109,17 @@ def test_rigid_test_at_once_matches_allclose_one_by_one():
     assert any(one) and not all(one)
 
 
-def test_thecode_stamp_is_worked_out_once_per_process():
+def test_the_code_stamp_is_worked_out_once_per_process():
+    """Once, when the analysis is imported: a process that analyses after an edit of the code still files its
+    results under the stamp of the code it runs (a test session that started before the edit did not)."""
+    import subprocess
+    import sys
+
+    probe = ("from brikscan.analysis import stats, store; i = store.code_stamp.cache_info(); "
+             "print(i.currsize, i.misses)")  # after the import, before any analysis asks for it
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["1", "1"]
     from brikscan.analysis import store
 
-    store.code_stamp.cache_clear()
     first = store.code_stamp()
     assert store.code_stamp() is first and store.code_stamp.cache_info().misses == 1

@@ -552,7 +552,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                     (classes[i].word == "door" and classes[i].role == "structural")},  # a door frame is wall
                sensors={i for i in idx if is_open(roles[i]) and {"dish", "radar"} & _words_of(els[i])})
         furniture(model, graph, idx, roles, root)
-        _device_arms(model, graph, idx, roles, core, joint_parts,
+        _device_arms(model, graph, idx, classes, roles, core, joint_parts,
                      [jb for jb, v in zip(hanging, verdicts) if v is not None and v[0] == "structural" and
                       v[1] not in (LOCKED_REASON, CLOSER_REASON)])
     _carriages(model, graph, idx, roles)
@@ -749,7 +749,8 @@ def _sail_rig(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecis
             for j in graph.neighbors(i):
                 r = roles.get(j)
                 if j in inside and j not in rig and r is not None and spar(j, r):
-                    roles[j] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; hangs off the mast outside the "
+                    base = f"'{model.elements[j].description}'" if r.role == "weak point" else r.reason.split(';')[0]
+                    roles[j] = RoleDecision("propulsion", f"{base}; hangs off the mast outside the "
                                                           "hull: a yard or spar of the sail rig, part of the Thruster "
                                                           "[000 §9.3]", "topology", {"type": "thrust"})
                     rig.add(j)
@@ -798,6 +799,12 @@ def _thin(e) -> bool:
     return small <= SPACER_MAX_LDU[0] and middle <= SPACER_MAX_LDU[1]
 
 
+def _spacer(e) -> bool:
+    """A plate-high 1 x 1 part: under a plate beside a round spacer it is a second spacer, not the build."""
+    small, _, large = sorted(float(x) for x in (e.bbox_max - e.bbox_min))
+    return small <= SPACER_MAX_LDU[0] and large <= SPACER_MAX_LDU[1]
+
+
 def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
              feet: set[int] | frozenset[int] = frozenset()) -> None:
     """Small detail parts stuck on the outside (a 1 x 1 round plate, a grille tile, a cone, a clip light, a small
@@ -805,8 +812,8 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
 
     "Holds nothing up": no Structural part is built on its studs (whichever way they face: a grille tile on the
     side of a fuselage too), or none that it alone bears: a plate-high one-stud spacer (a 1 x 1 round plate, a clip
-    plate) under a tile or a deck plate that also stands on a part of the build beside it is a light or a fitting,
-    not a course of the build. A stack of details (kegs of round bricks) is decoration from the outermost in; a
+    plate), the only one under a tile or a deck plate that also stands on a part of the build beside it, is a
+    light or a fitting, not a course of the build. A stack of details (kegs of round bricks) is decoration from the outermost in; a
     round-brick column under a floor holds the floor and stays Structure."""
     inside = set(idx)
     els = model.elements
@@ -824,11 +831,16 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         return -sgn * float(els[i].bbox_max[k] if sgn > 0 else els[i].bbox_min[k])
 
     def borne_elsewhere(j: int, i: int) -> bool:
-        """``j`` is also built on a Structural part that is no detail: it stays up without ``i`` (a tile
-        bridging a round plate and a mudguard, a deck plate on a frame and one round spacer)."""
-        return any(k != i and k in inside and k not in cand and roles.get(k) is not None and
-                   roles[k].role == "structural" and _rests_on(els[j], els[k], _up_axis(els[k]))
-                   for k in graph.neighbors(j))
+        """``j`` stands on ``i`` as its one spacer and also on a Structural part of the build that is held up
+        itself (touching more than ``j``) and is no detail or spacer: it stays up without ``i`` (a tile bridging a
+        round plate and a mudguard). Two spacers under one plate, or a round one beside a square one, do one job
+        and keep one role: Structure."""
+        under = [k for k in graph.neighbors(j) if k != i and k in inside and roles.get(k) is not None and
+                 _rests_on(els[j], els[k], _up_axis(els[k]))]
+        if any(k in cand or _spacer(els[k]) for k in under):
+            return False
+        return any(roles[k].role == "structural" and any(m not in (i, j) for m in graph.neighbors(k))
+                   for k in under)
 
     for i in sorted(cand, key=outward):  # the outermost first: a detail on a detail is judged before its base
         on = [j for j in graph.neighbors(i) if j in inside and j != i and _rests_on(els[j], els[i], cand[i]) and
@@ -1039,9 +1051,7 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
             for i in on_line:
                 if i in pod:
                     continue
-                if any(float(np.max(np.maximum(0.0, np.maximum(els[i].bbox_min - els[j].bbox_max,
-                                                                els[j].bbox_min - els[i].bbox_max)))) <= POD_GAP_LDU
-                       for j in pod):
+                if any(_gap(els[i], els[j]) <= POD_GAP_LDU for j in pod):
                     pod.add(i)
                     grew = True
         for i in pod - {s}:
@@ -1053,9 +1063,16 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
             glow.discard(i)
 
 
+_MADE_BARRELS = {"torch", "loudhailer"}  # minifig accessories shaped as a barrel, whatever their girth
+EXHAUST_NEAR_LDU = 20.0  # ... unless they lie within a stud of a Thruster: then they are its exhaust
 _BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "telescope"}  # an antenna is decoration however it lies (issue 8)
 BARREL_RATIO = 2.0  # a barrel is at least twice as long as it is thick
 BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with its head)
+
+
+def _gap(a, b) -> float:
+    """The largest axis gap between two elements' boxes (0 where they touch or overlap)."""
+    return float(np.max(np.maximum(0.0, np.maximum(a.bbox_min - b.bbox_max, b.bbox_min - a.bbox_max))))
 
 
 def _rod_axis(model, i: int, own: bool = True) -> tuple[np.ndarray, np.ndarray, float, float]:
@@ -1096,6 +1113,8 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
     if not body:
         return
     lo, hi = element_boxes(model, body)
+    thrust = [j for j in idx if roles.get(j) is not None and roles[j].role == "propulsion" and
+              roles[j].params.get("type") == "thrust"]
     for i in idx:
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
@@ -1105,8 +1124,10 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
         # is still a rod); built pieces by their box, as they line up with the build
         centre, d, length, thick = _rod_axis(model, i, own=classes[i].accessory)
-        shaped = classes[i].accessory  # a minifig's torch or loudhailer is made as a barrel: its bell or its
-        # head makes it no thin rod, only where it points tells
+        # a minifig's torch or loudhailer is made as a barrel: its bell or its head makes it no thin rod; beside
+        # an engine's nozzle, though, a bell is the exhaust
+        shaped = classes[i].accessory and bool(_words_of(els[i]) & _MADE_BARRELS) and not any(
+            _gap(els[i], els[j]) <= EXHAUST_NEAR_LDU for j in thrust)
         if abs(float(d[1])) > ROD_LEVEL_COS or \
                 (not shaped and (thick > BARREL_THICK_LDU or length < BARREL_RATIO * thick)):
             continue  # standing up (an antenna, a mast) or not a rod
@@ -1500,7 +1521,7 @@ ARM_MAX_SHARE = 0.5  # an arm is at most this share of its creation's Structure,
 ARM_MAX_WEIGHT = 2.0  # ... and no more than twice the bulk (box volume) of the device it carries
 
 
-def _device_arms(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], core: set[int],
+def _device_arms(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], core: set[int],
                  joint_parts: set[int], arms: list) -> None:
     """An arm that swings on a movable joint off the Structure carrying a device and nothing else (a crane arm
     holding a radar dish) moves with it: part of that device, Non-Structural ("crane arm" [000 §7.1 table];
@@ -1511,15 +1532,19 @@ def _device_arms(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDe
     els = model.elements
     for jb in arms:
         mine = set(jb.elements)
-        devices = [i for i in mine if roles[i].role == "device" and roles[i].params.get("type") != "controls"]
+        beyond = {j for i in mine for j in graph.neighbors(i) if j not in mine and j not in core and
+                  j not in joint_parts and j in roles}
+
+        def controls(j: int) -> bool:
+            return roles[j].role == "device" and (roles[j].params.get("type") == "controls" or
+                                                   classes[j].word in ("steering", "control"))
+        devices = [i for i in mine if roles[i].role == "device" and not controls(i)]
         arm = [i for i in mine if roles[i].role == "structural"]
-        if not devices or not arm or len(arm) > ARM_MAX_SHARE * structure:
-            continue
+        if not devices or not arm or len(arm) > ARM_MAX_SHARE * structure or any(map(controls, mine | beyond)):
+            continue  # an arm with the Controls on it is a cockpit's or a cab's, not a device's
         if any(roles[i].source != "topology" for i in arm) or \
                 any(roles[i].role not in ("structural", "device", "decoration", "weak point") for i in mine):
             continue  # something of it was judged Structure on its own (an interior) or is a weapon or engine
-        beyond = {j for i in mine for j in graph.neighbors(i) if j not in mine and j not in core and
-                  j not in joint_parts and j in roles}
         if any(roles[j].role not in ("device", "decoration", "weak point") for j in beyond):
             continue
         vol = {i: float(np.prod(els[i].bbox_max - els[i].bbox_min)) for i in mine}
@@ -1621,8 +1646,7 @@ def _worked(model, idx: list[int], rack: int, classes) -> bool:
         w = _text_words(describe(model.elements[j])[1])
         if classes[j].word == "winch" or (w[:2] == ("technic", "gear") and w[2:3] != ("rack",)):
             o = model.elements[j]
-            if float(np.max(np.maximum(0.0, np.maximum(o.bbox_min - r.bbox_max, r.bbox_min - o.bbox_max)))) \
-                    <= DRIVE_MESH_LDU:
+            if _gap(o, r) <= DRIVE_MESH_LDU:
                 return True
     return False
 
@@ -1635,9 +1659,20 @@ def _is_drive(element) -> bool:
     return bool(w) and w[0] in _DRIVE_WORDS
 
 
-_BOAT_NAMES = {"boat", "boats", "raft", "rafts", "canoe", "dinghy", "rowboat", "lifeboat", "kayak", "barge"}
-_NOT_A_BOAT = {"dock", "docks", "pier", "jetty", "quay", "harbour", "harbor", "shed", "house", "trailer", "stand",
-               "rack", "ramp", "garage", "hangar", "display", "base", "crane", "launch"}  # "boat dock.ldr" is no boat
+_BOAT_NAMES = {"boat", "boats", "raft", "rafts", "canoe", "canoes", "dinghy", "rowboat", "lifeboat", "kayak",
+               "barge", "yacht", "ferry", "sailboat", "houseboat", "catamaran", "galley", "galleon", "schooner",
+               "sloop", "frigate", "ship", "ships"}
+_NOT_AT_SEA = {"space", "star", "air", "sky", "rocket", "mother", "cloud"}  # a "space ship" flies
+
+
+def _boat_name(model, idx) -> str:
+    """The submodel the build is (not the main file, which names the set) when its name names a boat: the last
+    whole word names the thing, as in "house boat" or "crane barge"; "boat dock", "lifeboat station" and "boat
+    trailer" name something else, and a "space ship" flies. A trailing number ("raft 2") is a copy's. "" when it
+    names none."""
+    sub = _common_submodel(model, idx)
+    words = [w for w in re.split(r"[^a-z0-9]+", file_stem(sub).lower()) if w and not w.isdigit()]
+    return sub if words and words[-1] in _BOAT_NAMES and not _NOT_AT_SEA & set(words) else ""
 BOAT_KEEL_LDU = 48.0  # a hull part whose bottom is within two bricks of the build's lowest point is its hull
 
 
@@ -1648,8 +1683,7 @@ def _boat_hull(model, idx, classes) -> bool:
     category is evidence, its place decides)."""
     hull = [i for i in idx if classes[i].word == "boat"]
     if not hull:  # a submodel named for a boat ("raft.ldr"): its name is the evidence, as "cannon.ldr" is a gun's
-        words = _stem_words(_common_submodel(model, idx))
-        return bool(_BOAT_NAMES & words) and not _NOT_A_BOAT & words
+        return bool(_boat_name(model, idx))
     els = model.elements
     bottom = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
     return any(float(els[i].bbox_max[1]) >= bottom - BOAT_KEEL_LDU for i in hull)
@@ -1665,7 +1699,8 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if prop:
         return "vehicle", f"{len(prop)} propulsion element(s) ({roles[prop[0]].reason})"
     if _boat_hull(model, idx, classes):
-        return "vehicle", "a boat hull"
+        named = not any(classes[i].word == "boat" for i in idx) and _boat_name(model, idx)
+        return "vehicle", f"named a boat ({named!r}): a boat without a hull part" if named else "a boat hull"
     cockpit = [i for i in idx if classes[i].word in _COCKPIT_WORDS]
     if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
         return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
@@ -1728,8 +1763,12 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         creations.append(c)
         in_fig.update(c.elements)
     rest = [e.index for e in model.elements if e.index not in in_fig and not e.missing]
-    for i in rest:  # a lone head on a post (a skull, a bust): no figure's, a prop (as in _carved_figures); a
-        if classes[i].minifig_body == "head":  # monkey's arms and hands are fitted to the monkey below
+    els = model.elements
+    for i in rest:  # a lone head on a post (a skull, a bust): no figure's, a prop (as in _carved_figures), unless
+        # bricks stand on it (a head as a round 1 x 1 brick); a monkey's arms and hands are fitted to the monkey
+        if classes[i].minifig_body == "head" and not any(
+                classes[j].role in (None, "structural") and not classes[j].accessory and not classes[j].minifig_body
+                and _rests_on(els[j], els[i], _up_axis(els[i])) for j in graph.neighbors(i)):
             classes[i] = PartClass("decoration", f"{classes[i].reason}; a head without a body: a prop, "
                                                  "decoration [000 §7.1]", word="ornament")
     # animals (a horse, a parrot on a shoulder, a monkey in the rigging) are Creatures of their own [000 ch.H],
