@@ -813,8 +813,8 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
     "Holds nothing up": no Structural part is built on its studs (whichever way they face: a grille tile on the
     side of a fuselage too), or none that it alone bears: a plate-high one-stud spacer (a 1 x 1 round plate, a clip
     plate), the only one under a tile or a deck plate that also stands on a part of the build beside it, is a
-    light or a fitting, not a course of the build. A stack of details (kegs of round bricks) is decoration from the outermost in; a
-    round-brick column under a floor holds the floor and stays Structure."""
+    light or a fitting, not a course of the build. A stack of details (kegs of round bricks) is decoration from
+    the outermost in; a round-brick column under a floor holds the floor and stays Structure."""
     inside = set(idx)
     els = model.elements
     cand: dict[int, tuple[int, float]] = {}
