@@ -375,19 +375,24 @@ def test_analysis_cache_is_explicit_not_hidden_on_the_model(tmp_path):
 
 # ---------------------------------------------------------------- SL suggestion and reason texts from the tables
 
-def _fake(colours: list[str], kind: str, descriptions: list[str] | None = None):
-    """A stand-in model and Creation for ``suggest_sl``: element i has colour name colours[i]."""
+def _fake(colours: list[str], kind: str, descriptions: list[str] | None = None, propulsion: str = ""):
+    """A stand-in model and Creation for ``suggest_sl``: element i has colour name colours[i]; with
+    ``propulsion`` one more element is propulsion of that type."""
     from types import SimpleNamespace as NS
+
+    from brikscan.analysis.roles import RoleDecision
 
     descriptions = descriptions or ["Brick 1 x 2"] * len(colours)
     model = NS(colours=NS(name=lambda c: colours[c]),
                elements=[NS(colour=i, description=d) for i, d in enumerate(descriptions)])
-    creation = NS(structural_elements=list(range(len(colours))), elements=list(range(len(colours))), kind=kind)
+    roles = {len(colours): RoleDecision("propulsion", "", "part", {"type": propulsion})} if propulsion else {}
+    creation = NS(structural_elements=list(range(len(colours))), elements=list(range(len(colours))), kind=kind,
+                  roles=roles)
     return model, creation
 
 
 def test_suggest_sl_reads_the_sl_suggestion_table():
-    """digest §13.1: glass 0, wood 1, stone 2 (+1 for brick-built vehicles), plastic 1 / ½ for creatures."""
+    """digest §13.1: glass 0, wood 1, stone 2 (+1 for brick-built tanks and bunkers), plastic 1 / ½ for creatures."""
     from brikscan.analysis.stats import suggest_sl
     from brikscan.rules.tables import load_rules
 
@@ -400,6 +405,15 @@ def test_suggest_sl_reads_the_sl_suggestion_table():
     sl, why = suggest_sl(*grey, r)
     assert sl == 3 and "+1: built mostly from bricks" in why and "stone or metal, SL 2" in why
     assert suggest_sl(*_fake(["Black"] * 9, "vehicle"), r)[0] == 2  # fewer than 10 bricks: no bonus
+    # "grey or black tanks and bunkers" (digest §13.1): a tank on treads gets the bonus, a black-hulled ship or
+    # a jet does not
+    assert suggest_sl(*_fake(["Black"] * 10, "vehicle", propulsion="ground"), r)[0] == 3
+    booster = _fake(["Black"] * 10, "vehicle", propulsion="ground")
+    booster[1].roles[11] = booster[1].roles[10].__class__("propulsion", "", "part", {"type": "thrust"})
+    assert suggest_sl(*booster, r)[0] == 3  # a car with a jet booster still drives like a tank
+    for moving in ("water", "thrust", "forward_flight"):
+        sl, why = suggest_sl(*_fake(["Black"] * 10, "vehicle", propulsion=moving), r)
+        assert sl == 2 and "+1" not in why, moving
     assert suggest_sl(*_fake([], "building"), r) == (1.0, "no structural elements; SL 1 (unaligned scenery default)")
     assert suggest_sl(*grey) == suggest_sl(*grey, r)  # no rules: the 2010 tables
 

@@ -274,7 +274,12 @@ def suggest_sl(model, creation: Creation, rules=None) -> tuple[float, str]:
     else:
         sl, why = float(mat.sl), mat.reason.format(sl=F.sl_text(mat.sl))
     why = f"{why}: {share:.0%} of the structural elements"
-    if mat.brick_bonus and creation.kind in t.brick_bonus_kinds:
+    moving = {r.params.get("type") for r in creation.roles.values() if r.role == "propulsion"}
+    craft = moving & set(t.brick_bonus_not_with)
+    if craft == {"thrust"} and "ground" in moving:
+        craft = set()  # a car with a jet booster still drives like a tank
+    if mat.brick_bonus and creation.kind in t.brick_bonus_kinds and not craft:
+        # "grey or black tanks and bunkers" (digest §13.1): a black-hulled ship or a jet is no tank
         bricks = sum(1 for i in idx if model.elements[i].description.lower().lstrip("~").startswith("brick"))
         plates = sum(1 for i in idx if model.elements[i].description.lower().lstrip("~").startswith("plate"))
         if bricks > plates and bricks >= t.brick_bonus_min_bricks:

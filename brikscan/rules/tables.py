@@ -244,6 +244,7 @@ class SlSuggestionRules(Section):
     materials: list[SlMaterial]  # checked in order; the last one has no keywords and catches the rest
     brick_bonus_kinds: list[str]
     brick_bonus_min_bricks: int
+    brick_bonus_not_with: list[str] = Field(default_factory=list)  # propulsion types that make no tank: a ship, a jet
     max_sl: float
 
     @field_validator("materials")
