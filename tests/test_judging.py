@@ -1362,3 +1362,16 @@ def test_a_boat_is_named_by_the_last_word_of_its_submodel():
     assert named("house boat.ldr") and named("crane barge.ldr") and named("raft 2.ldr") and named("pirate ship.ldr")
     assert not any(map(named, ["boat yard.ldr", "lifeboat station.ldr", "boat trailer.ldr", "928 - space ship.ldr",
                                "boathouse.ldr", ""]))
+
+
+@needs_shared
+def test_a_propeller_lying_flat_on_a_ships_deck_is_no_thruster():
+    """6286 Skulls Eye Schooner: the capstans on its decks are 4-blade propeller parts laid flat on pin tiles. A
+    propeller pushes along its axis [000 §9.3]: standing up on a deck it pushes the ship no way it floats, so it
+    is no Thruster (the labels call it the capstan, a device); the masts and sails stay the Thrusters."""
+    a = _official("6286 - Skulls Eye Schooner.mpd")
+    ship = next(c for c in a.creations if c.name == "6286 - main")
+    props = [i for i in ship.elements if "'Propeller" in ship.roles[i].reason]  # parts embedded as "2479"
+    assert props and all(ship.roles[i].role != "propulsion" and "lies flat" in ship.roles[i].reason for i in props)
+    card = next(k for k in a.cards if k.creation is ship)
+    assert card.propulsion and all(not set(props) & set(p.elements) for p in card.propulsion)

@@ -412,6 +412,11 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side, loaded on its "
                                                   "blades or under the build; a detail, not propulsion [000 §9.1]",
                                     "geometry")
+        elif boat and r.role == "propulsion" and r.source == "part" and r.params.get("type") == "thrust" and \
+                classes[i].word == "propeller" and _spins_level(model.elements[i]):
+            # a propeller pushes along its axis: lying flat on a ship's deck it pushes nothing (a capstan)
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but it lies flat on the boat: it pushes no way "
+                                                  "the boat floats, not propulsion [000 §9.3]", "geometry")
     inside = set(idx)
     aboard = any(classes[j].minifig_body for i in idx for j in graph.neighbors(i) if j not in inside)
     _airfoils(model, idx, classes, roles, boat, on_ground, aboard)
@@ -562,6 +567,12 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     return roles
 
 
+def _spins_level(element) -> bool:
+    """The part's spin axis (its local Y) stands near vertical: a rotor or propeller lying flat."""
+    y = np.asarray(element.transform, dtype=float)[:3, 1]
+    return abs(float(y[1])) >= ROTOR_LEVEL_COS * (float(np.linalg.norm(y)) or 1.0)
+
+
 ROTOR_LEVEL_COS = 0.87  # a lifting rotor spins within 30 degrees of level ...
 
 
@@ -571,8 +582,7 @@ def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
     the build above its hub (LDraw -Y is up). The hub is the part's origin, where LDraw rotors have their axle
     hole (a three-blade rotor's box centre is off it)."""
     e = model.elements[i]
-    y = np.asarray(e.transform, dtype=float)[:3, 1]
-    if abs(float(y[1])) < ROTOR_LEVEL_COS * (float(np.linalg.norm(y)) or 1.0):
+    if not _spins_level(e):
         return False
     c = np.asarray(e.transform, dtype=float)[:3, 3]
     els = model.elements
