@@ -1375,3 +1375,18 @@ def test_a_propeller_lying_flat_on_a_ships_deck_is_no_thruster():
     assert props and all(ship.roles[i].role != "propulsion" and "lies flat" in ship.roles[i].reason for i in props)
     card = next(k for k in a.cards if k.creation is ship)
     assert card.propulsion and all(not set(props) & set(p.elements) for p in card.propulsion)
+
+
+@needs_shared
+def test_a_mast_with_its_sections_yards_and_sails_is_one_thruster():
+    """6285 Black Seas Barracuda has two masts, each a base, a middle and a top section plugged into each other on
+    one upright axis (a join the connector data does not know), with yards and sails. A player counts a Thruster
+    per mast [000 §9.3 Thrust Vectors]: two, each with all its mast sections."""
+    a = _official("6285 - Black Seas Barracuda.mpd")
+    ship = next(c for c in a.creations if c.name == "6285 - main")
+    card = next(k for k in a.cards if k.creation is ship)
+    thrusters = [p for p in card.propulsion if p.type == "thrust"]
+    assert len(thrusters) == 2
+    for p in thrusters:
+        sections = [i for i in p.elements if "'Boat Mast" in ship.roles[i].reason]
+        assert len(sections) >= 3, [ship.roles[i].reason[:40] for i in sections]

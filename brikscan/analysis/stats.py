@@ -19,6 +19,7 @@ from .annotations import parse_annotations
 from .connectivity import build_graph, components_in, connections_only
 from .creations import Creation, find_creations
 from .measure import import_box_library, measure_size
+from .roles import describe, words
 from .store import code_stamp
 
 code_stamp()  # pinned now, with the code this process imports (see its docstring)
@@ -449,6 +450,10 @@ def propulsion_kind(t: str | None) -> str:
     return _KIND_ALIASES.get(t, t)
 
 
+MAST_AXIS_LDU = 6.0  # mast sections stand on one upright axis (their centres within this across) ...
+MAST_GAP_LDU = 2.0  # ... one plugged into the next (their boxes meet or overlap)
+
+
 def _thruster_cards(model, creation: Creation, idx: list[int], graph, rules, ldu_per_inch, hulls,
                     warnings, roles: dict | None = None) -> list[PropulsionCard]:
     """Thrusters (jets, rockets, propellers, sails): (Size × 2) CP for Size × 5" of Thrust, using Size Power
@@ -480,6 +485,17 @@ def _thruster_cards(model, creation: Creation, idx: list[int], graph, rules, ldu
     for i, ref in pod.items():
         if ref in inside:
             links.add_edge(i, ref)
+    # a mast is one Thruster with its yards and sails [000 §9.3]: its sections plug into each other on one upright
+    # axis, a join the connector data may not know
+    masts = [i for i in idx if "mast" in words(describe(model.elements[i])[1])]
+    for a, i in enumerate(masts):
+        for j in masts[a + 1:]:
+            ei, ej = model.elements[i], model.elements[j]
+            ci, cj = (ei.bbox_min + ei.bbox_max) / 2, (ej.bbox_min + ej.bbox_max) / 2
+            gap = max(float(ei.bbox_min[1] - ej.bbox_max[1]), float(ej.bbox_min[1] - ei.bbox_max[1]))
+            if abs(float(ci[0] - cj[0])) <= MAST_AXIS_LDU and abs(float(ci[2] - cj[2])) <= MAST_AXIS_LDU and \
+                    gap <= MAST_GAP_LDU:
+                links.add_edge(i, j)
     comps = [set(c) for c in nx.connected_components(links)]
     for comp in sorted((sorted(c) for c in comps), key=min):
         params = roles[comp[0]].params
