@@ -23,11 +23,11 @@ from ..rules.formulas import sl_text
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
 from .connectivity import JUDGED_KIND, add_resting, collinear, components_in, rigid_groups
 from .interior import PendingEnclosure
-from .measure import SizeMeasure, element_boxes, measure_size
+from .measure import SizeMeasure, box_gap, box_volume, element_boxes, measure_size
 from .mounts import (CLEAR_LDU, GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture,
                      is_detail_sized, is_open, landing_struts, mounts)
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
-                    jointed_bodies, parse_override, select_elements, structural_kind)
+                    jointed_bodies, parse_override, select_elements, structural_kind, words)
 
 if TYPE_CHECKING:
     from ..rules.tables import Rules
@@ -550,7 +550,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         els = model.elements
         inside = set(idx)  # the body's root: its best-connected piece (a dish at the tip may be the biggest)
         root = max(core, key=lambda i: (sum(1 for j in graph.neighbors(i) if j in inside),
-                                        float(np.prod(els[i].bbox_max - els[i].bbox_min)), -i))
+                                        box_volume(els[i]), -i))
         mounts(model, graph, idx, roles, root, describe_element(model),
                keep={i for i in idx if (classes[i].accessory and roles[i].source == "part") or i in stowed or
                      i in struts or classes[i].word in ("steering", "control", "winch") or
@@ -802,17 +802,12 @@ def _detail_part(model, e) -> bool:
 SPACER_MAX_LDU = (12.0, 20.0)  # a plate high (with its stud) and one stud wide: a spacer, not a course of wall
 
 
-def _thin(e) -> bool:
+def _thin(e, square: bool = False) -> bool:
     """A plate-high, one-stud-wide part (a 1 x 1 round plate, a clip plate): where something else also bears
-    what it carries it is a light or a fitting, not a course of the build."""
-    small, middle, _ = sorted(float(x) for x in (e.bbox_max - e.bbox_min))
-    return small <= SPACER_MAX_LDU[0] and middle <= SPACER_MAX_LDU[1]
-
-
-def _spacer(e) -> bool:
-    """A plate-high 1 x 1 part: under a plate beside a round spacer it is a second spacer, not the build."""
-    small, _, large = sorted(float(x) for x in (e.bbox_max - e.bbox_min))
-    return small <= SPACER_MAX_LDU[0] and large <= SPACER_MAX_LDU[1]
+    what it carries it is a light or a fitting, not a course of the build. ``square``: a 1 x 1 one only (under a
+    plate beside a round spacer it is a second spacer, not the build)."""
+    small, middle, large = sorted(float(x) for x in (e.bbox_max - e.bbox_min))
+    return small <= SPACER_MAX_LDU[0] and (large if square else middle) <= SPACER_MAX_LDU[1]
 
 
 def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
@@ -847,7 +842,7 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         and keep one role: Structure."""
         under = [k for k in graph.neighbors(j) if k != i and k in inside and roles.get(k) is not None and
                  _rests_on(els[j], els[k], _up_axis(els[k]))]
-        if any(k in cand or _spacer(els[k]) for k in under):
+        if any(k in cand or _thin(els[k], square=True) for k in under):
             return False
         return any(roles[k].role == "structural" and any(m not in (i, j) for m in graph.neighbors(k))
                    for k in under)
@@ -1061,7 +1056,7 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
             for i in on_line:
                 if i in pod:
                     continue
-                if any(_gap(els[i], els[j]) <= POD_GAP_LDU for j in pod):
+                if any(box_gap(els[i], els[j]) <= POD_GAP_LDU for j in pod):
                     pod.add(i)
                     grew = True
         for i in pod - {s}:
@@ -1078,11 +1073,6 @@ EXHAUST_NEAR_LDU = 20.0  # ... unless they lie within a stud of a Thruster: then
 _BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "telescope"}  # an antenna is decoration however it lies (issue 8)
 BARREL_RATIO = 2.0  # a barrel is at least twice as long as it is thick
 BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with its head)
-
-
-def _gap(a, b) -> float:
-    """The largest axis gap between two elements' boxes (0 where they touch or overlap)."""
-    return float(np.max(np.maximum(0.0, np.maximum(a.bbox_min - b.bbox_max, b.bbox_min - a.bbox_max))))
 
 
 def _rod_axis(model, i: int, own: bool = True) -> tuple[np.ndarray, np.ndarray, float, float]:
@@ -1137,7 +1127,7 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         # a minifig's torch or loudhailer is made as a barrel: its bell or its head makes it no thin rod; beside
         # an engine's nozzle, though, a bell is the exhaust
         shaped = classes[i].accessory and bool(_words_of(els[i]) & _MADE_BARRELS) and not any(
-            _gap(els[i], els[j]) <= EXHAUST_NEAR_LDU for j in thrust)
+            box_gap(els[i], els[j]) <= EXHAUST_NEAR_LDU for j in thrust)
         if abs(float(d[1])) > ROD_LEVEL_COS or \
                 (not shaped and (thick > BARREL_THICK_LDU or length < BARREL_RATIO * thick)):
             continue  # standing up (an antenna, a mast) or not a rod
@@ -1557,7 +1547,7 @@ def _device_arms(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
             continue  # something of it was judged Structure on its own (an interior) or is a weapon or engine
         if any(roles[j].role not in ("device", "decoration", "weak point") for j in beyond):
             continue
-        vol = {i: float(np.prod(els[i].bbox_max - els[i].bbox_min)) for i in mine}
+        vol = {i: box_volume(els[i]) for i in mine}
         if sum(vol[i] for i in arm) > ARM_MAX_WEIGHT * sum(vol[i] for i in devices):
             continue  # a head or a body on a neck, not an arm: it outweighs the sensor on it
         lead = max(devices, key=lambda i: vol[i])
@@ -1656,7 +1646,7 @@ def _worked(model, idx: list[int], rack: int, classes) -> bool:
         w = _text_words(describe(model.elements[j])[1])
         if classes[j].word == "winch" or (w[:2] == ("technic", "gear") and w[2:3] != ("rack",)):
             o = model.elements[j]
-            if _gap(o, r) <= DRIVE_MESH_LDU:
+            if box_gap(o, r) <= DRIVE_MESH_LDU:
                 return True
     return False
 
@@ -1681,22 +1671,27 @@ def _boat_name(model, idx) -> str:
     trailer" name something else, and a "space ship" flies. A trailing number ("raft 2") is a copy's. "" when it
     names none."""
     sub = _common_submodel(model, idx)
-    words = [w for w in re.split(r"[^a-z0-9]+", file_stem(sub).lower()) if w and not w.isdigit()]
-    return sub if words and words[-1] in _BOAT_NAMES and not _NOT_AT_SEA & set(words) else ""
+    name = [w for w in words(file_stem(sub)) if not w.isdigit()]
+    return sub if name and name[-1] in _BOAT_NAMES and not _NOT_AT_SEA & set(name) else ""
 BOAT_KEEL_LDU = 48.0  # a hull part whose bottom is within two bricks of the build's lowest point is its hull
 
 
-def _boat_hull(model, idx, classes) -> bool:
-    """A boat: a hull part ("Boat ...") at the bottom of the build, where a hull floats [000 §9.1 Water], or a
-    build of a submodel named for a boat (whole words: a log raft has no hull part). A
+def _boat_reason(model, idx, classes) -> str:
+    """Why the build is a boat ("" when it is none): a hull part ("Boat ...") at the bottom of the build, where a
+    hull floats [000 §9.1 Water], or a submodel named for a boat (whole words: a log raft has no hull part). A
     "Boat Bow Plate" laid as the nose of a star destroyer's hull, high above its keel, is plating (a part's
     category is evidence, its place decides)."""
     hull = [i for i in idx if classes[i].word == "boat"]
     if not hull:  # a submodel named for a boat ("raft.ldr"): its name is the evidence, as "cannon.ldr" is a gun's
-        return bool(_boat_name(model, idx))
+        named = _boat_name(model, idx)
+        return f"named a boat ({named!r}): a boat without a hull part" if named else ""
     els = model.elements
     bottom = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
-    return any(float(els[i].bbox_max[1]) >= bottom - BOAT_KEEL_LDU for i in hull)
+    return "a boat hull" if any(float(els[i].bbox_max[1]) >= bottom - BOAT_KEEL_LDU for i in hull) else ""
+
+
+def _boat_hull(model, idx, classes) -> bool:
+    return bool(_boat_reason(model, idx, classes))
 
 
 def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
@@ -1708,9 +1703,9 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     prop = [i for i in idx if roles[i].role == "propulsion"]
     if prop:
         return "vehicle", f"{len(prop)} propulsion element(s) ({roles[prop[0]].reason})"
-    if _boat_hull(model, idx, classes):
-        named = not any(classes[i].word == "boat" for i in idx) and _boat_name(model, idx)
-        return "vehicle", f"named a boat ({named!r}): a boat without a hull part" if named else "a boat hull"
+    boat = _boat_reason(model, idx, classes)
+    if boat:
+        return "vehicle", boat
     cockpit = [i for i in idx if classes[i].word in _COCKPIT_WORDS]
     if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
         return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \

@@ -162,6 +162,16 @@ def element_boxes(model, idx) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+def box_gap(a, b) -> float:
+    """The largest axis gap between two elements' boxes (0 where they touch or overlap)."""
+    return float(np.max(np.maximum(0.0, np.maximum(a.bbox_min - b.bbox_max, b.bbox_min - a.bbox_max))))
+
+
+def box_volume(element) -> float:
+    """The volume of an element's box: how bulky a piece is next to another (a mount against what it carries)."""
+    return float(np.prod(element.bbox_max - element.bbox_min))
+
+
 def import_box_library() -> None:
     """Import the library the oriented box comes from now, while a child process does other work."""
     from ..geometry.obb import import_backend

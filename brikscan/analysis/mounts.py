@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .branches import pendant_branches
-from .measure import element_boxes
+from .measure import box_volume, element_boxes
 from .roles import RoleDecision, describe, words
 
 DETAIL_MAX_LONG_LDU = 62.0  # a surface detail: at most 3 studs long (a plate with handles) ...
@@ -47,10 +47,6 @@ def flies(roles: dict[int, RoleDecision], boat: bool = False) -> bool:
 
 def is_open(r: RoleDecision | None) -> bool:
     return r is not None and (r.role, r.source) in _OPEN
-
-
-def _volume(element) -> float:
-    return float(np.prod(element.bbox_max - element.bbox_min))
 
 
 def is_detail_sized(element) -> bool:
@@ -96,7 +92,7 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
         if fixed or not payload or not open_:
             continue
         mast = all(i in sensors for i in payload) and \
-            sum(_volume(model.elements[i]) for i in open_) <= sum(_volume(model.elements[i]) for i in payload)
+            sum(box_volume(model.elements[i]) for i in open_) <= sum(box_volume(model.elements[i]) for i in payload)
         if (len(open_) > MOUNT_RATIO * len(payload) or not light) and not mast:
             continue  # many pieces are a mount only as a mast lighter than the sensor dish it holds up, not a
             # tower under its flag
@@ -109,8 +105,8 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
         lr = RoleDecision("device", "", "geometry") if lead in sensors else roles[lead]
         if lr.role == "decoration" and not all(is_detail_sized(model.elements[i]) for i in open_):
             continue
-        carried = sum(_volume(model.elements[i]) for i in payload)
-        if max(_volume(model.elements[i]) for i in open_) > carried:
+        carried = sum(box_volume(model.elements[i]) for i in payload)
+        if max(box_volume(model.elements[i]) for i in open_) > carried:
             continue  # a mount is smaller than what it carries: a wall brick under a gun is the wall
         for i in payload:
             if i in sensors:
