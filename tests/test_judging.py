@@ -1390,3 +1390,39 @@ def test_a_mast_with_its_sections_yards_and_sails_is_one_thruster():
     for p in thrusters:
         sections = [i for i in p.elements if "'Boat Mast" in ship.roles[i].reason]
         assert len(sections) >= 3, [ship.roles[i].reason[:40] for i in sections]
+
+
+@needs_shared
+def test_an_engine_nacelle_built_as_a_sub_assembly_is_one_thruster_with_all_its_pieces():
+    """10240 X-wing: each of the four engines is a sub-assembly placed on a wing root, a slim pod (intake, round
+    bricks, Technic mounts, exhaust) along its nozzle's axis. A player counts the whole nacelle as the engine, one
+    Thruster each [000 §9.3 Thrusters] (the labels call every nacelle piece propulsion), none of it the craft's
+    Structure."""
+    a = _official("10240-1 - Red Five X-Wing Starfighter.mpd")
+    card = max(a.cards, key=lambda k: len(k.creation.elements))
+    ship = card.creation
+    els = a.model.elements
+    pods: dict[tuple, list[int]] = {}
+    for i in ship.elements:  # the main model's sub-assemblies holding a nozzle told by its part
+        if len(els[i].refs) > 1 and ship.roles[i].role == "propulsion" and "nozzle" in ship.roles[i].reason:
+            pods.setdefault(els[i].refs[0], [])
+    for i in ship.elements:
+        if els[i].refs[0] in pods:
+            pods[els[i].refs[0]].append(i)
+    nacelles = {k: g for k, g in pods.items() if any(els[i].description.startswith("Brick  4 x  4 Round")
+                                                      for i in g)}
+    assert len(nacelles) == 4
+    thrusters = [set(p.elements) for p in card.propulsion if p.type == "thrust"]
+    for g in nacelles.values():
+        assert not [els[i].description for i in g if ship.roles[i].role == "structural"]
+        assert any(set(g) <= t for t in thrusters)  # one Thruster holds the whole nacelle
+
+
+@needs_shared
+def test_a_hull_section_holding_a_small_nozzle_is_not_an_engine():
+    """10129 Snowspeeder: each side of the hull is a long sub-assembly with small exhaust cones at its tail. It
+    is slim along the craft, but many times thicker than the cones: the hull, not an engine pod round them
+    [000 §7.1, §9.3]. No Thruster takes in a tenth of the craft."""
+    a = _official("10129-1 - Rebel Snowspeeder - UCS.mpd")
+    card = max(a.cards, key=lambda k: len(k.creation.elements))
+    assert all(len(p.elements) <= len(card.creation.elements) / 10 for p in card.propulsion if p.type == "thrust")

@@ -145,3 +145,43 @@ def test_labelled_targets(request):
     report = score_labels.markdown(results, overall)
     assert overall["role_accuracy"] >= 0.95, report
     assert overall["split_exact_share"] >= 0.90, report
+
+
+def _agreement_module():
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    spec = importlib.util.spec_from_file_location("agreement", ROOT / "bench" / "agreement.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_blind_second_labels_are_labelled_elements_of_the_set():
+    """tests/labels/blind: a second labeller's blind labels of a sample of the set (the noise ceiling,
+    bench/agreement.py). Every line is an element of a label file, with the same part, and a reason."""
+    ag = _agreement_module()
+    blind = ag.read_blind(LABELS / "blind")
+    assert len(blind) >= 300
+    labelled = {}
+    for f in FILES:
+        labels = score_labels.load_labels(f)
+        for e in labels["element"]:
+            labelled[(labels["model"], e["index"])] = e["part"]
+    wrong = [(k, e["part"]) for k, e in blind.items() if labelled.get(k) != e["part"]]
+    assert not wrong, wrong[:5]
+    assert all(e["reason"].strip() for e in blind.values())
+
+
+def test_agreement_counts_pairs_and_leaves_crew_out_when_asked():
+    ag = _agreement_module()
+    keys = ["a", "b", "c", "d"]
+    first = {"a": "crew", "b": "structural", "c": "decoration", "d": "weapon"}
+    second = {"a": "crew", "b": "structural", "c": "structural", "d": "weapon"}
+    code = {"a": "crew", "b": "decoration", "c": "structural", "d": "weapon"}
+    r = ag.agreement(first, second, code, keys)
+    assert (r["second_vs_first"]["agree"], r["code_vs_first"]["agree"], r["code_vs_second"]["agree"]) == (3, 2, 3)
+    r = ag.agreement(first, second, code, keys, crew=False)
+    assert r["elements"] == 3 and r["second_vs_first"]["agree"] == 2
+    lo, hi = ag.wilson(9, 10)
+    assert 0.59 < lo < 0.6 and 0.98 < hi < 0.99  # the Wilson interval of 9/10 (0.596, 0.982)

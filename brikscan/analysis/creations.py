@@ -541,6 +541,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
     _barrels(model, graph, idx, classes, roles, flyer, nozzles)
+    _engine_assemblies(model, idx, roles, flyer)
     _turrets(model, graph, idx, roles, [jb for jb, v in zip(hanging, verdicts) if v is None], core)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
@@ -1066,6 +1067,64 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
                                                   "[000 §9.3]", "geometry", {"type": "thrust"}, f"with:{s}")
             cand.discard(i)
             glow.discard(i)
+
+
+ENGINE_SLIM = 2.0  # an engine built as a sub-assembly is at least this many times longer along its nozzle ...
+ENGINE_SHARE = 0.25  # ... at most this share of the craft (more is the craft itself: a rocket) ...
+ENGINE_GIRTH = 2.5  # ... and at most this many times as thick as its thickest engine part told so far
+
+
+def _engine_assemblies(model, idx: list[int], roles: dict[int, RoleDecision], flyer: bool) -> None:
+    """On a flyer, a sub-assembly the builder made (a submodel placed once) that holds a nozzle and is a slim pod
+    along the nozzle's axis is the whole engine, its mounts and casing included: a nacelle is one Thruster
+    [000 §9.3 Thrusters]. Its weapons, devices, crew and annotated parts keep their roles."""
+    if not flyer:
+        return
+    els = model.elements
+    members: dict[tuple, list[int]] = {}
+    for i in idx:
+        refs = els[i].refs
+        for d in range(1, len(refs)):
+            members.setdefault(refs[:d], []).append(i)
+    done: set[tuple] = set()
+    for s in idx:
+        r = roles.get(s)
+        if r is None or r.role != "propulsion" or r.params.get("type") != "thrust":
+            continue
+        a = np.asarray(els[s].transform, dtype=float)[:3, 1]
+        a = np.abs(a) / (float(np.linalg.norm(a)) or 1.0)
+        k = int(np.argmax(a))
+        if float(a[k]) < POD_AXIS_COS:
+            continue  # a nozzle aslant: no axis to be slim along
+        refs = els[s].refs
+        for d in range(1, len(refs)):  # the outermost sub-assembly that is a slim pod along the nozzle
+            key = refs[:d]
+            g = members.get(key, [])
+            if key in done or len(g) > ENGINE_SHARE * len(idx) or len(g) < 2:
+                continue
+            lo, hi = element_boxes(model, g)
+            ext = hi.max(axis=0) - lo.min(axis=0)
+            girth = max(float(ext[j]) for j in range(3) if j != k)
+            if float(ext[k]) < ENGINE_SLIM * girth:
+                continue
+            known = [i for i in g if roles.get(i) is not None and roles[i].role == "propulsion" and
+                     roles[i].params.get("type") == "thrust"]  # the engine parts told so far, the nozzle's own
+            t_lo, t_hi = element_boxes(model, known)
+            if girth > ENGINE_GIRTH * max(float((t_hi[:, j] - t_lo[:, j]).max()) for j in range(3) if j != k):
+                continue  # a hull section holding small nozzles (one or a row of them): not a pod round them
+            done.add(key)
+            name = refs[d][0]  # the sub-assembly's own file (``key`` ends with the line placing it)
+            for i in g:
+                q = roles.get(i)
+                if i == s or q is None or not (is_open(q) or (q.role, q.source) in (
+                        ("weak point", "topology"), ("decoration", "part"))) or q.role == "propulsion":
+                    continue
+                base = q.reason.split(";")[0]
+                roles[i] = RoleDecision("propulsion", f"{base}; in the sub-assembly {file_stem(name)!r} that holds "
+                                                      f"the nozzle ({describe(els[s])[1]}), a slim pod along its axis:"
+                                                      " the engine, part of the Thruster [000 §9.3]", "geometry",
+                                        {"type": "thrust"}, f"with:{s}")
+            break
 
 
 _MADE_BARRELS = {"torch", "loudhailer"}  # minifig accessories shaped as a barrel, whatever their girth
