@@ -1426,3 +1426,20 @@ def test_a_hull_section_holding_a_small_nozzle_is_not_an_engine():
     a = _official("10129-1 - Rebel Snowspeeder - UCS.mpd")
     card = max(a.cards, key=lambda k: len(k.creation.elements))
     assert all(len(p.elements) <= len(card.creation.elements) / 10 for p in card.propulsion if p.type == "thrust")
+
+
+@needs_shared
+def test_a_handle_plate_in_a_layer_is_a_fitting_unless_it_alone_holds_what_is_on_it(tmp_path):
+    """A plate with a handle is a fitting first (a grab bar, a rail post) [000 §7.1 "anything decorative"]: laid in
+    a layer under a plate that also stands on the plain plate beside it, it holds nothing up alone, decoration
+    (the labels' 7150 and 6761 handle plates). The only thing under the plate on it, it is a course of the
+    build and stays Structure."""
+    top = [f"1 14 0 -64 -40 {ID} 3022.dat"]  # a 2 x 2 plate over both studs rows
+    a = _analyse(_model(tmp_path, "handle.ldr", BODY + [f"1 4 0 -56 -50 {ID} 2540.dat",
+                                                         f"1 4 0 -56 -30 {ID} 3023.dat"] + top))
+    _, handle = _role(a, "2540.dat")
+    assert handle.role == "decoration" and "holds nothing up alone" in handle.reason
+    a = _analyse(_model(tmp_path, "handle2.ldr", BODY + [f"1 4 0 -56 -50 {ID} 2540.dat",
+                                                          f"1 14 0 -64 -50 {ID} 3023.dat"]))
+    _, handle = _role(a, "2540.dat")
+    assert handle.role == "structural"

@@ -803,6 +803,9 @@ def _detail_part(model, e) -> bool:
 SPACER_MAX_LDU = (12.0, 20.0)  # a plate high (with its stud) and one stud wide: a spacer, not a course of wall
 
 
+_HANDLE_WORDS = {"handle", "handles"}  # a plate or tile with a handle is a fitting first: a grab bar, a rail
+
+
 def _thin(e, square: bool = False) -> bool:
     """A plate-high, one-stud-wide part (a 1 x 1 round plate, a clip plate): where something else also bears
     what it carries it is a light or a fitting, not a course of the build. ``square``: a 1 x 1 one only (under a
@@ -852,7 +855,8 @@ def _details(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         on = [j for j in graph.neighbors(i) if j in inside and j != i and _rests_on(els[j], els[i], cand[i]) and
               not (j in cand and roles[j].role == "decoration") and
               (j not in roles or roles[j].role in ("structural", "weak point", "weapon", "device", "propulsion"))]
-        held = [j for j in on if not (_thin(els[i]) and borne_elsewhere(j, i))]
+        fitting = _thin(els[i]) or bool(_words_of(els[i]) & _HANDLE_WORDS)
+        held = [j for j in on if not (fitting and borne_elsewhere(j, i))]
         if held:
             continue  # something is built on it and stands on it alone
         why = " alone (what is built on it stands on the build beside it too)" if on else ""
