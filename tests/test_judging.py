@@ -1443,3 +1443,21 @@ def test_a_handle_plate_in_a_layer_is_a_fitting_unless_it_alone_holds_what_is_on
                                                           f"1 14 0 -64 -50 {ID} 3023.dat"]))
     _, handle = _role(a, "2540.dat")
     assert handle.role == "structural"
+
+
+@needs_shared
+def test_a_fuselage_built_as_a_sub_assembly_with_an_engine_at_its_tail_stays_the_hull():
+    """tests/data/fuselage_subassembly.mpd: the whole fuselage (bricks, the pilot's seat, a windscreen, a round
+    engine at its tail) is one sub-assembly, slim along the engine's axis, between wings of 80 plates. It is the
+    craft's body, with its cockpit and holding the wings together, not an engine pod [000 §7.1, §9.3]: its bricks
+    stay Structure and the Thruster is the engine alone."""
+    from pathlib import Path
+
+    from brikscan import load
+
+    a = _analyse(load(Path(__file__).parent / "data" / "fuselage_subassembly.mpd", LIBRARY_ZIP))
+    (card,) = [k for k in a.cards if k.creation.kind == "vehicle"]
+    els = a.model.elements
+    hull = [i for i in card.creation.elements if els[i].part == "3001.dat"]
+    assert hull and all(card.creation.roles[i].role == "structural" for i in hull)
+    assert all(len(p.elements) <= 3 for p in card.propulsion if p.type == "thrust")

@@ -541,7 +541,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
     _barrels(model, graph, idx, classes, roles, flyer, nozzles)
-    _engine_assemblies(model, idx, roles, flyer)
+    _engine_assemblies(model, graph, idx, classes, roles, flyer)
     _turrets(model, graph, idx, roles, [jb for jb, v in zip(hanging, verdicts) if v is None], core)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
@@ -1075,13 +1075,31 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
 
 ENGINE_SLIM = 2.0  # an engine built as a sub-assembly is at least this many times longer along its nozzle ...
 ENGINE_SHARE = 0.25  # ... at most this share of the craft (more is the craft itself: a rocket) ...
-ENGINE_GIRTH = 2.5  # ... and at most this many times as thick as its thickest engine part told so far
+ENGINE_GIRTH = 2.5  # ... and at most this many times as thick as its thickest engine part told so far;
+ENGINE_AXIS_OFF = 0.25  # its nozzle centred on its axis (within this share of its girth either way)
+SPLIT_MIN_SHARE = 0.15  # a piece of the craft this big (share of its elements) left on its own is a split
+_SEAT_WORDS = {"seat", "cockpit", "windscreen", "canopy", "saddle", "steering"}  # where a pilot sits (a control
+# stick alone is a greeble as often as not: nacelles wear them)
 
 
-def _engine_assemblies(model, idx: list[int], roles: dict[int, RoleDecision], flyer: bool) -> None:
-    """On a flyer, a sub-assembly the builder made (a submodel placed once) that holds a nozzle and is a slim pod
-    along the nozzle's axis is the whole engine, its mounts and casing included: a nacelle is one Thruster
-    [000 §9.3 Thrusters]. Its weapons, devices, crew and annotated parts keep their roles."""
+def _holds_together(graph: nx.Graph, idx: list[int], g: list[int]) -> bool:
+    """The craft falls apart without the elements ``g``: more big pieces of it (``SPLIT_MIN_SHARE``) are left
+    than there were (a fuselage between two wings; an engine pod hangs on the craft, and its intake or a mount
+    hanging on the pod alone is no split)."""
+    least = max(2, SPLIT_MIN_SHARE * len(idx))
+    def pieces(nodes) -> int:
+        return sum(1 for comp in nx.connected_components(graph.subgraph(nodes)) if len(comp) >= least)
+    gone = set(g)
+    return pieces([i for i in idx if i not in gone]) > pieces(idx)
+
+
+def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
+                       flyer: bool) -> None:
+    """On a flyer, a sub-assembly the builder made (a submodel's placement) that holds a nozzle on its axis and is
+    a slim pod along that axis is the whole engine, its mounts and casing included: a nacelle is one Thruster
+    [000 §9.3 Thrusters]. Not a hull section: a sub-assembly with a place for the pilot (a seat, a cockpit, a
+    windscreen, a steering wheel) or one the craft falls apart without (a fuselage between the wings) is the craft's body, and a boom
+    with a nozzle under its tip is a boom. Its weapons, devices, crew and annotated parts keep their roles."""
     if not flyer:
         return
     els = model.elements
@@ -1111,11 +1129,17 @@ def _engine_assemblies(model, idx: list[int], roles: dict[int, RoleDecision], fl
             girth = max(float(ext[j]) for j in range(3) if j != k)
             if float(ext[k]) < ENGINE_SLIM * girth:
                 continue
+            c, box_mid = (els[s].bbox_min + els[s].bbox_max) / 2, (lo.min(axis=0) + hi.max(axis=0)) / 2
+            if any(abs(float(c[j] - box_mid[j])) > ENGINE_AXIS_OFF * float(ext[j]) + POD_GAP_LDU
+                   for j in range(3) if j != k):
+                continue  # the nozzle off the sub-assembly's axis: a boom with a jet under its tip
             known = [i for i in g if roles.get(i) is not None and roles[i].role == "propulsion" and
                      roles[i].params.get("type") == "thrust"]  # the engine parts told so far, the nozzle's own
             t_lo, t_hi = element_boxes(model, known)
             if girth > ENGINE_GIRTH * max(float((t_hi[:, j] - t_lo[:, j]).max()) for j in range(3) if j != k):
                 continue  # a hull section holding small nozzles (one or a row of them): not a pod round them
+            if any(classes[i].word in _SEAT_WORDS for i in g) or _holds_together(graph, idx, g):
+                continue  # the craft's body, with its cockpit or between its wings
             done.add(key)
             name = refs[d][0]  # the sub-assembly's own file (``key`` ends with the line placing it)
             for i in g:
