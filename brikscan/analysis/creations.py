@@ -1082,15 +1082,17 @@ _SEAT_WORDS = {"seat", "cockpit", "windscreen", "canopy", "saddle", "steering"} 
 # stick alone is a greeble as often as not: nacelles wear them)
 
 
-def _holds_together(graph: nx.Graph, idx: list[int], g: list[int]) -> bool:
+def _big_pieces(graph: nx.Graph, nodes, least: float) -> int:
+    """How many connected pieces of at least ``least`` elements ``nodes`` make."""
+    return sum(1 for comp in nx.connected_components(graph.subgraph(nodes)) if len(comp) >= least)
+
+
+def _holds_together(graph: nx.Graph, idx: list[int], g: list[int], whole: int) -> bool:
     """The craft falls apart without the elements ``g``: more big pieces of it (``SPLIT_MIN_SHARE``) are left
-    than there were (a fuselage between two wings; an engine pod hangs on the craft, and its intake or a mount
-    hanging on the pod alone is no split)."""
-    least = max(2, SPLIT_MIN_SHARE * len(idx))
-    def pieces(nodes) -> int:
-        return sum(1 for comp in nx.connected_components(graph.subgraph(nodes)) if len(comp) >= least)
+    than the ``whole`` craft's (a fuselage between two wings; an engine pod hangs on the craft, and its intake or a
+    mount hanging on the pod alone is no split)."""
     gone = set(g)
-    return pieces([i for i in idx if i not in gone]) > pieces(idx)
+    return _big_pieces(graph, [i for i in idx if i not in gone], max(2, SPLIT_MIN_SHARE * len(idx))) > whole
 
 
 def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
@@ -1098,8 +1100,9 @@ def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: d
     """On a flyer, a sub-assembly the builder made (a submodel's placement) that holds a nozzle on its axis and is
     a slim pod along that axis is the whole engine, its mounts and casing included: a nacelle is one Thruster
     [000 §9.3 Thrusters]. Not a hull section: a sub-assembly with a place for the pilot (a seat, a cockpit, a
-    windscreen, a steering wheel) or one the craft falls apart without (a fuselage between the wings) is the craft's body, and a boom
-    with a nozzle under its tip is a boom. Its weapons, devices, crew and annotated parts keep their roles."""
+    windscreen, a steering wheel) or one the craft falls apart without (a fuselage between the wings) is the
+    craft's body, and a boom with a nozzle under its tip is a boom. Its weapons, devices, crew and annotated parts
+    keep their roles."""
     if not flyer:
         return
     els = model.elements
@@ -1109,6 +1112,7 @@ def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: d
         for d in range(1, len(refs)):
             members.setdefault(refs[:d], []).append(i)
     done: set[tuple] = set()
+    whole: list[int] = []  # the craft's own big pieces, counted once when first asked
     for s in idx:
         r = roles.get(s)
         if r is None or r.role != "propulsion" or r.params.get("type") != "thrust":
@@ -1138,8 +1142,11 @@ def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: d
             t_lo, t_hi = element_boxes(model, known)
             if girth > ENGINE_GIRTH * max(float((t_hi[:, j] - t_lo[:, j]).max()) for j in range(3) if j != k):
                 continue  # a hull section holding small nozzles (one or a row of them): not a pod round them
-            if any(classes[i].word in _SEAT_WORDS for i in g) or _holds_together(graph, idx, g):
-                continue  # the craft's body, with its cockpit or between its wings
+            if any(classes[i].word in _SEAT_WORDS for i in g):
+                continue  # the craft's body, with its cockpit
+            whole = whole or [_big_pieces(graph, idx, max(2, SPLIT_MIN_SHARE * len(idx)))]
+            if _holds_together(graph, idx, g, whole[0]):
+                continue  # the craft's body, between its wings
             done.add(key)
             name = refs[d][0]  # the sub-assembly's own file (``key`` ends with the line placing it)
             for i in g:
