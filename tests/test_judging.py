@@ -1461,3 +1461,20 @@ def test_a_fuselage_built_as_a_sub_assembly_with_an_engine_at_its_tail_stays_the
     hull = [i for i in card.creation.elements if els[i].part == "3001.dat"]
     assert hull and all(card.creation.roles[i].role == "structural" for i in hull)
     assert all(len(p.elements) <= 3 for p in card.propulsion if p.type == "thrust")
+
+
+@needs_shared
+def test_a_cone_on_its_side_is_an_exhaust_only_where_it_opens_outward(tmp_path):
+    """An engine's exhaust flares outward [000 §9.3]: a cone lying on its side on a jet, held at its narrow end
+    with its wide end open to the back, is a nozzle, a Thruster. The same cone held by its wide end with its tip
+    pointing out is a nose, a spike or a muzzle, not a Thruster (6923's and 6973's wing-tip cones, 70816's
+    eighteen cones, each a 2 CP Thruster before)."""
+    jet = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    opens_back = "1 0 0 0 0 -1 0 1 0"  # local Y (a cone's tip to its base) along +Z: tip on the body's back
+    tip_back = "1 0 0 0 0 1 0 -1 0"  # local Y along -Z: its base on the body's back, its tip out
+    a = _analyse(_model(tmp_path, "exhaust.ldr", jet + [f"1 4 0 -12 80 {opens_back} 4589.dat"]))
+    _, cone = _role(a, "4589.dat")
+    assert cone.role == "propulsion" and cone.params.get("type") == "thrust" and "nozzle" in cone.reason
+    a = _analyse(_model(tmp_path, "spike.ldr", jet + [f"1 4 0 -12 104 {tip_back} 4589.dat"]))
+    _, cone = _role(a, "4589.dat")
+    assert cone.role != "propulsion"

@@ -977,6 +977,11 @@ def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
             continue
         if classes[i].word != "cone":
             continue
+        if abs(float(axis[1])) < 0.5 and _points_out(model, graph, i, axis):
+            roles[i] = replace(r, reason=f"{r.reason}; a cone on its side held by its wide end, its tip pointing "
+                                         "out: a nose, a spike or a muzzle, not an exhaust (an exhaust opens "
+                                         "outward) [000 §9.3]")
+            continue
         if abs(float(axis[1])) < 0.5 and (length is None or not is_detail_sized(els[i]) or
                                           abs(float(axis[length])) >= NOZZLE_ALONG_COS):
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone on its side on a flyer: an engine "
@@ -989,6 +994,24 @@ def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                     {"type": "thrust"})
             found.add(i)
     return found
+
+
+def _points_out(model, graph: nx.Graph, i: int, axis: np.ndarray) -> bool:
+    """A cone held by its wide end with nothing at its narrow tip: it points out of the build (a nose cone, a
+    spike, a gun's muzzle). An LDraw cone stands along its local Y, its tip (the stud) at its origin."""
+    els = model.elements
+    e = els[i]
+    tip = np.asarray(e.transform, dtype=float)[:3, 3]
+    height = float((e.bbox_max - e.bbox_min) @ np.abs(axis))
+    base = tip + axis * height
+
+    def held_at(p: np.ndarray) -> bool:
+        return any(bool(np.all(els[j].bbox_min - CONE_END_LDU <= p) and np.all(p <= els[j].bbox_max + CONE_END_LDU))
+                   for j in graph.neighbors(i) if j != i)
+    return held_at(base + axis * 2) and not held_at(tip - axis * 2)
+
+
+CONE_END_LDU = 3.0  # a neighbour's box this near a cone's end holds it there
 
 
 POD_AXIS_COS = 0.95  # parts of one engine pod lie along one axis ...
