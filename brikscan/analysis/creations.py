@@ -1819,7 +1819,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
         return "creature", "made of animal parts"
     prop = [i for i in idx if roles[i].role == "propulsion"]
     if prop:
-        return "vehicle", f"{len(prop)} propulsion element(s) ({roles[prop[0]].reason})"
+        kinds = Counter((roles[i].params or {}).get("type", "") or "propulsion" for i in prop)
+        return "vehicle", f"{len(prop)} propulsion element(s) (" + ", ".join(
+            f"{k.replace('_', ' ')} {n}" for k, n in sorted(kinds.items())) + "): it moves under its own power " \
+            "[000 §9.1]"
     boat = _boat_reason(model, idx, classes)
     if boat:
         return "vehicle", boat
