@@ -1478,3 +1478,22 @@ def test_a_cone_on_its_side_is_an_exhaust_only_where_it_opens_outward(tmp_path):
     a = _analyse(_model(tmp_path, "spike.ldr", jet + [f"1 4 0 -12 104 {tip_back} 4589.dat"]))
     _, cone = _role(a, "4589.dat")
     assert cone.role != "propulsion"
+
+
+@needs_shared
+def test_a_barrel_of_round_bricks_with_a_cone_pointing_out_of_a_jet_is_a_gun(tmp_path):
+    """A round 1 x 1 brick lying level out of a jet's nose with a cone on its end, the cone's tip pointing out:
+    a gun barrel, a Ranged Weapon [000 §8.2] (7181's twin wing cannons; a reviewer's probe was costed as two
+    Thrusters). On a 1 x 1 round plate the same cone is a light or a detail, no gun."""
+    jet = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    forward = "1 0 0 0 0 -1 0 1 0"  # local Y (top to bottom) along +Z: the stud and the cone's tip face forward
+    a = _analyse(_model(tmp_path, "gun.ldr", jet + [f"1 0 0 -12 -104 {forward} 3062b.dat",
+                                                     f"1 4 0 -12 -128 {forward} 4589.dat"]))
+    _, cone = _role(a, "4589.dat")
+    _, brick = _role(a, "3062b.dat")
+    assert cone.role == "weapon" and cone.params.get("type") == "gun" and "barrel" in cone.reason
+    assert brick.role == "weapon"
+    a = _analyse(_model(tmp_path, "light.ldr", jet + [f"1 0 0 -12 -88 {forward} 4073.dat",
+                                                       f"1 4 0 -12 -112 {forward} 4589.dat"]))
+    _, cone = _role(a, "4589.dat")
+    assert cone.role != "weapon"

@@ -1236,6 +1236,8 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
             continue
+        if classes[i].word == "cone" and _muzzle_cone(model, graph, idx, roles, i, lo, hi, body, thrust):
+            continue
         if not _words_of(els[i]) & _BARREL_WORDS or classes[i].minifig_body:
             continue
         # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
@@ -1258,6 +1260,34 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                           "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
                                 {"type": "gun"})
         _strung_on(model, graph, idx, roles, i, centre, d, nozzles)
+
+
+def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], i: int, lo: np.ndarray,
+                 hi: np.ndarray, body: list[int], thrust: list[int]) -> bool:
+    """A cone lying level with its tip pointing out of a flyer's body, at the end of a round brick or a cylinder (or
+    more) on its axis, with no Thruster on that axis: the muzzle of a gun barrel of round bricks [000 §8.2 Ranged Weapons] (a
+    rocket pod's nose cone has its nozzle on the same line). Judges it and what is strung on it; True if so."""
+    els = model.elements
+    e = els[i]
+    d = np.asarray(e.transform, dtype=float)[:3, 1]
+    d = d / (float(np.linalg.norm(d)) or 1.0)
+    if abs(float(d[1])) > ROD_LEVEL_COS or not _points_out(model, graph, i, d):
+        return False
+    centre = (e.bbox_min + e.bbox_max) / 2
+    tip = np.asarray(e.transform, dtype=float)[:3, 3]
+    others = np.array([j != i for j in body])
+    if len(body) and bool(((lo[others] - 1 <= tip) & (tip <= hi[others] + 1)).all(axis=1).any()):
+        return False  # its tip inside the body: not sticking out
+    behind = [j for j in graph.neighbors(i) if j in roles and _on_axis(els[j], centre, d) and
+              roles[j].role in ("decoration", "structural") and (
+                  "cylinder" in _words_of(els[j]) or {"round", "brick"} <= _words_of(els[j]))]  # not a round plate:
+    # a cone on a 1 x 1 round plate is a light or a detail
+    if not behind or any(_on_axis(els[j], centre, d) for j in thrust):
+        return False
+    roles[i] = RoleDecision("weapon", f"{roles[i].reason}; the tip of a barrel of round bricks sticking out of a "
+                                      "flyer's body: a gun [000 §8.2 Ranged Weapons]", "geometry", {"type": "gun"})
+    _strung_on(model, graph, idx, roles, i, centre, d)
+    return True
 
 
 TURRET_MAX_ELEMENTS = 12  # a small turret: this many elements at most ...
