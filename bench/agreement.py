@@ -35,7 +35,8 @@ def read_blind(folder: Path = BLIND_DIR) -> dict[tuple[str, int], dict]:
                 continue
             p = line.split("\t")
             if len(p) != 6 or not p[1].strip().isdigit():
-                raise S.LabelError(f"{f}:{n}: expected 6 tab-separated fields (model, index, part, role, type, reason)")
+                raise S.LabelError(f"{f}:{n}: expected 6 tab-separated fields "
+                                   "(model, index, part, role, type, reason)")
             model, idx, part, role, typ, reason = p
             if role not in S.ROLES:
                 raise S.LabelError(f"{f}:{n}: unknown role {role!r}")
@@ -79,18 +80,19 @@ def main(argv=None) -> int:
 
     second = read_blind(args.blind)
     by_model = {S.load_labels(f)["model"]: f for f in S.label_files()}
+    asked: dict[str, list[int]] = {}
+    for m, i in second:
+        asked.setdefault(m, []).append(i)
     first, code, theirs = {}, {}, {}
-    for model in sorted({m for m, _ in second}):
-        labels = S.load_labels(by_model[model])
-        lab = {e["index"]: e for e in labels["element"]}
+    for model, ids in sorted(asked.items()):
+        lab = {e["index"]: e for e in S.load_labels(by_model[model])["element"]}
         view = S.code_view(analyse(brikscan.load(args.models / model, args.library)))
-        for (m, i), e in second.items():
-            if m != model:
-                continue
+        for i in ids:
+            e = second[(model, i)]
             if i not in lab or lab[i]["part"] != e["part"]:
                 raise S.LabelError(f"{model} #{i}: not a labelled element with part {e['part']}")
-            first[(m, i)], theirs[(m, i)] = lab[i]["role"], e["role"]
-            code[(m, i)] = view["role"].get(i, S.NONE)
+            first[(model, i)], theirs[(model, i)] = lab[i]["role"], e["role"]
+            code[(model, i)] = view["role"].get(i, S.NONE)
     keys = sorted(first)
     result = {"all": agreement(first, theirs, code, keys), "without_crew": agreement(first, theirs, code, keys, False),
               "disagreements": Counter(f"{first[k]} -> {theirs[k]}" for k in keys if first[k] != theirs[k])}

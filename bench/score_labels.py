@@ -17,8 +17,8 @@ Per model and overall: role accuracy over the labelled elements (label role == c
 
 The judging principles: docs/labels/*.md (the guide a blind second labeller followed: docs/labels/blind-guide.md).
 The pure functions (``load_labels``, ``code_view``, ``score_model``, ``summarise``, ``markdown``) do not load
-anything and are used by tests/test_labelled_set.py. A label whose part does not match the model's element is an error naming the label file
-and the index (exit 1); otherwise the script exits 0 whatever the scores.
+anything and are used by tests/test_labelled_set.py. A label whose part does not match the model's element is an
+error naming the label file and the index (exit 1); otherwise the script exits 0 whatever the scores.
 """
 from __future__ import annotations
 

@@ -148,9 +148,6 @@ def test_labelled_targets(request):
 
 
 def _agreement_module():
-    import sys
-
-    sys.path.insert(0, str(ROOT / "bench"))
     spec = importlib.util.spec_from_file_location("agreement", ROOT / "bench" / "agreement.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -775,6 +775,13 @@ _PANE_WORDS = {"glass", "window", "windscreen", "windshield", "canopy", "door", 
 REST_TOL_LDU = 6.0  # a part rests on another when its bottom is within a stud height of the other's top
 
 
+def _local_y(element) -> np.ndarray:
+    """The part's own Y axis in the world, a unit vector: LDraw cones, dishes, rotors and round bricks stand along
+    it (the studs face its minus side)."""
+    y = np.asarray(element.transform, dtype=float)[:3, 1]
+    return y / (float(np.linalg.norm(y)) or 1.0)
+
+
 def _up_axis(element) -> tuple[int, float]:
     """The world axis (index, sign) the part's studs face: LDraw parts stand on local -Y. Tilted parts: -Y."""
     u = -np.asarray(element.transform, dtype=float)[:3, 1]
@@ -920,8 +927,7 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
     ids = np.asarray(idx)
     found: list[tuple[int, np.ndarray]] = []  # (dish, the way it opens)
     for i in dishes:
-        y = np.asarray(els[i].transform, dtype=float)[:3, 1]  # an LDraw dish stands along its local Y
-        y = y / (float(np.linalg.norm(y)) or 1.0)
+        y = _local_y(els[i])  # an LDraw dish stands along its local Y
         if abs(float(y[1])) >= 0.5 or not _caps_engine(model, graph, roles, i, y):
             continue
         c = (els[i].bbox_min + els[i].bbox_max) / 2
@@ -966,8 +972,7 @@ def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         r = roles.get(i)
         if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration"):
             continue
-        axis = np.asarray(model.elements[i].transform)[:3, 1]  # LDraw cones and dishes stand along their local Y
-        axis = axis / (np.linalg.norm(axis) or 1.0)
+        axis = _local_y(els[i])  # LDraw cones and dishes stand along their local Y
         if {"dish", "inverted"} <= _words_of(els[i]) and is_detail_sized(els[i]) and abs(float(axis[1])) < 0.5 and \
                 _caps_engine(model, graph, roles, i, axis):
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a small dish on its side on a flyer, capping "
@@ -996,19 +1001,24 @@ def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
     return found
 
 
+def _thrust(r: RoleDecision | None) -> bool:
+    """The role is a Thruster's (thrust propulsion)."""
+    return r is not None and r.role == "propulsion" and r.params.get("type") == "thrust"
+
+
+def _in_any_box(p: np.ndarray, lo: np.ndarray, hi: np.ndarray, tol: float) -> bool:
+    """The point ``p`` lies in one of the boxes ``lo``-``hi`` (N x 3), grown by ``tol`` each way."""
+    return bool(((lo - tol <= p) & (p <= hi + tol)).all(axis=1).any())
+
+
 def _points_out(model, graph: nx.Graph, i: int, axis: np.ndarray) -> bool:
     """A cone held by its wide end with nothing at its narrow tip: it points out of the build (a nose cone, a
     spike, a gun's muzzle). An LDraw cone stands along its local Y, its tip (the stud) at its origin."""
-    els = model.elements
-    e = els[i]
+    e = model.elements[i]
     tip = np.asarray(e.transform, dtype=float)[:3, 3]
-    height = float((e.bbox_max - e.bbox_min) @ np.abs(axis))
-    base = tip + axis * height
-
-    def held_at(p: np.ndarray) -> bool:
-        return any(bool(np.all(els[j].bbox_min - CONE_END_LDU <= p) and np.all(p <= els[j].bbox_max + CONE_END_LDU))
-                   for j in graph.neighbors(i) if j != i)
-    return held_at(base + axis * 2) and not held_at(tip - axis * 2)
+    base = tip + axis * float((e.bbox_max - e.bbox_min) @ np.abs(axis))
+    lo, hi = element_boxes(model, [j for j in graph.neighbors(i) if j != i])
+    return _in_any_box(base + axis * 2, lo, hi, CONE_END_LDU) and not _in_any_box(tip - axis * 2, lo, hi, CONE_END_LDU)
 
 
 CONE_END_LDU = 3.0  # a neighbour's box this near a cone's end holds it there
@@ -1030,8 +1040,7 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
     els = model.elements
 
     def axis(i: int) -> np.ndarray:
-        y = np.asarray(els[i].transform, dtype=float)[:3, 1]
-        return y / (float(np.linalg.norm(y)) or 1.0)
+        return _local_y(els[i])
 
     def centre(i: int) -> np.ndarray:
         return (els[i].bbox_min + els[i].bbox_max) / 2
@@ -1106,16 +1115,10 @@ _SEAT_WORDS = {"seat", "cockpit", "windscreen", "canopy", "saddle", "steering"} 
 
 
 def _big_pieces(graph: nx.Graph, nodes, least: float) -> int:
-    """How many connected pieces of at least ``least`` elements ``nodes`` make."""
+    """How many connected pieces of at least ``least`` elements ``nodes`` make: more of them without a
+    sub-assembly than with it, and the craft falls apart without it (a fuselage between two wings; an engine pod
+    hangs on the craft, and its intake or a mount hanging on the pod alone is no split)."""
     return sum(1 for comp in nx.connected_components(graph.subgraph(nodes)) if len(comp) >= least)
-
-
-def _holds_together(graph: nx.Graph, idx: list[int], g: list[int], whole: int) -> bool:
-    """The craft falls apart without the elements ``g``: more big pieces of it (``SPLIT_MIN_SHARE``) are left
-    than the ``whole`` craft's (a fuselage between two wings; an engine pod hangs on the craft, and its intake or a
-    mount hanging on the pod alone is no split)."""
-    gone = set(g)
-    return _big_pieces(graph, [i for i in idx if i not in gone], max(2, SPLIT_MIN_SHARE * len(idx))) > whole
 
 
 def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
@@ -1126,22 +1129,21 @@ def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: d
     windscreen, a steering wheel) or one the craft falls apart without (a fuselage between the wings) is the
     craft's body, and a boom with a nozzle under its tip is a boom. Its weapons, devices, crew and annotated parts
     keep their roles."""
-    if not flyer:
+    if not flyer or not any(_thrust(roles.get(s)) for s in idx):
         return
     els = model.elements
-    members: dict[tuple, list[int]] = {}
+    members: dict[tuple, list[int]] = {}  # each sub-assembly placement (its chain of lines) -> its elements
     for i in idx:
         refs = els[i].refs
         for d in range(1, len(refs)):
             members.setdefault(refs[:d], []).append(i)
     done: set[tuple] = set()
-    whole: list[int] = []  # the craft's own big pieces, counted once when first asked
-    for s in idx:
-        r = roles.get(s)
-        if r is None or r.role != "propulsion" or r.params.get("type") != "thrust":
+    least = max(2, SPLIT_MIN_SHARE * len(idx))  # a big piece of the craft
+    whole = None  # how many big pieces the craft itself is, counted when first asked
+    for s in idx:  # (a piece made part of an engine here is asked in turn: its own sub-assemblies)
+        if not _thrust(roles.get(s)):
             continue
-        a = np.asarray(els[s].transform, dtype=float)[:3, 1]
-        a = np.abs(a) / (float(np.linalg.norm(a)) or 1.0)
+        a = np.abs(_local_y(els[s]))
         k = int(np.argmax(a))
         if float(a[k]) < POD_AXIS_COS:
             continue  # a nozzle aslant: no axis to be slim along
@@ -1160,15 +1162,15 @@ def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: d
             if any(abs(float(c[j] - box_mid[j])) > ENGINE_AXIS_OFF * float(ext[j]) + POD_GAP_LDU
                    for j in range(3) if j != k):
                 continue  # the nozzle off the sub-assembly's axis: a boom with a jet under its tip
-            known = [i for i in g if roles.get(i) is not None and roles[i].role == "propulsion" and
-                     roles[i].params.get("type") == "thrust"]  # the engine parts told so far, the nozzle's own
+            known = [i for i in g if _thrust(roles.get(i))]  # the engine parts told so far, the nozzle's own
             t_lo, t_hi = element_boxes(model, known)
             if girth > ENGINE_GIRTH * max(float((t_hi[:, j] - t_lo[:, j]).max()) for j in range(3) if j != k):
                 continue  # a hull section holding small nozzles (one or a row of them): not a pod round them
             if any(classes[i].word in _SEAT_WORDS for i in g):
                 continue  # the craft's body, with its cockpit
-            whole = whole or [_big_pieces(graph, idx, max(2, SPLIT_MIN_SHARE * len(idx)))]
-            if _holds_together(graph, idx, g, whole[0]):
+            whole = _big_pieces(graph, idx, least) if whole is None else whole
+            gone = set(g)
+            if _big_pieces(graph, [i for i in idx if i not in gone], least) > whole:
                 continue  # the craft's body, between its wings
             done.add(key)
             name = refs[d][0]  # the sub-assembly's own file (``key`` ends with the line placing it)
@@ -1230,8 +1232,7 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
     if not body:
         return
     lo, hi = element_boxes(model, body)
-    thrust = [j for j in idx if roles.get(j) is not None and roles[j].role == "propulsion" and
-              roles[j].params.get("type") == "thrust"]
+    thrust = [j for j in idx if _thrust(roles.get(j))]
     for i in idx:
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
@@ -1253,7 +1254,7 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         # its outer end lies outside the rest of the body: it sticks out
         ends = [centre - d * length / 2, centre + d * length / 2]
         others = np.array([j != i for j in body])
-        out = [not bool(((lo[others] - 1 <= e) & (e <= hi[others] + 1)).all(axis=1).any()) for e in ends]
+        out = [not _in_any_box(e, lo[others], hi[others], 1) for e in ends]
         if not any(out):
             continue
         roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of a flyer's "
@@ -1265,18 +1266,18 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
 def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], i: int, lo: np.ndarray,
                  hi: np.ndarray, body: list[int], thrust: list[int]) -> bool:
     """A cone lying level with its tip pointing out of a flyer's body, at the end of a round brick or a cylinder (or
-    more) on its axis, with no Thruster on that axis: the muzzle of a gun barrel of round bricks [000 §8.2 Ranged Weapons] (a
-    rocket pod's nose cone has its nozzle on the same line). Judges it and what is strung on it; True if so."""
+    more) on its axis, with no Thruster on that axis: the muzzle of a gun barrel of round bricks [000 §8.2 Ranged
+    Weapons] (a rocket pod's nose cone has its nozzle on the same line). Judges it and what is strung on it; True
+    if so."""
     els = model.elements
     e = els[i]
-    d = np.asarray(e.transform, dtype=float)[:3, 1]
-    d = d / (float(np.linalg.norm(d)) or 1.0)
+    d = _local_y(e)
     if abs(float(d[1])) > ROD_LEVEL_COS or not _points_out(model, graph, i, d):
         return False
     centre = (e.bbox_min + e.bbox_max) / 2
     tip = np.asarray(e.transform, dtype=float)[:3, 3]
     others = np.array([j != i for j in body])
-    if len(body) and bool(((lo[others] - 1 <= tip) & (tip <= hi[others] + 1)).all(axis=1).any()):
+    if _in_any_box(tip, lo[others], hi[others], 1):
         return False  # its tip inside the body: not sticking out
     behind = [j for j in graph.neighbors(i) if j in roles and _on_axis(els[j], centre, d) and
               roles[j].role in ("decoration", "structural") and (
