@@ -268,6 +268,96 @@ def test_a_flyer_stands_on_landing_struts_a_building_on_columns(tmp_path):
 
 
 @needs_shared
+def test_a_cone_at_the_foot_of_a_leg_is_a_strut_under_the_belly_a_lift_jet(tmp_path):
+    """A 2 x 2 cone wide end down under a flyer's belly is a lift jet's nozzle, a Thruster [000 §9.3]; the same
+    cone at the foot of a leg of two bricks is the foot the craft stands on: with its leg a landing strut, not
+    propulsion and not Structure [000 §7.1, §9.1] (a reviewer's probe: each cone foot was a 2 CP Thruster)."""
+    body = BODY + [f"1 4 0 -72 {z} {ID} 3001.dat" for z in (-60, -20, 20, 60)] + \
+        [f"1 4 0 -96 {z} {ID} 3001.dat" for z in (-40, 0, 40)] + \
+        [f"1 4 0 -120 {z} {ID} 3001.dat" for z in (-60, -20, 20, 60)] + [f"1 0 0 -128 60 {ID} 3475b.dat"]
+    legs = [line for z in (-60, 60) for line in (f"1 15 0 0 {z} {ID} 3003.dat", f"1 15 0 24 {z} {ID} 3003.dat",
+                                                 f"1 15 0 48 {z} {ID} 3942c.dat")]
+    a = _analyse(_model(tmp_path, "legs.ldr", body + legs))
+    (c,) = [c for c in a.creations if c.kind != "scenery"]
+    leg = [i for i in c.elements if a.model.elements[i].part in ("3003.dat", "3942c.dat")]
+    assert len(leg) == 6 and all(c.roles[i].role == "decoration" and "landing strut" in c.roles[i].reason
+                                 for i in leg)
+    a = _analyse(_model(tmp_path, "jets.ldr", body + [f"1 15 0 0 {z} {ID} 3942c.dat" for z in (-60, 60)]))
+    (c,) = [c for c in a.creations if c.kind != "scenery"]
+    cones = [c.roles[i] for i in c.elements if a.model.elements[i].part == "3942c.dat"]
+    assert len(cones) == 2 and all(r.role == "propulsion" and "lift jet" in r.reason for r in cones)
+
+
+@needs_shared
+def test_a_finned_round_brick_with_its_tail_open_is_a_rocket_motor(tmp_path):
+    """A rocket standing on its tail (a round brick with fins, two round bricks, a nose cone) moves under its own
+    power: its finned tail is its motor, a Thruster [000 §9.3], so it is a vehicle, not "a building" (6973's
+    standing rocket). The same finned brick built onto a brick of a tower is Structure."""
+    rocket = [f"1 4 0 -48 0 {ID} 4591.dat", f"1 15 0 -72 0 {ID} 3941.dat", f"1 15 0 -96 0 {ID} 3941.dat",
+              f"1 4 0 -144 0 {ID} 3942c.dat"]
+    a = _analyse(_model(tmp_path, "rocket.ldr", rocket))
+    (c,) = a.creations
+    _, tail = _role(a, "4591.dat")
+    assert c.kind == "vehicle" and tail.role == "propulsion" and tail.params.get("type") == "thrust"
+    tower = BODY + [f"1 4 0 -96 0 {ID} 4591.dat", f"1 4 0 -120 0 {ID} 3941.dat"]
+    a = _analyse(_model(tmp_path, "tower.ldr", tower))
+    _, fins = _role(a, "4591.dat")
+    assert fins.role != "propulsion" and all(c.kind != "vehicle" for c in a.creations)
+
+
+@needs_shared
+def test_a_bank_of_dishes_under_a_standing_rocket_is_its_engines(tmp_path):
+    """A rocket standing on its tail has its engines under it: two dishes under round bricks at the lowest level
+    of a build more than twice as tall as it is wide, pointing down, are a bank of exhausts, Thrusters
+    [000 §9.3], and the rocket a vehicle (21309 Saturn V's five bells: "a building" with five sensor dishes).
+    Under a low build the same dishes are no engines."""
+    def build(storeys: int) -> list[str]:
+        return [f"1 15 0 -24 0 {ID} 3001.dat"] + [f"1 15 0 {-24 - 24 * k} 0 {ID} 3941.dat"
+                                                  for k in range(1, storeys + 1)] + \
+            [f"1 15 {x} 0 0 {ID} 3941.dat" for x in (-20, 20)] + [f"1 0 {x} 24 0 {ID} 4740.dat" for x in (-20, 20)]
+    a = _analyse(_model(tmp_path, "rocket.ldr", build(6)))
+    (c,) = a.creations
+    bells = [c.roles[i] for i in c.elements if a.model.elements[i].part == "4740.dat"]
+    assert c.kind == "vehicle" and len(bells) == 2 and all(_thrust_role(r) for r in bells)
+    a = _analyse(_model(tmp_path, "hut.ldr", build(1)))
+    assert not any(_thrust_role(c.roles[i]) for c in a.creations for i in c.elements)
+
+
+def _thrust_role(r) -> bool:
+    return r.role == "propulsion" and r.params.get("type") == "thrust"
+
+
+@needs_shared
+def test_control_sticks_ringed_round_a_rocket_are_fins_a_row_of_them_the_controls(tmp_path):
+    """No pilot works levers set on every side of a round body: four control sticks ringed round a rocket are its
+    fins, an ornament (6973's and 6983's rockets: eight "Controls" devices each) [000 §7.1]; three in a row on a
+    console are the Controls [000 §9.4]."""
+    plate = [f"1 7 0 0 0 {ID} 3031.dat", f"1 4 10 -8 10 {ID} 3062b.dat", f"1 4 10 -32 10 {ID} 3062b.dat"]
+    ring = [f"1 0 {x} -8 {z} {ID} 4592.dat" for x, z in ((-10, 10), (30, 10), (10, -10), (10, 30))]
+    a = _analyse(_model(tmp_path, "ring.ldr", plate + ring))
+    fins = [c.roles[i] for c in a.creations for i in c.elements if a.model.elements[i].part == "4592.dat"]
+    assert len(fins) == 4 and all(r.role == "decoration" and "fins" in r.reason for r in fins)
+    row = [f"1 0 -30 -8 {z} {ID} 4592.dat" for z in (-10, 10, 30)]
+    a = _analyse(_model(tmp_path, "console.ldr", plate + row))
+    levers = [c.roles[i] for c in a.creations for i in c.elements if a.model.elements[i].part == "4592.dat"]
+    assert len(levers) == 3 and all(r.role == "device" for r in levers)
+
+
+@needs_shared
+def test_a_moulded_animal_wing_on_a_build_is_an_ornament_not_a_creature(tmp_path):
+    """An animal's head and body are a Creature's Structure [000 §10.2]: a moulded dragon wing clipped to a car
+    (7784's bat wings) or a tail section on a pyramid is no Creature of its own with Size 0, but an ornament of
+    the build [000 §7.1]; a whole moulded animal (a frog) is a Creature, Vermin [000 §10.3]."""
+    a = _analyse(_model(tmp_path, "winged.ldr", BODY + [f"1 0 40 -48 0 {ID} 6133.dat",
+                                                         f"1 2 200 0 0 {ID} 33320.dat"]))
+    wing = [(c, c.roles[i]) for c in a.creations for i in c.elements if a.model.elements[i].part == "6133.dat"]
+    assert wing and all(c.kind != "creature" and r.role == "decoration" and "ornament" in r.reason
+                        for c, r in wing)
+    frog, _ = _role(a, "33320.dat")
+    assert frog.kind == "creature"
+
+
+@needs_shared
 def test_a_musket_racked_on_a_ship_is_stowed_three_clipped_rifles_are_a_machine_gun():
     """Held by no one, a minifig's musket on the rail is stowed, free [000 §7.1]; the ship's cannons stay its
     weapons [000 §8.4]; the Hide-Out's three rifles clipped to one hub are a built swivel gun."""
@@ -476,6 +566,23 @@ def test_wing_plates_on_a_build_fixed_to_a_base_plate_are_structure_unless_it_ha
     a = _analyse(_model(tmp_path, "parked.ldr", base + BODY + [wing, f"1 0 0 -56 60 {ID} 3475b.dat"]))
     _, r = _role(a, "3933.dat")
     assert r.role == "propulsion" and r.params["type"] == "forward_flight"
+
+
+@needs_shared
+def test_a_base_built_onto_its_base_plate_does_not_fly_on_a_jet_engine_plate(tmp_path):
+    """A station built onto its base plate across its whole footprint cannot take off: a "Plate 2 x 2 with Jet
+    Engine" on its roof is a fitting, not a Thruster, and the station is a building (6983 Ice Station Odyssey
+    was a flying vehicle by one such plate, its outrigger plates wings) [000 §9.1, §7.1]. A ship parked on a base
+    plate touches it with a few pieces and still flies (the test above)."""
+    slab = [f"1 4 {x} -24 {z} {ID} 3001.dat" for x in (-80, 0, 80) for z in (-60, -20, 20, 60)] + \
+        [f"1 4 {x} -48 {z} {ID} 3001.dat" for x in (-40, 40) for z in (-60, -20, 20, 60)]
+    a = _analyse(_model(tmp_path, "station.ldr", [f"1 2 0 0 0 {ID} 3811.dat"] + slab +
+                        [f"1 0 0 -48 0 {ID} 4229.dat"]))
+    c, jet = _role(a, "4229.dat")
+    assert c.kind == "building" and jet.role == "decoration" and "base plate" in jet.reason
+    a = _analyse(_model(tmp_path, "slab.ldr", slab + [f"1 0 0 -48 0 {ID} 4229.dat"]))
+    c, jet = _role(a, "4229.dat")
+    assert c.kind == "vehicle" and jet.role == "propulsion"
 
 
 @needs_shared

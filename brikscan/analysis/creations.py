@@ -24,8 +24,8 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import JUDGED_KIND, add_resting, collinear, components_in, rigid_groups
 from .interior import PendingEnclosure
 from .measure import SizeMeasure, box_gap, box_volume, element_boxes, measure_size
-from .mounts import (CLEAR_LDU, GROUND_TOL_LDU, TWO_STUDS_LDU, describe_element, flies, furniture,
-                     is_detail_sized, is_open, landing_struts, mounts)
+from .mounts import (CLEAR_LDU, GROUND_TOL_LDU, STRUT_NEAR_LDU, TWO_STUDS_LDU, describe_element, flies,
+                     furniture, is_detail_sized, is_open, landing_struts, mounts)
 from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, encloses_reason,
                     jointed_bodies, parse_override, select_elements, structural_kind, words)
 
@@ -342,21 +342,43 @@ def _element_notes(model, ann: Annotations, overrides: list[str] | None) -> dict
     return out
 
 
+ROOTED_MIN = 8  # a build with this many pieces on its base plate ...
+ROOTED_SPREAD = 0.5  # ... spread over at least this share of its footprint each way is built onto it
+
+
+def _rooted(model, graph: nx.Graph, idx: list[int], scenery: set[int]) -> bool:
+    """Built onto its base plate, not parked on it: many of its pieces stand on the plate across its footprint
+    (a base, a house). A ship on a pad or a stand touches it with a foot or a few struts (one to five pieces on
+    the 82 shared sets), so a ship with engines parked on a base plate still flies."""
+    els = model.elements
+    touch = [i for i in idx if any(j in scenery for j in graph.neighbors(i))]
+    if len(touch) < ROOTED_MIN:
+        return False
+    lo, hi = element_boxes(model, touch)
+    clo, chi = element_boxes(model, idx)
+    contact = (hi.max(axis=0) - lo.min(axis=0))[[0, 2]]
+    whole = (chi.max(axis=0) - clo.min(axis=0))[[0, 2]]
+    return bool(np.all(contact >= ROOTED_SPREAD * whole))
+
+
 def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote],
                   cache: dict | None = None, ldu_per_inch: float = LDU_PER_INCH,
-                  interior_cache: dict | None = None, on_ground: bool = False) -> dict[int, RoleDecision]:
-    """Every element's role in one creation (or one block of a building).
+                  interior_cache: dict | None = None, on_ground: bool = False,
+                  rooted: bool = False) -> dict[int, RoleDecision]:
+    """Every element's role in one creation (or one block of a building); ``rooted``: built onto its base plate
+    over its whole footprint (``_rooted``).
 
     The interior test needs nothing decided before it: a large creation's is started at once on the other core."""
     interior = PendingEnclosure(model, idx, store=interior_cache, floor=on_ground)
     try:
-        return _judge_roles(model, graph, idx, classes, notes, cache, ldu_per_inch, on_ground, interior)
+        return _judge_roles(model, graph, idx, classes, notes, cache, ldu_per_inch, on_ground, interior, rooted)
     finally:
         interior.cancel()
 
 
 def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote], cache: dict | None,
-                 ldu_per_inch: float, on_ground: bool, interior: PendingEnclosure) -> dict[int, RoleDecision]:
+                 ldu_per_inch: float, on_ground: bool, interior: PendingEnclosure,
+                 rooted: bool = False) -> dict[int, RoleDecision]:
     roles: dict[int, RoleDecision] = {}
     boat = _boat_hull(model, idx, classes) or any(classes[i].role == "propulsion" and classes[i].type == "water"
                                                   for i in idx)
@@ -417,6 +439,11 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
             # a propeller pushes along its axis: lying flat on a ship's deck it pushes nothing (a capstan)
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it lies flat on the boat: it pushes no way "
                                                   "the boat floats, not propulsion [000 §9.3]", "geometry")
+        elif rooted and r.role == "propulsion" and r.source == "part" and r.params.get("type") in ("thrust",
+                                                                                                  "flight"):
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but the build stands built onto its base plate "
+                                                  "across its whole footprint: it cannot take off, the engine is a "
+                                                  "fitting, not propulsion [000 §9.1, §7.1]", "geometry")
     inside = set(idx)
     aboard = any(classes[j].minifig_body for i in idx for j in graph.neighbors(i) if j not in inside)
     _airfoils(model, idx, classes, roles, boat, on_ground, aboard)
@@ -536,6 +563,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     # are told by where they are, below)
     if not boat:
         _engine_bank(model, graph, idx, classes, roles)
+        _rocket_tails(model, graph, idx, classes, roles)
+    _fin_rings(model, idx, classes, roles)
     flyer = flies(roles, boat) or (not boat and any(classes[i].word in _COCKPIT_WORDS for i in idx) and
                                    not any(r.role == "propulsion" for r in roles.values()))
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
@@ -908,12 +937,14 @@ NOZZLE_ALONG_COS = 0.7  # ... a nozzle within 45 degrees of it
 BANK_MIN = 2  # exhausts side by side at one end: a bank of engines
 BANK_AXIS_COS = 0.95  # ... pointing the same way ...
 BANK_LINE_LDU = 4.0  # ... each open to the outside along its axis (nothing but its own engine within this of it)
+STANDING_ROCKET = 2.0  # a build this many times taller than wide stands on its tail: its engines point down
 
 
 def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
     """Two or more dishes lying on their side, hollow facing out, each capping a round body on its axis (a
     wheel, a rim, a cylinder: an engine's casing) and open to the outside along it, all pointing the same way:
-    a bank of engine exhausts at a ship's stern, Thrusters [000 §9.3]. A starship shown on a stand has no
+    a bank of engine exhausts at a ship's stern, Thrusters [000 §9.3]; under a rocket standing on its tail they
+    point down from its lowest level. A starship shown on a stand has no
     cockpit part to make it a flyer (10030's three main engines); one dish on a wall or a stack of dishes is a
     sensor, and a build that rolls on wheels has its propulsion already."""
     if any(r.role == "propulsion" for r in roles.values()):
@@ -924,11 +955,17 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
     if len(dishes) < BANK_MIN:
         return
     lo, hi = element_boxes(model, idx)
+    span = hi.max(axis=0) - lo.min(axis=0)
+    # a rocket standing on its tail (at least twice as tall as it is wide) has its bank of engines under it
+    # (21309 Saturn V's five bells)
+    tall = float(span[1]) >= STANDING_ROCKET * float(max(span[0], span[2]))
+    ground = float(hi[:, 1].max())  # LDraw -Y is up: the lowest point has the largest Y
     ids = np.asarray(idx)
     found: list[tuple[int, np.ndarray]] = []  # (dish, the way it opens)
     for i in dishes:
         y = _local_y(els[i])  # an LDraw dish stands along its local Y
-        if abs(float(y[1])) >= 0.5 or not _caps_engine(model, graph, roles, i, y):
+        under = tall and abs(float(y[1])) > 0.9 and float(els[i].bbox_max[1]) >= ground - LDU_PER_BRICK
+        if (abs(float(y[1])) >= 0.5 and not under) or not _caps_engine(model, graph, roles, i, y):
             continue
         c = (els[i].bbox_min + els[i].bbox_max) / 2
         ends = []
@@ -951,12 +988,96 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
                                 {"type": "thrust"})
 
 
+def _own_points(model, i: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """(the element's transform, its triangles' corners in the part's own frame), or None for the corners when it
+    has no triangles or a flat transform: a part turned at an angle measured along its own axes."""
+    t = np.asarray(model.elements[i].transform, dtype=float)
+    mesh = getattr(model, "mesh", None)
+    pts = mesh.element_triangles(i).reshape(-1, 3).astype(float) if mesh is not None else np.zeros((0, 3))
+    if not len(pts) or abs(float(np.linalg.det(t[:3, :3]))) <= 1e-6:
+        return t, None
+    return t, np.linalg.solve(t[:3, :3], (pts - t[:3, 3]).T).T
+
+
+def _own_end(model, i: int) -> np.ndarray:
+    """The point where a part's local +Y axis leaves it (a brick's bottom, a cone's base), measured on its own
+    triangles so a tilted part is measured along its axis; its world box's end when it has none."""
+    t, local = _own_points(model, i)
+    if local is not None:
+        return t[:3, :3] @ np.array([0.0, float(local[:, 1].max()), 0.0]) + t[:3, 3]
+    e = model.elements[i]
+    axis = _local_y(e)
+    return (e.bbox_min + e.bbox_max) / 2 + axis * float((e.bbox_max - e.bbox_min) @ np.abs(axis)) / 2
+
+
+_FIN_WORDS = {"round", "fins"}  # "Brick 2 x 2 x 2 Round with Fins": a rocket's finned tail
+
+
+def _rocket_tails(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """A round brick with fins at the end of a build, its tail end open (nothing of the build beyond its bottom
+    along its axis), is a rocket's tail: its motor, a Thruster [000 §9.3] (6973's standing rocket, 6887's tail
+    engine). Built into a tower or a wall with bricks under it, the same brick is Structure."""
+    els = model.elements
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration") \
+                or not _FIN_WORDS <= _words_of(els[i]):
+            continue
+        axis = _local_y(els[i])  # a brick's studs are up its local -Y: its tail end is along +Y
+        tail = _own_end(model, i)
+        nbrs = [j for j in graph.neighbors(i) if j != i and j in roles]
+        if nbrs and _in_any_box(tail + axis * 2, *element_boxes(model, nbrs), CONE_END_LDU):
+            continue
+        roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a finned round brick with its tail end open: "
+                                              "a rocket's tail, its motor, a Thruster [000 §9.3]", "geometry",
+                                {"type": "thrust"})
+
+
+FIN_RING_MIN = 3  # control sticks ringed round one axis, this many at least (counted by their bases), are fins
+FIN_RING_LDU = 40.0  # ... each within two studs of the next
+
+
+def _fin_rings(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """Control sticks set round one axis on every side (a ring of three or more: 6973's and 6983's rockets) are
+    a rocket's fins, an ornament: no pilot works a lever on every side of a round body, so they are not the
+    Controls [000 §9.4; §7.1 decorative]. Sticks side by side on a console stay the Controls."""
+    els = model.elements
+    sticks = [i for i in idx if roles.get(i) is not None and roles[i].source == "part" and
+              roles[i].role == "device" and classes[i].word == "control" and "stick" in _words_of(els[i])]
+    if len(sticks) < FIN_RING_MIN:
+        return
+    ctr = {i: (els[i].bbox_min + els[i].bbox_max) / 2 for i in sticks}
+    g = nx.Graph()
+    g.add_nodes_from(sticks)
+    g.add_edges_from((a, b) for k, a in enumerate(sticks) for b in sticks[k + 1:]
+                     if float(np.linalg.norm(ctr[a] - ctr[b])) <= FIN_RING_LDU)
+    for comp in nx.connected_components(g):
+        if len(comp) < FIN_RING_MIN:
+            continue
+        bases = [i for i in comp if "base" in _words_of(els[i])]  # one a fin, however its stick is turned
+        if len(bases) < FIN_RING_MIN:
+            continue
+        pts = np.array([ctr[i] for i in bases])
+        mid = pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts - mid)
+        far = (pts - mid) @ vt[:2].T  # in the ring's plane (its axis: the direction of least spread)
+        ang = np.sort(np.arctan2(far[:, 1], far[:, 0]))
+        gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * np.pi]))
+        if float(gaps.max()) >= np.pi:  # all on one side: a row of levers, not a ring
+            continue
+        for i in comp:
+            base = roles[i].reason.split(":")[0]
+            roles[i] = RoleDecision("decoration", f"{base}: one of {len(comp)} control sticks set round one axis "
+                                                  "on every side (a rocket's fins, a thruster quad): an ornament, "
+                                                  "not the Controls [000 §7.1, §9.4]", "geometry")
+
+
 def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool
              ) -> set[int]:
     """On a flyer, a cone lying on its side (its axis horizontal; a small one along the hull's length when the
     hull has one) is an engine nozzle: a Thruster [000 §9.3]; so is a cone of two studs or more hanging under the
-    belly, wide end down at the craft's lowest point: a lift jet (a small cone there is a strut's foot). Returns
-    the nozzles."""
+    belly, wide end down at the craft's lowest point: a lift jet (a small cone there, or one at the foot of a
+    column of bricks, is a strut's foot). Returns the nozzles."""
     found: set[int] = set()
     if not flyer:
         return found
@@ -993,12 +1114,39 @@ def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                                   "nozzle, a Thruster [000 §9.3]", "geometry", {"type": "thrust"})
             found.add(i)
         elif float(axis[1]) > 0.5 and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU and \
-                min(float(x) for x in (els[i].bbox_max - els[i].bbox_min)[[0, 2]]) >= TWO_STUDS_LDU - 4:
+                min(float(x) for x in (els[i].bbox_max - els[i].bbox_min)[[0, 2]]) >= TWO_STUDS_LDU - 4 and \
+                not _on_leg(model, graph, idx, i):
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone under a flyer's belly, wide end "
                                                   "down: a lift jet's nozzle, a Thruster [000 §9.3]", "geometry",
                                     {"type": "thrust"})
             found.add(i)
     return found
+
+
+def _on_leg(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
+    """The cone is the foot of a leg: a column of square pieces (bricks, plates, supports; no round engine
+    casing) at most as wide as the cone, on its axis, rises at least a brick from its top before the body
+    (a lift jet hangs from the belly itself or from its round housing)."""
+    els = model.elements
+    inside = set(idx)
+    e = els[i]
+    axis = (e.bbox_min + e.bbox_max) / 2
+    width = float(max((e.bbox_max - e.bbox_min)[[0, 2]]))
+    top, column, frontier = float(e.bbox_min[1]), {i}, [i]  # LDraw -Y is up: the top is the smallest Y
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for j in graph.neighbors(u):
+                ext = els[j].bbox_max - els[j].bbox_min
+                if j in inside and j not in column and not _POD_WORDS & _words_of(els[j]) and \
+                        float(max(ext[[0, 2]])) <= width + MESH_TOL_LDU and \
+                        float(els[j].bbox_max[1]) <= float(els[u].bbox_min[1]) + GROUND_TOL_LDU and \
+                        np.hypot(*((els[j].bbox_min + els[j].bbox_max) / 2 - axis)[[0, 2]]) <= STRUT_NEAR_LDU:
+                    column.add(j)
+                    nxt.append(j)
+                    top = min(top, float(els[j].bbox_min[1]))
+        frontier = nxt
+    return float(e.bbox_min[1]) - top >= LEG_LIFT_LDU - MESH_TOL_LDU
 
 
 def _thrust(r: RoleDecision | None) -> bool:
@@ -1029,7 +1177,7 @@ POD_LINE_LDU = 6.0  # ... their centres within this of the nozzle's axis line ..
 POD_GAP_LDU = 2.0  # ... each touching the pod grown so far
 POD_ROUND_TOL = 0.1  # a part as wide as it is high across the axis (within this share), centred on it, is a disc
 _POD_WORDS = {"round", "cylinder", "cone", "dish", "hemisphere"}
-_CASING_WORDS = _POD_WORDS | {"wheel", "rim", "tyre", "tire"}  # what an engine's round casing is built of
+_CASING_WORDS = _POD_WORDS | {"wheel", "rim", "tyre", "tire", "barrel"}  # an engine's round casing, its bell
 
 
 def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: bool) -> None:
@@ -1047,7 +1195,8 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
 
     level = {i for i in idx if abs(float(axis(i)[1])) < 0.3}
     seeds = [i for i in idx if i in level and roles.get(i) is not None and roles[i].role == "propulsion" and
-             roles[i].params.get("type") == "thrust"]
+             roles[i].params.get("type") == "thrust" and not _FIN_WORDS <= _words_of(els[i])]  # a rocket's
+    # finned tail is its motor, and its fins spread wider than the body before it
     cand = {i for i in idx if is_open(roles.get(i)) and roles[i].role == "structural"}
     # behind an exhaust cap, a glowing flower or a second cap is decoration by its part or its place until it is
     # seen on the engine's axis (not behind a cone: a gun's barrel may come out of it)
@@ -1198,12 +1347,9 @@ def _rod_axis(model, i: int, own: bool = True) -> tuple[np.ndarray, np.ndarray, 
     """(centre, unit direction, length, thickness) of a part measured along its own axes (``own``), so a rod
     turned at an angle is still a rod; else, or when the part has no triangles, along its world box."""
     e = model.elements[i]
-    t = np.asarray(e.transform, dtype=float)
-    mesh = getattr(model, "mesh", None)
-    pts = mesh.element_triangles(i).reshape(-1, 3).astype(float) if own and mesh is not None else np.zeros((0, 3))
-    rot = t[:3, :3]
-    if len(pts) and abs(float(np.linalg.det(rot))) > 1e-6:
-        local = np.linalg.solve(rot, (pts - t[:3, 3]).T).T
+    t, local = _own_points(model, i) if own else (None, None)
+    if local is not None:
+        rot = t[:3, :3]
         lo, hi = local.min(axis=0), local.max(axis=0)
         ext = np.linalg.norm(rot, axis=0) * (hi - lo)
         k = int(np.argmax(ext))
@@ -1930,6 +2076,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     # animals (a horse, a parrot on a shoulder, a monkey in the rigging) are Creatures of their own [000 ch.H],
     # [000 §10.3 Vermin], with what is fitted to them and nothing else (a saddle, a bridle)
     explicit = {i for i, n in notes.items() if n.role and n.origin in ("ROLE", "BEGIN", "cli")}
+    _animal_ornaments(model, graph, [i for i in rest if classes[i].animal and i not in explicit], classes)
     beasts = [i for i in rest if classes[i].animal and i not in explicit]
     rest_set = set(rest)
     in_beast: set[int] = set()
@@ -2007,10 +2154,11 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         cn = ann.creations.get(fname) if fname else (main_note if k == 0 and main_note else None)
         params = dict(cn.params) if cn else {}
         on_ground = any(j in scenery for i in idx for j in graph.neighbors(i))
+        rooted = on_ground and _rooted(model, graph, idx, scenery)
         roles = {}
         for block in blocks_of.get(idx[0], [idx]) if not fname else [idx]:
             roles.update(_decide_roles(model, graph, block, classes, notes, hull_cache, ldu_per_inch,
-                                       interior_cache, on_ground))
+                                       interior_cache, on_ground, rooted))
         for i in against.intersection(idx):
             r = roles[i]
             roles[i] = RoleDecision(r.role, f"{r.reason}; built against the building on the ground (a threshold, a "
@@ -2077,6 +2225,33 @@ STAND_MAX_LINKS = 6  # ... held to it by a few connections
 STAND_REASON = ("the craft's one contact with the ground, a sub-assembly of its own under its hull: its display "
                 "stand, scenery (listed, not priced; annotate it to keep it) [000 §7.1 Base Cost]")
 _FLYING_TYPES = ("thrust", "flight", "forward_flight")
+
+
+_ANIMAL_PART_WORDS = {"wing", "wings", "tail", "head", "horn", "horns", "arm", "arms", "leg", "legs", "section",
+                      "tentacle", "tentacles", "flipper", "ear", "ears", "jaw", "claw", "claws", "neck", "barding"}
+
+
+def _animal_part(element) -> bool:
+    """A moulded piece of an animal, not a whole one: "Animal Dragon Wing 19 x 11", "Animal Tail Section End"
+    (a body-part word before any "with"; "Animal Horse with Movable Legs" is a horse)."""
+    ws = list(_text_words(describe(element)[1]))
+    if "with" in ws:
+        ws = ws[:ws.index("with")]
+    return "body" not in ws and bool(_ANIMAL_PART_WORDS & set(ws))
+
+
+def _animal_ornaments(model, graph: nx.Graph, animal: list[int], classes: dict[int, PartClass]) -> None:
+    """Moulded animal body parts with no animal body among them (dragon wings on a car, tail sections on a
+    pyramid) are no Creature: an ornament of the build they are fitted to, or a loose prop [000 §7.1]. A
+    Creature needs its body, "head and body are the Structure" [000 §10.2]."""
+    els = model.elements
+    for comp in components_in(graph, animal):
+        if all(_animal_part(els[i]) for i in comp):
+            for i in comp:
+                classes[i] = replace(classes[i], role="decoration", animal=False,
+                                     reason=f"{classes[i].reason.split(':')[0]}: a moulded animal part (a wing, a "
+                                            "tail) without an animal's body: an ornament, not a Creature "
+                                            "[000 §7.1, §10.2]")
 
 
 GEAR_MAX = 8  # what is fitted to an animal: a few pieces (a saddle and its clip, a monkey's arm and hand)
