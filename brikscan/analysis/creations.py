@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import UsageError
+from ..geometry.boxes import elements_box
 from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from ..rules.formulas import sl_text
@@ -85,8 +86,7 @@ def _centre(model, i: int) -> np.ndarray:
 
 
 def _extent(model, idx) -> float:
-    lo = np.min([model.elements[i].bbox_min for i in idx], axis=0)
-    hi = np.max([model.elements[i].bbox_max for i in idx], axis=0)
+    lo, hi = elements_box(model.elements, idx)
     return float(np.max(hi - lo))
 
 
@@ -354,11 +354,9 @@ def _rooted(model, graph: nx.Graph, idx: list[int], scenery: set[int]) -> bool:
     touch = [i for i in idx if any(j in scenery for j in graph.neighbors(i))]
     if len(touch) < ROOTED_MIN:
         return False
-    lo, hi = element_boxes(model, touch)
-    clo, chi = element_boxes(model, idx)
-    contact = (hi.max(axis=0) - lo.min(axis=0))[[0, 2]]
-    whole = (chi.max(axis=0) - clo.min(axis=0))[[0, 2]]
-    return bool(np.all(contact >= ROOTED_SPREAD * whole))
+    lo, hi = elements_box(els, touch)
+    clo, chi = elements_box(els, idx)
+    return bool(np.all((hi - lo)[[0, 2]] >= ROOTED_SPREAD * (chi - clo)[[0, 2]]))
 
 
 def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote],
@@ -1691,8 +1689,7 @@ def _wing_sections(model, idx: list[int], roles: dict[int, RoleDecision], ldu_pe
         return
     lo, hi = element_boxes(model, body)
     for (name, _), g in sheets.items():
-        glo = np.array([els[i].bbox_min for i in g]).min(axis=0)
-        ghi = np.array([els[i].bbox_max for i in g]).max(axis=0)
+        glo, ghi = elements_box(els, g)
         near = np.all((lo[:, [0, 2]] <= ghi[[0, 2]] + 1) & (hi[:, [0, 2]] >= glo[[0, 2]] - 1), axis=1)
         out = float(np.mean([_outside_share(model, i, lo[near], hi[near]) for i in g]))
         if out < SHEET_OUT:
@@ -2011,8 +2008,7 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if len(idx) <= 3 or not struct or _extent(model, idx) < 40:  # loose accessories are scenery (issue 8)
         return "scenery", f"{len(idx)} element(s), no Structure of its own: a loose accessory, scenery " \
                           "(listed, not priced) [000 §7.1]"
-    lo = np.min([model.elements[i].bbox_min for i in struct], axis=0)  # its Structure: leaves may spread
-    hi = np.max([model.elements[i].bbox_max for i in struct], axis=0)
+    lo, hi = elements_box(model.elements, struct)  # its Structure: leaves may spread
     if max(float(hi[0] - lo[0]), float(hi[2] - lo[2])) <= TWO_STUDS_LDU and \
             not any(roles[i].role in ("weapon", "device") for i in idx):
         return "scenery", "a build on at most 2 x 2 studs with no weapon or device: a planter, a post, street " \
@@ -2378,8 +2374,7 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
         touches = {j for i in c for j in graph.neighbors(i)} - set(c)
         if not touches and sc:  # not connected at all: does it rest on the scenery?
             # speed only: the scenery boxes within the gap of the component's box (a superset of the answer)
-            c_lo = np.min([els[i].bbox_min for i in c], axis=0)
-            c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+            c_lo, c_hi = elements_box(els, c)
             near = np.flatnonzero(np.maximum(0.0, np.maximum(lo - c_hi, c_lo - hi)).max(axis=1) <= RESTING_GAP_LDU) \
                 if np.isfinite(c_lo).all() and np.isfinite(c_hi).all() else np.arange(len(sc))
             touches = {sc[near[k]] for i in c for k in np.flatnonzero(
@@ -2408,8 +2403,7 @@ def _wide(model, c: list[int], classes) -> bool:
     c = [i for i in c if structural_kind(classes[i], els[i])]
     if not c:
         return False
-    c_lo = np.min([els[i].bbox_min for i in c], axis=0)
-    c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+    c_lo, c_hi = elements_box(els, c)
     return max(float(c_hi[0] - c_lo[0]), float(c_hi[2] - c_lo[2])) > TWO_STUDS_LDU + MESH_TOL_LDU
 
 
@@ -2431,16 +2425,14 @@ def _built_against(model, small: list[list[int]], keep: list[list[int]], classes
              not any(classes[i].role == "propulsion" for i in c) and _wide(model, c, classes)]
     if not hosts:
         return out
-    foot = {k: (np.min([els[i].bbox_min for i in keep[k]], axis=0), np.max([els[i].bbox_max for i in keep[k]], axis=0))
-            for k in hosts}
+    foot = {k: elements_box(els, keep[k]) for k in hosts}
     members = np.array([i for k in hosts for i in keep[k]])
     owner = np.array([k for k in hosts for _ in keep[k]])
     lo, hi = element_boxes(model, members)
     for n, c in enumerate(small):
         if not any(structural_kind(classes[i], els[i]) for i in c):
             continue  # a plant, a rock, a loose item
-        c_lo = np.min([els[i].bbox_min for i in c], axis=0)
-        c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+        c_lo, c_hi = elements_box(els, c)
         tall = float(c_hi[1] - c_lo[1]) > PAVING_MAX_LDU
         reach = RESTING_GAP_LDU + MESH_TOL_LDU  # against it (a bar is inset 2 LDU)
         # speed only: the build's pieces near the piece's box, then the exact test per element
@@ -2692,8 +2684,7 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
             continue  # two planters of one submodel are street furniture, not a building
         grounds = {base[j] for i in c for j in graph.neighbors(i) if j in base}
         if not grounds:  # standing in the plate's pit, on no stud: resting on it
-            c_lo = np.min([els[i].bbox_min for i in c], axis=0)
-            c_hi = np.max([els[i].bbox_max for i in c], axis=0)
+            c_lo, c_hi = elements_box(els, c)
             gap = np.maximum(0.0, np.maximum(s_lo - c_hi, c_lo - s_hi)).max(axis=1)
             grounds = {base[sc[n]] for n in np.flatnonzero(gap <= RESTING_GAP_LDU)
                        if any(float(np.maximum(0.0, np.maximum(s_lo[n] - els[i].bbox_max,

@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..geometry.boxes import elements_box
+
 PITCH_LDU = 10.0  # voxel edge: half a stud
 MAX_VOXELS = 3_000_000  # the pitch grows for huge creations so that the grid stays below this
 MIN_INTERIOR_LDU3 = 40.0 ** 3  # 2x2x2 studs: smaller pockets (a brick's hollow underside) are not an interior
@@ -371,8 +373,7 @@ def _compute(model, idx, pitch, max_voxels, min_ldu3, seal_ldu, store, floor: bo
     idx = idx[off[idx + 1] > off[idx]]
     if len(idx) < MIN_ELEMENTS:
         return _EMPTY
-    lo = np.min([model.elements[i].bbox_min for i in idx], axis=0).astype(np.float64)
-    hi = np.max([model.elements[i].bbox_max for i in idx], axis=0).astype(np.float64)
+    lo, hi = elements_box(model.elements, idx)
     ext = hi - lo
     if ext.max() < MIN_EXTENT_LDU:
         return _EMPTY

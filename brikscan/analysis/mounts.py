@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..geometry.boxes import elements_box
 from .branches import pendant_branches
 from .measure import box_volume, element_boxes
 from .roles import RoleDecision, describe, words
@@ -155,8 +156,7 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
         if set(m) & done or len(m) * 4 > len(idx) or len(m) >= len(idx) - 1 or \
                 not all(is_open(roles.get(i)) for i in m):
             continue
-        lo = np.array([els[i].bbox_min for i in m]).min(axis=0)
-        hi = np.array([els[i].bbox_max for i in m]).max(axis=0)
+        lo, hi = elements_box(els, m)
         floor_top = min(float(els[f].bbox_min[1]) for f in floors)
         if hi[1] > floor_top + ON_FLOOR_TOL_LDU:  # LDraw -Y is up: it must stand on top of its floor
             continue

@@ -209,6 +209,7 @@ class Analysis:
         import numpy as np
 
         from ..errors import NotFoundError
+        from ..geometry.boxes import elements_box
 
         t = str(text).strip()
         n = len(self.model.elements)
@@ -226,8 +227,7 @@ class Analysis:
                                 f" (e.g. {', '.join(map(str, parts[:8]))}): give an index")
         for c in self.creations:
             if c.name.lower() == low:
-                lo = np.min([self.model.elements[i].bbox_min for i in c.elements], axis=0)
-                hi = np.max([self.model.elements[i].bbox_max for i in c.elements], axis=0)
+                lo, hi = elements_box(self.model.elements, c.elements)
                 mid = (lo + hi) / 2
                 return min(c.elements, key=lambda i: float(np.linalg.norm(
                     (self.model.elements[i].bbox_min + self.model.elements[i].bbox_max) / 2 - mid)))

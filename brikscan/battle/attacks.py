@@ -27,11 +27,12 @@ import numpy as np
 
 from ..errors import NotFoundError
 from ..forked import Forked
+from ..geometry.boxes import elements_box
 from ..rules.sight_tables import SightRules, load_sight_rules
 from .sight import _box_exit, _head_box, face_owners, get_engine, march, target_samples_with_elements
 from .support import bbox_arrays, supported_by
 from .target_size import SCENERY_KINDS, creation_target_size, is_scenery
-from .units import SECTIONS, Unit, creation_unit, elements_box, select, weapon_anchor, weapon_barrel
+from .units import SECTIONS, Unit, creation_unit, select, weapon_anchor, weapon_barrel
 
 RANGED = ("gun", "cannon", "rocket", "flamethrower", "launcher", "blastgun", "machinegun", "explosive")
 MELEE = ("melee",)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError
+from ..geometry.boxes import elements_box
 
 SECTIONS = ("head", "torso", "legs")
 
@@ -43,22 +44,9 @@ class Unit:
         return self.kind == "minifig"
 
 
-def elements_box(elements, ids) -> tuple[np.ndarray, np.ndarray]:
-    """(min, max) corners of the bounding box of some elements (``ids`` must not be empty)."""
-    lo = np.min([elements[i].bbox_min for i in ids], axis=0)
-    hi = np.max([elements[i].bbox_max for i in ids], axis=0)
-    return np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-
-
 def element_triangles(mesh, ids) -> np.ndarray:
     """The triangles of some elements (each owns a contiguous run of faces): no full-mesh mask needed."""
     return mesh.triangles[mesh.face_runs(list(ids))]
-
-
-def _gap(amin, amax, bmin, bmax) -> float:
-    """Distance between two axis-aligned boxes (0 when they touch or overlap)."""
-    d = np.maximum(0.0, np.maximum(amin - bmax, bmin - amax))
-    return float(np.linalg.norm(d))
 
 
 def _eye_and_feet(elements, sections: dict[str, list[int]], body: list[int]) -> tuple[np.ndarray, np.ndarray]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..geometry.boxes import elements_box
 from ..geometry.cache import write_atomic
 from ..geometry.model import Model
 from .offscreen import prepare_offscreen
@@ -403,8 +404,7 @@ def elements_png(model, elements, size=(640, 480), face_rgb=None) -> bytes | Non
         pl = new_plotter(True, size)
         try:
             add_model(pl, model, mask=mask, **({} if face_rgb is None else {"face_rgb": face_rgb[mask]}))
-            lo = np.min([model.elements[i].bbox_min for i in elements], axis=0)
-            hi = np.max([model.elements[i].bbox_max for i in elements], axis=0)
+            lo, hi = elements_box(model.elements, elements)
             frame_camera(pl, lo, hi)
             img = pl.screenshot(return_img=True)
         finally:

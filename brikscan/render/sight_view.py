@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from ..battle.sight import LosResult, PairResult
-from ..battle.units import SECTIONS, elements_box
+from ..battle.units import SECTIONS
+from ..geometry.boxes import elements_box
 from .model_view import (_fit_points, add_model, box_corners, frame_camera, new_plotter, save_png,
                          segments_polydata, tris_polydata)
 

@@ -25,6 +25,7 @@ from ..battle.scene import build_scene
 from ..battle.sight import line_of_sight, los_json
 from ..battle.units import select
 from ..errors import UsageError
+from ..geometry.boxes import elements_box
 from .geometry import bounds, pack_geometry
 
 MAX_TRIALS = 20000
@@ -320,9 +321,7 @@ class Session:
             for k, p in enumerate(pls):
                 if not p.n_elements:
                     continue
-                els = self.elements[p.first_element:p.first_element + p.n_elements]
-                lo = np.min([e.bbox_min for e in els], axis=0)
-                hi = np.max([e.bbox_max for e in els], axis=0)
+                lo, hi = elements_box(self.elements, range(p.first_element, p.first_element + p.n_elements))
                 d = float(np.linalg.norm(np.maximum(0, np.maximum(lo - pt, np.asarray(pt) - hi))))
                 if d < dist:
                     best, dist = k, d
