@@ -292,7 +292,8 @@ def test_a_cone_at_the_foot_of_a_leg_is_a_strut_under_the_belly_a_lift_jet(tmp_p
 def test_a_finned_round_brick_with_its_tail_open_is_a_rocket_motor(tmp_path):
     """A rocket standing on its tail (a round brick with fins, two round bricks, a nose cone) moves under its own
     power: its finned tail is its motor, a Thruster [000 §9.3], so it is a vehicle, not "a building" (6973's
-    standing rocket). The same finned brick built onto a brick of a tower is Structure."""
+    standing rocket). The same finned brick built onto a brick of a tower, set on it upside down or hanging as a
+    lamp is no motor."""
     rocket = [f"1 4 0 -48 0 {ID} 4591.dat", f"1 15 0 -72 0 {ID} 3941.dat", f"1 15 0 -96 0 {ID} 3941.dat",
               f"1 4 0 -144 0 {ID} 3942c.dat"]
     a = _analyse(_model(tmp_path, "rocket.ldr", rocket))
@@ -300,9 +301,16 @@ def test_a_finned_round_brick_with_its_tail_open_is_a_rocket_motor(tmp_path):
     _, tail = _role(a, "4591.dat")
     assert c.kind == "vehicle" and tail.role == "propulsion" and tail.params.get("type") == "thrust"
     tower = BODY + [f"1 4 0 -96 0 {ID} 4591.dat", f"1 4 0 -120 0 {ID} 3941.dat"]
-    a = _analyse(_model(tmp_path, "tower.ldr", tower))
-    _, fins = _role(a, "4591.dat")
-    assert fins.role != "propulsion" and all(c.kind != "vehicle" for c in a.creations)
+    # and where no rocket goes on from its studs (a reviewer's probes: each was "a vehicle" in the first version):
+    # upside down on a tower, a finial; hanging under a lamp post's arm, a lamp
+    finial = [f"1 7 0 0 0 {ID} 3031.dat"] + [f"1 4 0 {y} 0 {ID} 3003.dat" for y in (-24, -48, -72)] + \
+        ["1 14 0 -72 0 1 0 0 0 -1 0 0 0 -1 4591.dat"]
+    lamp = [f"1 7 0 0 0 {ID} 3022.dat"] + [f"1 0 10 {y} 10 {ID} 3062b.dat" for y in (-24, -48, -72, -96)] + \
+        [f"1 0 40 -104 10 {ID} 3710.dat", f"1 14 70 -96 10 {ID} 4588.dat"]
+    for name, build, part in (("tower", tower, "4591.dat"), ("finial", finial, "4591.dat"), ("lamp", lamp, "4588.dat")):
+        a = _analyse(_model(tmp_path, f"{name}.ldr", build))
+        _, fins = _role(a, part)
+        assert fins.role != "propulsion" and all(c.kind != "vehicle" for c in a.creations), name
 
 
 @needs_shared
@@ -328,19 +336,22 @@ def _thrust_role(r) -> bool:
 
 
 @needs_shared
-def test_control_sticks_ringed_round_a_rocket_are_fins_a_row_of_them_the_controls(tmp_path):
-    """No pilot works levers set on every side of a round body: four control sticks ringed round a rocket are its
-    fins, an ornament (6973's and 6983's rockets: eight "Controls" devices each) [000 §7.1]; three in a row on a
-    console are the Controls [000 §9.4]."""
-    plate = [f"1 7 0 0 0 {ID} 3031.dat", f"1 4 10 -8 10 {ID} 3062b.dat", f"1 4 10 -32 10 {ID} 3062b.dat"]
-    ring = [f"1 0 {x} -8 {z} {ID} 4592.dat" for x, z in ((-10, 10), (30, 10), (10, -10), (10, 30))]
-    a = _analyse(_model(tmp_path, "ring.ldr", plate + ring))
-    fins = [c.roles[i] for c in a.creations for i in c.elements if a.model.elements[i].part == "4592.dat"]
-    assert len(fins) == 4 and all(r.role == "decoration" and "fins" in r.reason for r in fins)
-    row = [f"1 0 -30 -8 {z} {ID} 4592.dat" for z in (-10, 10, 30)]
-    a = _analyse(_model(tmp_path, "console.ldr", plate + row))
-    levers = [c.roles[i] for c in a.creations for i in c.elements if a.model.elements[i].part == "4592.dat"]
-    assert len(levers) == 3 and all(r.role == "device" for r in levers)
+def test_control_sticks_ringed_round_a_rocket_are_fins_on_a_console_the_controls(tmp_path):
+    """No pilot works levers set on every side of a round body, each pointing out: 6973's standing rocket wears
+    four control sticks as fins, an ornament (eight "Controls" devices before) [000 §7.1]. Levers on a console
+    point one way together, in a row, an L or a block (a reviewer's probes: the first version made them fins):
+    they are the Controls [000 §9.4]."""
+    a = _official("6973-1 - Deep Freeze Defender.mpd")
+    (rocket,) = [c for c in a.creations if c.name.endswith("rocket")]
+    fins = [rocket.roles[i] for i in rocket.elements if a.model.elements[i].part in ("4592.dat", "4593.dat")]
+    assert len(fins) == 8 and all(r.role == "decoration" and "fins" in r.reason for r in fins)
+    plate = [f"1 7 0 0 0 {ID} 3958.dat"]
+    for name, spots in (("row", ((-30, -30), (-10, -30), (10, -30))), ("ell", ((-30, -30), (-10, -30), (-30, -10))),
+                        ("block", ((-30, -30), (-10, -30), (-30, -10), (-10, -10)))):
+        levers = [f"1 0 {x} -8 {z} {ID} {part}" for x, z in spots for part in ("4592.dat", "4593.dat")]
+        a = _analyse(_model(tmp_path, f"{name}.ldr", plate + levers))
+        roles = [c.roles[i] for c in a.creations for i in c.elements if a.model.elements[i].part == "4592.dat"]
+        assert len(roles) == len(spots) and all(r.role == "device" for r in roles), name
 
 
 @needs_shared
@@ -355,6 +366,8 @@ def test_a_moulded_animal_wing_on_a_build_is_an_ornament_not_a_creature(tmp_path
                         for c, r in wing)
     frog, _ = _role(a, "33320.dat")
     assert frog.kind == "creature"
+    a = _analyse(_model(tmp_path, "tack.ldr", [f"1 15 0 0 0 {ID} 4491b.dat"]))  # a saddle lying alone: a prop
+    assert all(c.kind != "creature" for c in a.creations)
 
 
 @needs_shared

@@ -1012,33 +1012,58 @@ _FIN_WORDS = {"round", "fins"}  # "Brick 2 x 2 x 2 Round with Fins": a rocket's 
 
 
 def _rocket_tails(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
-    """A round brick with fins at the end of a build, its tail end open (nothing of the build beyond its bottom
-    along its axis), is a rocket's tail: its motor, a Thruster [000 §9.3] (6973's standing rocket, 6887's tail
-    engine). Built into a tower or a wall with bricks under it, the same brick is Structure."""
+    """A round brick with fins at the end of a build, its tail end open, is a rocket's tail: its motor, a Thruster
+    [000 §9.3]. Open: nothing of the build beyond its bottom along its axis but its exhaust (a round plate, a
+    dish or a cone no wider than it that ends the build there). And a rocket's: a round body (round bricks, a
+    cylinder, a cone) goes on from its studs along its axis (6973's standing rocket; one lying on a launcher),
+    or it lies level on a build that flies already (6887's tail engine). Under an arm or a roof it is a lamp, on
+    a wall a sconce, pointing up a tower's finial; built onto a brick, or lying alone, it is no motor."""
+    if len(idx) < 2:
+        return
     els = model.elements
+    flying = flies(roles) or _crew_place(classes, idx)
+    inside = set(idx)
     for i in idx:
         r = roles.get(i)
         if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration") \
                 or not _FIN_WORDS <= _words_of(els[i]):
             continue
         axis = _local_y(els[i])  # a brick's studs are up its local -Y: its tail end is along +Y
+        if float(axis[1]) < -ROCKET_UPRIGHT_COS:  # LDraw +Y is down: its tail up, a finial
+            continue
+        nbrs = [j for j in graph.neighbors(i) if j != i and j in inside]
         tail = _own_end(model, i)
-        nbrs = [j for j in graph.neighbors(i) if j != i and j in roles]
-        if nbrs and _in_any_box(tail + axis * 2, *element_boxes(model, nbrs), CONE_END_LDU):
+        width = _rod_axis(model, i)[3]
+        held = [j for j in nbrs if _in_any_box(tail + axis * 2, *element_boxes(model, [j]), CONE_END_LDU) and
+                not (_words_of(els[j]) & {"round", "dish", "cone"} and _rod_axis(model, j)[3] <= width + MESH_TOL_LDU
+                     and not any(k != i and k in inside for k in graph.neighbors(j)))]
+        if held:
+            continue
+        top = np.asarray(els[i].transform, dtype=float)[:3, 3]  # the studs' end: the part's origin
+        ctr = (els[i].bbox_min + els[i].bbox_max) / 2
+        body = any(_words_of(els[j]) & {"round", "cylinder", "cone"} and _on_axis(els[j], ctr, axis) and
+                   _in_any_box(top - axis * 2, *element_boxes(model, [j]), CONE_END_LDU) for j in nbrs)
+        if not body and (float(axis[1]) > ROCKET_UPRIGHT_COS or not flying):
             continue
         roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a finned round brick with its tail end open: "
                                               "a rocket's tail, its motor, a Thruster [000 §9.3]", "geometry",
                                 {"type": "thrust"})
 
 
+ROCKET_UPRIGHT_COS = 0.7  # a rocket's tail within 45 degrees of straight down (or up) stands upright
+
+
 FIN_RING_MIN = 3  # control sticks ringed round one axis, this many at least (counted by their bases), are fins
-FIN_RING_LDU = 40.0  # ... each within two studs of the next
+FIN_RING_LDU = 40.0  # ... each within two studs of the next, each pointing out from the ring (from its base to
+FIN_OUT_COS = 0.7  # its stick, within 45 degrees) ...
+FIN_GAP = 0.75 * np.pi  # ... and no gap of more than three eighths of a turn between them
 
 
 def _fin_rings(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
-    """Control sticks set round one axis on every side (a ring of three or more: 6973's and 6983's rockets) are
-    a rocket's fins, an ornament: no pilot works a lever on every side of a round body, so they are not the
-    Controls [000 §9.4; §7.1 decorative]. Sticks side by side on a console stay the Controls."""
+    """Control sticks set round one axis on every side, each pointing out from it (a ring of three or more:
+    6973's and 6983's rocket fins, 10029's thruster quads) are a rocket's fins, an ornament: no pilot works a
+    lever on every side of a round body, so they are not the Controls [000 §9.4; §7.1 decorative]. Levers on a
+    console, in a row, an L or a block, point one way together: they stay the Controls."""
     els = model.elements
     sticks = [i for i in idx if roles.get(i) is not None and roles[i].source == "part" and
               roles[i].role == "device" and classes[i].word == "control" and "stick" in _words_of(els[i])]
@@ -1059,9 +1084,20 @@ def _fin_rings(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -
         mid = pts.mean(axis=0)
         _, _, vt = np.linalg.svd(pts - mid)
         far = (pts - mid) @ vt[:2].T  # in the ring's plane (its axis: the direction of least spread)
+        out = far / np.maximum(np.linalg.norm(far, axis=1, keepdims=True), 1e-9)
+        levers = [i for i in comp if i not in bases]
+
+        def facing(b: int, o: np.ndarray) -> float:  # how far a fin points out: its base's studs, or from its
+            ways = [-_local_y(els[b])]  # base to its nearest stick
+            near = min(levers, key=lambda j: float(np.linalg.norm(ctr[j] - ctr[b])), default=None)
+            if near is not None and float(np.linalg.norm(ctr[near] - ctr[b])) <= FIN_RING_LDU:
+                ways.append(ctr[near] - ctr[b])
+            return max(float((d @ vt[:2].T) @ o) / max(float(np.linalg.norm(d)), 1e-9) for d in ways)
+        if min(facing(b, o) for b, o in zip(bases, out)) < FIN_OUT_COS:  # levers on a console all point one way
+            continue
         ang = np.sort(np.arctan2(far[:, 1], far[:, 0]))
         gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * np.pi]))
-        if float(gaps.max()) >= np.pi:  # all on one side: a row of levers, not a ring
+        if float(gaps.max()) > FIN_GAP:  # on one side only: not round the body
             continue
         for i in comp:
             base = roles[i].reason.split(":")[0]
@@ -1122,29 +1158,46 @@ def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
 
 
 def _on_leg(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
-    """The cone is the foot of a leg: a column of square pieces (bricks, plates, supports; no round engine
-    casing) at most as wide as the cone, on its axis, rises at least a brick from its top before the body
-    (a lift jet hangs from the belly itself or from its round housing)."""
+    """The cone is the foot of a leg: a column of pieces at most as wide as the cone, on its axis, rises at least
+    a brick from its top before the body, each piece standing free (nothing of the build touching it at its
+    level: a piece with the hull's pieces beside it is the hull's underside). A round piece as wide as the cone is a
+    lift jet's housing, not a leg (a slim round leg, narrower, is one)."""
     els = model.elements
     inside = set(idx)
     e = els[i]
     axis = (e.bbox_min + e.bbox_max) / 2
     width = float(max((e.bbox_max - e.bbox_min)[[0, 2]]))
     top, column, frontier = float(e.bbox_min[1]), {i}, [i]  # LDraw -Y is up: the top is the smallest Y
+
+    ids = np.asarray(idx)
+    blo, bhi = element_boxes(model, idx)
+
+    def beside(j: int) -> bool:  # a piece of the build at j's level touching it: j is in a layer of the body
+        lo, hi = els[j].bbox_min, els[j].bbox_max
+        level = np.minimum(bhi[:, 1], hi[1]) - np.maximum(blo[:, 1], lo[1]) > (hi[1] - lo[1]) / 2
+        touch = np.all((blo[:, [0, 2]] <= hi[[0, 2]] + MESH_TOL_LDU) & (bhi[:, [0, 2]] >= lo[[0, 2]] - MESH_TOL_LDU),
+                       axis=1)
+        return any(int(k) != j and int(k) not in column for k in ids[level & touch])
+
     while frontier:
         nxt = []
         for u in frontier:
             for j in graph.neighbors(u):
                 ext = els[j].bbox_max - els[j].bbox_min
-                if j in inside and j not in column and not _POD_WORDS & _words_of(els[j]) and \
-                        float(max(ext[[0, 2]])) <= width + MESH_TOL_LDU and \
+                wide = float(max(ext[[0, 2]]))
+                if j in inside and j not in column and wide <= width + MESH_TOL_LDU and \
+                        not (_POD_WORDS & _words_of(els[j]) and wide > LEG_ROUND_SHARE * width) and \
                         float(els[j].bbox_max[1]) <= float(els[u].bbox_min[1]) + GROUND_TOL_LDU and \
-                        np.hypot(*((els[j].bbox_min + els[j].bbox_max) / 2 - axis)[[0, 2]]) <= STRUT_NEAR_LDU:
+                        np.hypot(*((els[j].bbox_min + els[j].bbox_max) / 2 - axis)[[0, 2]]) <= STRUT_NEAR_LDU and \
+                        not beside(j):
                     column.add(j)
                     nxt.append(j)
                     top = min(top, float(els[j].bbox_min[1]))
         frontier = nxt
     return float(e.bbox_min[1]) - top >= LEG_LIFT_LDU - MESH_TOL_LDU
+
+
+LEG_ROUND_SHARE = 0.75  # a round piece on a cone narrower than this share of it is a slim leg, not a housing
 
 
 def _thrust(r: RoleDecision | None) -> bool:
@@ -2242,12 +2295,12 @@ def _animal_ornaments(model, graph: nx.Graph, animal: list[int], classes: dict[i
     Creature needs its body, "head and body are the Structure" [000 §10.2]."""
     els = model.elements
     for comp in components_in(graph, animal):
-        if all(_animal_part(els[i]) for i in comp):
-            for i in comp:
+        if not any(classes[i].role == "structural" and not _animal_part(els[i]) for i in comp):
+            for i in comp:  # (a saddle or a barding lying alone too: a prop)
                 classes[i] = replace(classes[i], role="decoration", animal=False,
                                      reason=f"{classes[i].reason.split(':')[0]}: a moulded animal part (a wing, a "
-                                            "tail) without an animal's body: an ornament, not a Creature "
-                                            "[000 §7.1, §10.2]")
+                                            "tail) or an animal's gear without an animal's body: an ornament, not a "
+                                            "Creature [000 §7.1, §10.2]")
 
 
 GEAR_MAX = 8  # what is fitted to an animal: a few pieces (a saddle and its clip, a monkey's arm and hand)
