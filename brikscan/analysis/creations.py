@@ -959,7 +959,7 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
     tall = float(span[1]) >= STANDING_ROCKET * float(max(span[0], span[2]))
     ground = float(hi[:, 1].max())  # LDraw -Y is up: the lowest point has the largest Y
     ids = np.asarray(idx)
-    found: list[tuple[int, np.ndarray]] = []  # (dish, the way it opens)
+    found: list[tuple[int, np.ndarray, list[int]]] = []  # (dish, the way it opens, its casing out that way)
     for i in dishes:
         y = _local_y(els[i])  # an LDraw dish stands along its local Y
         under = tall and abs(float(y[1])) > 0.9 and float(els[i].bbox_max[1]) >= ground - LDU_PER_BRICK
@@ -975,15 +975,22 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
                        (pts[:, None, :] <= hi[None] + BANK_LINE_LDU)).all(axis=2).any(axis=0)]
             if all(int(j) == i or (_on_axis(els[int(j)], c, d) and _words_of(els[int(j)]) & _CASING_WORDS)
                    for j in hit):
-                ends.append((far - face, d))
+                ends.append((far - face, d, [int(j) for j in hit if int(j) != i]))
         if ends:
-            found.append((i, min(ends, key=lambda e: e[0])[1]))
-    bank = [i for i, d in found if sum(float(d @ e) >= BANK_AXIS_COS for _, e in found) >= BANK_MIN]
-    for i in bank:
-        roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; one of {len(bank)} dishes on their side "
-                                              "capping round engine casings, open to the outside and pointing the "
-                                              "same way: a bank of exhausts, Thrusters [000 §9.3]", "geometry",
-                                {"type": "thrust"})
+            _, d, casing = min(ends, key=lambda e: e[0])
+            found.append((i, d, casing))
+    bank = [(i, casing) for i, d, casing in found
+            if sum(float(d @ e) >= BANK_AXIS_COS for _, e, _ in found) >= BANK_MIN]
+    for i, casing in bank:
+        roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; one of {len(bank)} dishes capping round "
+                                              "engine casings, open to the outside and pointing the same way: a "
+                                              "bank of exhausts, Thrusters [000 §9.3]", "geometry", {"type": "thrust"})
+        for j in casing:  # the bell or the rim round the exhaust, out past the dish: the same engine
+            r = roles.get(j)
+            if r is not None and r.source in ("part", "topology", "detail") and r.role in ("structural", "decoration"):
+                roles[j] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; the casing round the exhaust "
+                                                      f"({describe(els[i])[1]}): the engine, part of the Thruster "
+                                                      "[000 §9.3]", "geometry", {"type": "thrust"}, f"with:{i}")
 
 
 def _own_points(model, i: int) -> tuple[np.ndarray, np.ndarray | None]:
