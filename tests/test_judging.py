@@ -1617,3 +1617,137 @@ def test_a_barrel_of_round_bricks_with_a_cone_pointing_out_of_a_jet_is_a_gun(tmp
                                                        f"1 4 0 -12 -112 {forward} 4589.dat"]))
     _, cone = _role(a, "4589.dat")
     assert cone.role != "weapon"
+
+
+def test_a_hose_bends_and_holds_nothing_up_wherever_it_is_made():
+    """A flexible hose is Non-Structural [000 §7.1]: a Technic Flex-System or pneumatic hose from the library, and the
+    segments LSynth inlines into a file ("~LSynth Technic Flex-System Hose - Cross Section", 26 of them on 7131's
+    podracer, each was counted as Structure); a hose reel is still a winch and a minifig's hose nozzle a tool."""
+    from types import SimpleNamespace
+
+    from brikscan.analysis.roles import classify_part
+
+    def role(desc: str) -> str | None:
+        return classify_part(SimpleNamespace(part="x.dat", description=desc, category="", hose=False)).role
+    assert role("~LSynth Technic Flex-System Hose - Cross Section") == "decoration"
+    assert role("Technic Flex-System Hose 12L") == "decoration" and role("Technic Pneumatic Hose  4L") == "decoration"
+    assert role("Technic Ribbed Hose  4L") == "structural"  # strung on an axle it clads (10134's frame)
+    assert role("Hose Reel  2 x  2 Holder") == "device"
+    assert role("Technic Brick  1 x  4 with Holes") == "structural"
+
+
+def test_a_submodel_named_for_a_vehicle_makes_the_build_one_and_a_place_does_not():
+    """The build's own submodel name is evidence of what it is, as a boat's is: its first or last whole word names
+    a vehicle ("6955 - spaceship", "podracer anakin", "fire truck 2"); a craft that flies (a spaceship, a shuttle,
+    an X-Wing) is judged as a flyer. A word naming a place or a part ("car park", "bus stop", "shuttle launch pad",
+    "spaceship cockpit") names no vehicle, nor a "fire fighter"; the main file names the set and does not count."""
+    from types import SimpleNamespace
+
+    from brikscan.analysis.creations import _vehicle_name
+
+    def named(sub: str, flying: bool = False) -> bool:
+        model = SimpleNamespace(elements=[SimpleNamespace(submodel_path=(sub,) if sub else ())])
+        return bool(_vehicle_name(model, [0], flying_only=flying))
+    assert all(named(n) for n in ["6955 - spaceship.ldr", "podracer anakin.ldr", "fire truck 2.ldr", "x-wing.ldr"])
+    assert all(named(n, True) for n in ["6955 - spaceship.ldr", "space ship.ldr", "Y-Wing.ldr", "shuttle.ldr"])
+    assert not named("fire truck.ldr", True)  # a truck drives: named a vehicle, but not a flyer
+    assert not any(map(named, ["car park.ldr", "bus stop.ldr", "shuttle launch pad.ldr", "spaceship cockpit.ldr",
+                               "fire fighter.ldr", "pirate ship.ldr", "castle.ldr", ""]))
+
+
+def test_an_x_wing_submodel_names_a_starfighter_not_its_wings():
+    """"x-wing.ldr" is the name of a starfighter: it does not make every piece in it a wing (forward flight);
+    "left wing.ldr" still names a wing [000 §9.1]."""
+    from brikscan.analysis.annotations import word_role
+
+    assert word_role("x-wing.ldr") is None and word_role("B-Wing.ldr") is None
+    assert word_role("left wing.ldr") == ("propulsion", {"type": "forward_flight"})
+    assert word_role("6886 - spaceship - wing 1 - wing.ldr") == ("propulsion", {"type": "forward_flight"})
+
+
+@needs_shared
+def test_a_build_named_a_spaceship_without_engines_is_a_vehicle_and_an_info_plate_is_scenery(tmp_path):
+    """A build with no recognised propulsion in a submodel named "spaceship" is a vehicle whose card asks for its
+    engines to be annotated, not a building (6955's spaceship, 21321's shuttle); a submodel named an info plate (a
+    UCS set's, "10019 - ... - infoplate", "10283 - shuttle-info") is scenery, listed, not priced [000 §7.1]."""
+    body = "\n".join(BODY)
+    plate = "\n".join(f"1 15 {x} -8 200 {ID} 3068b.dat" for x in (-20, 20))
+    a = _analyse(_model(tmp_path, "set.mpd", [
+        "0 FILE set.ldr", "0 set", f"1 16 0 0 0 {ID} spaceship.ldr", f"1 16 0 0 0 {ID} info plate.ldr",
+        "0 FILE spaceship.ldr", "0 spaceship", body, "0 FILE info plate.ldr", "0 info plate", plate,
+        f"1 7 0 0 200 {ID} 3020.dat"]))
+    ship = next(c for c in a.creations if c.elements and 0 in c.elements)
+    assert ship.kind == "vehicle" and "named a vehicle" in ship.kind_reason
+    sign = next(c for c in a.creations if c is not ship)
+    assert sign.kind == "scenery" and all("(info)" in sign.roles[i].reason for i in sign.elements)
+    a = _analyse(_model(tmp_path, "park.mpd", [
+        "0 FILE park.ldr", "0 park", f"1 16 0 0 0 {ID} car park.ldr", "0 FILE car park.ldr", "0 car park", body]))
+    assert a.creations[0].kind == "building"
+
+
+@needs_shared
+def test_two_bars_end_to_end_holding_an_engine_are_a_strut_not_a_gun(tmp_path):
+    """On a flyer a bar lying level with a free end sticking out is a gun barrel [000 §8.2]; two bars laid end to
+    end from the hull to a pod hanging on them are one strut, both ends held (7131's podracer: the four bars that
+    carry its engines were four guns). The bar sticking out alone stays a gun."""
+    jet = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    along_x = "0 1 0 -1 0 0 0 0 1"  # the bar's local Y (its length) along +X
+    pods = [f"1 4 {x} -52 0 {ID} 30360.dat" for x in (-90, 90)]  # round pods 60 LDU thick, one at each end
+    strut = [f"1 0 -80 -52 0 {along_x} 30374.dat", f"1 0 0 -52 0 {along_x} 30374.dat"]  # x -80..0, 0..80
+    a = _analyse(_model(tmp_path, "strut.ldr", jet + strut + pods))
+    bars = [c.roles[i] for c in a.creations for i in c.elements if a.model.elements[i].part == "30374.dat"]
+    assert len(bars) == 2 and all(r.role != "weapon" for r in bars), [r.reason for r in bars]
+    a = _analyse(_model(tmp_path, "gun.ldr", jet + strut[1:]))
+    _, bar = _role(a, "30374.dat")
+    assert bar.role == "weapon" and "barrel" in bar.reason
+
+
+@needs_shared
+def test_a_wide_cone_ending_a_fat_round_pod_is_its_tail_not_a_gun(tmp_path):
+    """A 2 x 2 cone on 2 x 2 round bricks, with a round body fatter than both behind it on the same axis, tapers the
+    end of a pod or a nacelle (7131's podracer engines were two 2 x 2 "gun barrels"): no Ranged Weapon. A thin
+    1 x 1 barrel out of the same pod stays a gun [000 §8.2]."""
+    jet = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    forward = "1 0 0 0 0 -1 0 1 0"  # local Y along +Z: the studs and a cone's tip face forward (-Z)
+    pod = [f"1 4 0 -30 -140 {ID} 30360.dat"]  # z -200..-80, 60 LDU across, on the body's nose
+    a = _analyse(_model(tmp_path, "pod.ldr", jet + pod + [f"1 0 0 -30 -224 {forward} 3941.dat",
+                                                           f"1 4 0 -30 -272 {forward} 3942c.dat"]))
+    _, cone = _role(a, "3942c.dat")
+    assert cone.role != "weapon", cone.reason
+    a = _analyse(_model(tmp_path, "podgun.ldr", jet + pod + [f"1 0 0 -30 -224 {forward} 3062b.dat",
+                                                              f"1 4 0 -30 -248 {forward} 4589.dat"]))
+    _, cone = _role(a, "4589.dat")
+    assert cone.role == "weapon" and "barrel" in cone.reason
+
+
+@needs_shared
+def test_a_frame_lying_flat_on_the_floor_does_not_walk_on_its_jointed_plates():
+    """10212 Imperial Shuttle: beside the stand lies a Technic frame with plates on Technic joints at its bottom
+    (84 pieces). A leg reaches down to carry its body [000 §9.1]: plates lying flat, wider than they are tall, are
+    its feet or its base, so the frame is no walking vehicle (it walked on 46 "leg" pieces). The walker example
+    still walks: tests/test_roles.py."""
+    a = _official("10212-1 - Imperial Shuttle - UCS.mpd")
+    frame = next(c for c in a.creations if c.name == "10212 - submodel-64")
+    assert frame.kind != "vehicle", frame.kind_reason
+    assert not any("a leg" in frame.roles[i].reason for i in frame.elements)
+
+
+@needs_shared
+def test_a_panel_set_at_an_angle_is_a_sign_or_a_ramp_not_a_building(tmp_path):
+    """10030's info plate is plates tilted at 55 degrees on hinges, unnamed: it was a 12 CP building. A build
+    whose Structure lies three quarters tilted (15 to 75 degrees off level) is a panel set at an angle, a sign or
+    a ramp: scenery [000 §7.1]. The same bricks standing level are a building."""
+    import math
+
+    c, s = math.cos(math.radians(45)), math.sin(math.radians(45))
+    rot = f"1 0 0 0 {c:.6f} {-s:.6f} 0 {s:.6f} {c:.6f}"  # 45 degrees about X
+
+    def tilt(line: str) -> str:
+        f = line.split()
+        y, z = float(f[3]), float(f[4])
+        return " ".join(f[:3] + [f"{c * y - s * z:.4f}", f"{s * y + c * z:.4f}", rot, f[-1]])
+    a = _analyse(_model(tmp_path, "sign.ldr", [tilt(ln) for ln in BODY]))
+    (sign,) = [k for k in a.creations if k.elements]
+    assert sign.kind == "scenery" and "tilted" in sign.kind_reason
+    a = _analyse(_model(tmp_path, "hut.ldr", BODY))
+    assert a.creations[0].kind == "building"

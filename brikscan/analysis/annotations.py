@@ -136,8 +136,9 @@ def word_role(name: str) -> tuple[str, dict[str, str]] | None:
         return role, params
     # a role word as the name's first or last whole word ("cannon", "cannon_left", "front wheels"), unless
     # another word says it is something else ("water wheel", "gun rack"); "engine" names no role
-    if _NOT_A_ROLE & set(words):
-        return None
+    if _NOT_A_ROLE & set(words) or (len(words) > 1 and words[-1] in ("wing", "wings") and len(words[-2]) == 1
+                                  and words[-2].isalpha()):
+        return None  # ... and an "X-Wing" or "B-wing" names a starfighter, not its wing
     for w in dict.fromkeys((words[-1], words[0])):  # the last word names the thing: a laser cannon is a cannon
         if w in _WEAPON_WORDS:
             return "weapon", {"type": _WEAPON_WORDS[w]}

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..geometry.boxes import elements_box
-from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_TAPE_INCH as LDU_PER_INCH
+from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_STUD, LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from ..rules.formulas import sl_text
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
@@ -563,7 +563,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         _engine_bank(model, graph, idx, classes, roles)
         _rocket_tails(model, graph, idx, classes, roles)
     _fin_rings(model, idx, classes, roles)
-    flyer = flies(roles, boat) or (not boat and any(classes[i].word in _COCKPIT_WORDS for i in idx) and
+    flyer = flies(roles, boat) or (not boat and (any(classes[i].word in _COCKPIT_WORDS for i in idx) or
+                                                 _vehicle_name(model, idx, flying_only=True)) and
                                    not any(r.role == "propulsion" for r in roles.values()))
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
@@ -1437,6 +1438,7 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         return
     lo, hi = element_boxes(model, body)
     thrust = [j for j in idx if _thrust(roles.get(j))]
+    all_lo = all_hi = None  # every piece's box, once a rod asks
     for i in idx:
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
@@ -1455,16 +1457,88 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if abs(float(d[1])) > ROD_LEVEL_COS or \
                 (not shaped and (thick > BARREL_THICK_LDU or length < BARREL_RATIO * thick)):
             continue  # standing up (an antenna, a mast) or not a rod
-        # its outer end lies outside the rest of the body: it sticks out
-        ends = [centre - d * length / 2, centre + d * length / 2]
-        others = np.array([j != i for j in body])
-        out = [not _in_any_box(e, lo[others], hi[others], 1) for e in ends]
+        # its outer end lies outside the rest of the body: it sticks out. Rods joined end to end on one line (a
+        # strut of two bars between a hull and its engines) are one rod: its ends are the line's
+        line = _rod_line(model, idx, classes, i, centre, d)
+        along = [float(np.dot(c - centre, d)) + s * h for c, h in line.values() for s in (-1, 1)]
+        ends = [centre + d * min(along), centre + d * max(along)]
+        others = np.array([j not in line for j in body])
+        # ... nor inside a big piece hanging on the body (an engine the strut holds; not a muzzle cap or a clip)
+        if all_lo is None:
+            all_lo, all_hi = element_boxes(model, idx)
+        big = ((all_hi - all_lo).min(axis=1) >= 2 * LDU_PER_STUD) & ~np.isin(idx, list(line))
+        out = [not _in_any_box(e, lo[others], hi[others], 1) and _held_in_big(model, idx, e, all_lo, all_hi, big) is None
+               for e in ends]
         if not any(out):
             continue
         roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of a flyer's "
                                           "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
                                 {"type": "gun"})
         _strung_on(model, graph, idx, roles, i, centre, d, nozzles)
+
+
+def _held_in_big(model, idx: list[int], p: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                 big: np.ndarray) -> int | None:
+    """The piece of ``idx`` (``big`` masks those asked) that point ``p`` lies inside, measured along the piece's own
+    axes (the world box of a wing turned at an angle holds much air), or None."""
+    for k in np.flatnonzero(big & np.all(lo - 1 <= p, axis=1) & np.all(p <= hi + 1, axis=1)):
+        t, local = _own_points(model, idx[k])
+        if local is None:
+            return idx[k]
+        q = np.linalg.solve(t[:3, :3], p - t[:3, 3])
+        if np.all(local.min(axis=0) - 1 <= q) and np.all(q <= local.max(axis=0) + 1):
+            return idx[k]
+    return None
+
+
+def _rod_line(model, idx: list[int], classes, i: int, centre: np.ndarray,
+              d: np.ndarray) -> dict[int, tuple[np.ndarray, float]]:
+    """The rods lying end to end with rod ``i`` on its line, touching or held apart by a hair (its centre and half
+    length, for each)."""
+    els = model.elements
+    rods = {}
+    for j in idx:
+        if j != i and _words_of(els[j]) & _BARREL_WORDS and not classes[j].minifig_body and \
+                _on_axis(els[j], centre, d):
+            cj, dj, lj, _ = _rod_axis(model, j, own=classes[j].accessory)
+            if abs(float(np.dot(dj, d))) >= 0.98:
+                rods[j] = (cj, lj / 2)
+    line = {i: (centre, _rod_axis(model, i, own=classes[i].accessory)[2] / 2)}
+    grew = True
+    while grew:
+        grew = False
+        span = [float(np.dot(c - centre, d)) + s * h for c, h in line.values() for s in (-1, 1)]
+        lo, hi = min(span), max(span)
+        for j, (cj, hj) in list(rods.items()):
+            t = float(np.dot(cj - centre, d))
+            if t - hj <= hi + MUZZLE_LINE_LDU and t + hj >= lo - MUZZLE_LINE_LDU:
+                line[j] = rods.pop(j)
+                grew = True
+    return line
+
+
+POD_TAIL_LDU = 200.0  # a fatter round body this far behind a cone on its axis: the cone ends a pod, not a barrel
+
+
+def _pod_tail(model, idx: list[int], i: int, centre: np.ndarray, d: np.ndarray, tip: np.ndarray) -> bool:
+    """A cone two studs across or more with, behind it on its axis, a round body fatter than its base: the cone
+    and the round bricks before it taper the end of a pod or a nacelle (a podracer's engine), no gun barrel standing
+    out of a mount (a thin barrel out of a round housing is still one)."""
+    els = model.elements
+    across = [k for k in range(3) if abs(float(d[k])) < ROD_LEVEL_COS]
+    width = max(float(els[i].bbox_max[k] - els[i].bbox_min[k]) for k in across)
+    if width < TWO_STUDS_LDU - MUZZLE_LINE_LDU:
+        return False  # a thin barrel (1 x 1) out of a round housing is still a gun
+    out = d if float(np.dot(tip - centre, d)) >= 0 else -d
+    for j in idx:
+        e = els[j]
+        back = float(np.dot((e.bbox_min + e.bbox_max) / 2 - centre, out))
+        if j == i or not -POD_TAIL_LDU < back < 0 or not _on_axis(e, centre, d) or \
+                not ("cylinder" in _words_of(e) or {"round", "brick"} <= _words_of(e)):
+            continue
+        if max(float(e.bbox_max[k] - e.bbox_min[k]) for k in across) > width + MUZZLE_LINE_LDU:
+            return True
+    return False
 
 
 def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], i: int, lo: np.ndarray,
@@ -1487,7 +1561,7 @@ def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDe
               roles[j].role in ("decoration", "structural") and (
                   "cylinder" in _words_of(els[j]) or {"round", "brick"} <= _words_of(els[j]))]  # not a round plate:
     # a cone on a 1 x 1 round plate is a light or a detail
-    if not behind or any(_on_axis(els[j], centre, d) for j in thrust):
+    if not behind or any(_on_axis(els[j], centre, d) for j in thrust) or _pod_tail(model, idx, i, centre, d, tip):
         return False
     roles[i] = RoleDecision("weapon", f"{roles[i].reason}; the tip of a barrel of round bricks sticking out of a "
                                       "flyer's body: a gun [000 §8.2 Ranged Weapons]", "geometry", {"type": "gun"})
@@ -1773,6 +1847,21 @@ def _built_on_propulsion(model, graph: nx.Graph, idx: list[int], roles: dict[int
     §9.3]. Small details on a wing (a navigation light, a grille tile) stay details."""
     inside = set(idx)
     els = model.elements
+    engines = [j for j in idx if _thrust(roles.get(j)) and roles[j].source == "part" and
+               _words_of(els[j]) & {"engine", "jet", "turbine", "thruster"}]  # not a sail: rigging fills its box
+    if engines:  # a loose piece inside an engine part's shell is its exhaust or fan (10227's round-brick nozzles)
+        elo, ehi = element_boxes(model, engines)
+        every = np.ones(len(engines), dtype=bool)
+        for i in sorted(detached):
+            r = roles.get(i)
+            if r is None or r.role != "decoration" or r.source != "topology":
+                continue
+            centre = (els[i].bbox_min + els[i].bbox_max) / 2
+            shell = _held_in_big(model, engines, centre, elo, ehi, every)
+            if shell is not None:
+                roles[i] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; inside the shell of the engine "
+                                                      f"{describe(els[shell])[1]!r}: its exhaust or its fan, part of "
+                                                      "the Thruster [000 §9.3]", "topology", {"type": "thrust"})
     changed = True
     while changed:
         changed = False
@@ -1847,7 +1936,12 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
     # from the top of the hull to the ground is no leg (10212's lower wings walked the shuttle; its hinges are
     # low on the hull, so where it turns does not tell; a leg arching up above the body's middle is missed)
     under = float(lo[:, 1].min()) > core_y
-    if legs_allowed and pivots and "turntable" not in jb.joint_kinds and horizontal and under and body_y > core_y and \
+    # ... and reaches down: at least as tall as it is across the narrower way (a plate frame lying flat on the
+    # ground under a display, jointed to it, is a foot or a base, not a leg)
+    tall = float(hi[:, 1].max() - lo[:, 1].min()) + MESH_TOL_LDU >= min(float(hi[:, k].max() - lo[:, k].min())
+                                                                         for k in (0, 2))
+    if legs_allowed and pivots and "turntable" not in jb.joint_kinds and horizontal and under and tall and \
+            body_y > core_y and \
             core_bottom < ground - LEG_LIFT_LDU and hi[:, 1].max() >= ground - GROUND_TOL_LDU and \
             len(els) <= len(core) and m.length_ldu <= measure_size(model, core, ldu_per_inch, cache).length_ldu:
         kinds = "/".join(sorted(pivots))
@@ -2025,6 +2119,53 @@ def _boat_name(model, idx) -> str:
     name = [w for w in words(file_stem(sub)) if not w.isdigit()]
     return sub if name and name[-1] in _BOAT_NAMES and not _NOT_AT_SEA & set(name) else ""
 BOAT_KEEL_LDU = 48.0  # a hull part whose bottom is within two bricks of the build's lowest point is its hull
+# The last whole word of a build's own submodel that names a vehicle [000 §9 Vehicles]: one that flies (in space or
+# hovering) or one that drives; "ship" flies after "space" or "star" (a "space ship"), else it is a boat's
+_FLYER_NAMES = {"spaceship", "spaceships", "starship", "starfighter", "fighter", "interceptor", "bomber",
+                "shuttle", "spacecraft", "podracer", "speeder", "landspeeder", "snowspeeder", "plane", "aeroplane",
+                "airplane", "aircraft", "biplane", "seaplane", "helicopter", "copter", "chopper", "glider",
+                "gunship", "dropship", "lander", "ufo", "saucer", "starcruiser", "freighter"}
+# ... unless another word names a place or a part of one: a car park, a bus stop, a shuttle's launch pad
+_NOT_A_VEHICLE = {"stop", "park", "parking", "hangar", "garage", "pad", "station", "dock", "port", "stand", "display",
+                  "trailer", "shop", "wash", "depot", "yard", "bay", "base", "lift", "ramp", "track", "road", "rack",
+                  "tower", "wheel", "wheels", "engine", "cockpit", "seat", "driver", "pilot", "minifig", "figure",
+                  "crew", "door", "roof", "interior", "transporter", "carrier"}
+_DRIVER_NAMES = {"car", "truck", "lorry", "van", "bus", "jeep", "buggy", "motorbike", "motorcycle", "bike",
+                 "scooter", "racer", "dragster", "rover", "tractor", "bulldozer", "digger", "excavator",
+                 "forklift", "trike", "kart", "locomotive", "crawler", "walker"}
+
+
+def _holding_submodel(model, idx: list[int]) -> str:
+    """The innermost submodel holding at least four fifths of the build (its hoses or a loose piece may be placed
+    outside it, in the main file), or ""."""
+    count: Counter = Counter()
+    depth: dict[str, int] = {}
+    for i in idx:
+        for d, sub in enumerate(dict.fromkeys(model.elements[i].submodel_path)):
+            count[sub] += 1
+            depth[sub] = max(depth.get(sub, 0), d)
+    held = [s for s, n in count.items() if n * 5 >= len(idx) * 4]
+    return max(held, key=lambda s: (depth[s], -count[s], s)) if held else ""
+
+
+def _vehicle_name(model, idx, flying_only: bool = False) -> str:
+    """The build's own submodel (not the main file, which names the set) when its last whole word names a vehicle
+    ("6955 - spaceship", "anakin's podracer", "fire truck 2"); "" when it names none. ``flying_only``: only names
+    of craft that fly or hover. "car park" and "bus stop" end in another word: they name no vehicle."""
+    sub = _holding_submodel(model, idx)
+    name = [w for w in words(file_stem(sub)) if not w.isdigit()]
+    if not name:
+        return ""
+    if _NOT_A_VEHICLE & set(name):
+        return ""
+    for k in dict.fromkeys((len(name) - 1, 0)):  # the last word names the thing, or the first ("podracer anakin")
+        w, before = name[k], name[k - 1] if k else ""
+        if (w in _FLYER_NAMES and before != "fire") or (w in ("ship", "ships") and before in ("space", "star")) \
+                or (w in ("wing", "wings") and len(before) == 1 and before.isalpha()):  # an "X-Wing" is a starfighter, not a wing
+            return sub
+        if not flying_only and w in _DRIVER_NAMES:
+            return sub
+    return ""
 
 
 def _boat_reason(model, idx, classes) -> str:
@@ -2064,6 +2205,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
         return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
                           "annotate its engines or wings (0 !BRIKSCAN ROLE propulsion type=...)"
+    named = _vehicle_name(model, idx)
+    if named:  # its submodel's name is the evidence, as a boat's is [000 §9 Vehicles]
+        return "vehicle", f"named a vehicle ({file_stem(named)!r}) but no propulsion recognised: annotate its " \
+                          "engines, wheels or wings (0 !BRIKSCAN ROLE propulsion type=...)"
     struct = [i for i in idx if roles[i].role == "structural"]
     if len(idx) <= 3 or not struct or _extent(model, idx) < 40:  # loose accessories are scenery (issue 8)
         return "scenery", f"{len(idx)} element(s), no Structure of its own: a loose accessory, scenery " \
@@ -2073,7 +2218,17 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
             not any(roles[i].role in ("weapon", "device") for i in idx):
         return "scenery", "a build on at most 2 x 2 studs with no weapon or device: a planter, a post, street " \
                           "furniture; scenery (listed, not priced; annotate it to field it) [000 §7.1]"
+    tilted = [i for i in struct if TILT_COS[0] <= abs(float(_local_y(model.elements[i])[1])) <= TILT_COS[1]]
+    if len(tilted) >= TILT_SHARE * len(struct) and \
+            not any(roles[i].role in ("weapon", "device", "crew") for i in idx):  # a scorpion reared up fights
+        return "scenery", f"{len(tilted)} of its {len(struct)} structural pieces lie tilted, as one panel set at " \
+                          "an angle to be read or climbed: a sign, a set's info plate or a ramp, not a building; " \
+                          "scenery (listed, not priced; annotate it to field it) [000 §7.1]"
     return "building", "a Structure without propulsion"
+
+
+TILT_COS = (0.26, 0.97)  # a piece whose up axis is 15 to 75 degrees off the vertical lies tilted ...
+TILT_SHARE = 0.75  # ... and a build whose Structure is this much tilted is a panel set at an angle, not a building
 
 
 def _classify_all(model) -> dict[int, PartClass]:
@@ -2378,7 +2533,10 @@ def _display_stand(model, graph: nx.Graph, comp: list[int], classes) -> list[int
     return sorted(stand)
 
 
-_SCENERY_WORDS = {"stand", "display", "plaque", "baseplate", "baseplates", "squad"}
+# ... and a set's info plate ("infoplate", "shuttle-info", "name plate")
+_SCENERY_WORDS = {"stand", "display", "plaque", "baseplate", "baseplates", "squad", "info", "information",
+                  "infoplate", "nameplate", "infoboard"}
+_SIGN_WORDS = ({"name"}, {"plate", "plaque", "sign", "board", "tile"})  # "name plate.ldr"
 PLUGGED_MAX = 5  # a piece this small with a wheel can be plugged into a bigger body rather than drive itself
 PLUGGED_DEPTH_LDU = 4.0  # boxes overlapping this deep on every axis: one is plugged into the other
 RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held against another (no connector)
@@ -2410,7 +2568,8 @@ def _scenery_reason(model, c: PartClass, element, floor: float | None = None) ->
             element.bbox_max[1] >= floor - 0.5 and size[0] * size[2] >= GROUND_PLATE_MIN_STUDS2 * 400:
         return f"'{desc}': a large plate under everything else, the ground the scene stands on: scenery [000 §7.1]"
     for sub in element.submodel_path:
-        hit = _SCENERY_WORDS & _stem_words(sub)
+        stem = _stem_words(sub)
+        hit = _SCENERY_WORDS & stem or ({"name plate"} if all(stem & w for w in _SIGN_WORDS) else set())
         if hit:
             return f"'{desc}' in submodel {sub!r} ({sorted(hit)[0]}): scenery, not part of a creation [000 §7.1]"
     return ""

@@ -225,6 +225,10 @@ def classify_part(element, org_type: str = "") -> PartClass:
                          word=first)
     if dwords[:2] == ["hose", "reel"]:  # a drum a rope winds on: an anchor or cargo winch
         return PartClass("device", f"{label}: a reel drum is a winch, a device [000 §9.4]", word="winch")
+    if first == "lsynth" or ("hose" in lead[:4] and {"flex", "flexible", "pneumatic"} & set(lead[:4])):
+        # "Technic Flex-System Hose 12L"; a ribbed hose strung on an axle is the axle's casing, judged with it
+        return PartClass("decoration", f"{label}: a flexible hose or cable (a piece of one, where LSynth made it): "
+                                       "it bends and holds nothing up, Non-Structural [000 §7.1]", word="hose")
     if "crane" in dwords and "hook" in dwords:  # "Plate 1 x 2 with Crane Hook": a hoist
         return PartClass("device", f"{label}: a crane hook is a hoist, a device [000 §9.4]", word="hook")
     if first == "rack" and "winder" in dwords[:3]:  # the crank that runs a gear rack: a winch
