@@ -1648,7 +1648,8 @@ def test_a_submodel_named_for_a_vehicle_makes_the_build_one_and_a_place_does_not
     def named(sub: str, flying: bool = False) -> bool:
         model = SimpleNamespace(elements=[SimpleNamespace(submodel_path=(sub,) if sub else ())])
         return bool(_vehicle_name(model, [0], flying_only=flying))
-    assert all(named(n) for n in ["6955 - spaceship.ldr", "podracer anakin.ldr", "fire truck 2.ldr", "x-wing.ldr"])
+    assert all(named(n) for n in ["6955 - spaceship.ldr", "podracer anakin.ldr", "fire truck 2.ldr", "x-wing.ldr",
+                                  "21321 - international space station - shuttle.ldr"])
     assert all(named(n, True) for n in ["6955 - spaceship.ldr", "space ship.ldr", "Y-Wing.ldr", "shuttle.ldr"])
     assert not named("fire truck.ldr", True)  # a truck drives: named a vehicle, but not a flyer
     assert not any(map(named, ["car park.ldr", "bus stop.ldr", "shuttle launch pad.ldr", "spaceship cockpit.ldr",

@@ -2156,9 +2156,9 @@ def _vehicle_name(model, idx, flying_only: bool = False) -> str:
     name = [w for w in words(file_stem(sub)) if not w.isdigit()]
     if not name:
         return ""
-    if _NOT_A_VEHICLE & set(name):
-        return ""
     for k in dict.fromkeys((len(name) - 1, 0)):  # the last word names the thing, or the first ("podracer anakin")
+        if k != len(name) - 1 and _NOT_A_VEHICLE & set(name):
+            break  # ... unless a later word names a place or a part ("car park"); "space station - shuttle" is one
         w, before = name[k], name[k - 1] if k else ""
         if (w in _FLYER_NAMES and before != "fire") or (w in ("ship", "ships") and before in ("space", "star")) \
                 or (w in ("wing", "wings") and len(before) == 1 and before.isalpha()):  # an "X-Wing" is a starfighter, not a wing
