@@ -114,6 +114,11 @@ def normalize_role(word: str) -> str | None:
     return w if w in ROLES else None
 
 
+def letter_wing(words: list[str], k: int) -> bool:
+    """Word ``k`` is "wing" after a single letter: "X-Wing", "B-wing" name a starfighter, not a wing."""
+    return 0 < k < len(words) and words[k] in ("wing", "wings") and len(words[k - 1]) == 1 and words[k - 1].isalpha()
+
+
 def word_role(name: str) -> tuple[str, dict[str, str]] | None:
     """A group or submodel name that says what it is: "Cannon", "weapon left gun", "wheels_front.ldr"."""
     stem = file_stem(name.strip().lower())
@@ -136,8 +141,7 @@ def word_role(name: str) -> tuple[str, dict[str, str]] | None:
         return role, params
     # a role word as the name's first or last whole word ("cannon", "cannon_left", "front wheels"), unless
     # another word says it is something else ("water wheel", "gun rack"); "engine" names no role
-    if _NOT_A_ROLE & set(words) or (len(words) > 1 and words[-1] in ("wing", "wings") and len(words[-2]) == 1
-                                  and words[-2].isalpha()):
+    if _NOT_A_ROLE & set(words) or letter_wing(words, len(words) - 1):
         return None  # ... and an "X-Wing" or "B-wing" names a starfighter, not its wing
     for w in dict.fromkeys((words[-1], words[0])):  # the last word names the thing: a laser cannon is a cannon
         if w in _WEAPON_WORDS:

@@ -21,7 +21,7 @@ from ..geometry.boxes import elements_box
 from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE, LDU_PER_STUD, LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from ..rules.formulas import sl_text
-from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
+from .annotations import Annotations, RoleNote, file_stem, letter_wing, parse_annotations, parse_role_spec
 from .connectivity import JUDGED_KIND, add_resting, collinear, components_in, rigid_groups
 from .interior import PendingEnclosure
 from .measure import SizeMeasure, box_gap, box_volume, element_boxes, measure_size
@@ -1517,6 +1517,12 @@ def _rod_line(model, idx: list[int], classes, i: int, centre: np.ndarray,
     return line
 
 
+def _round_body(element) -> bool:
+    """A cylinder or a round brick (not a round plate): a barrel's or a pod's round body."""
+    w = _words_of(element)
+    return "cylinder" in w or {"round", "brick"} <= w
+
+
 POD_TAIL_LDU = 200.0  # a fatter round body this far behind a cone on its axis: the cone ends a pod, not a barrel
 
 
@@ -1533,8 +1539,7 @@ def _pod_tail(model, idx: list[int], i: int, centre: np.ndarray, d: np.ndarray, 
     for j in idx:
         e = els[j]
         back = float(np.dot((e.bbox_min + e.bbox_max) / 2 - centre, out))
-        if j == i or not -POD_TAIL_LDU < back < 0 or not _on_axis(e, centre, d) or \
-                not ("cylinder" in _words_of(e) or {"round", "brick"} <= _words_of(e)):
+        if j == i or not -POD_TAIL_LDU < back < 0 or not _on_axis(e, centre, d) or not _round_body(e):
             continue
         if max(float(e.bbox_max[k] - e.bbox_min[k]) for k in across) > width + MUZZLE_LINE_LDU:
             return True
@@ -1558,8 +1563,7 @@ def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDe
     if _in_any_box(tip, lo[others], hi[others], 1):
         return False  # its tip inside the body: not sticking out
     behind = [j for j in graph.neighbors(i) if j in roles and _on_axis(els[j], centre, d) and
-              roles[j].role in ("decoration", "structural") and (
-                  "cylinder" in _words_of(els[j]) or {"round", "brick"} <= _words_of(els[j]))]  # not a round plate:
+              roles[j].role in ("decoration", "structural") and _round_body(els[j])]  # not a round plate:
     # a cone on a 1 x 1 round plate is a light or a detail
     if not behind or any(_on_axis(els[j], centre, d) for j in thrust) or _pod_tail(model, idx, i, centre, d, tip):
         return False
@@ -2161,7 +2165,7 @@ def _vehicle_name(model, idx, flying_only: bool = False) -> str:
             break  # ... unless a later word names a place or a part ("car park"); "space station - shuttle" is one
         w, before = name[k], name[k - 1] if k else ""
         if (w in _FLYER_NAMES and before != "fire") or (w in ("ship", "ships") and before in ("space", "star")) \
-                or (w in ("wing", "wings") and len(before) == 1 and before.isalpha()):  # an "X-Wing" is a starfighter, not a wing
+                or letter_wing(name, k):  # an "X-Wing" is a starfighter, not a wing
             return sub
         if not flying_only and w in _DRIVER_NAMES:
             return sub
