@@ -23,7 +23,7 @@ class _Card:
     """A stat card stand-in: just what the army sums."""
 
     def __init__(self, name, kind, size, cost, ui, key=()):
-        from brikscan.analysis.creations import Creation
+        from brikscan.analysis.creation import Creation
 
         self.creation = Creation(name, kind, [])
         self.size, self.total_cost, self.unit_inches, self._key = size, cost, ui, key

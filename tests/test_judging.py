@@ -1474,7 +1474,7 @@ def test_a_boat_is_named_by_the_last_word_of_its_submodel():
     "space ship" flies; the main file's name (the set's) does not count."""
     from types import SimpleNamespace
 
-    from brikscan.analysis.creations import _boat_name
+    from brikscan.analysis.kinds import _boat_name
 
     def named(sub: str) -> bool:
         model = SimpleNamespace(elements=[SimpleNamespace(submodel_path=(sub,) if sub else ())])
@@ -1643,7 +1643,7 @@ def test_a_submodel_named_for_a_vehicle_makes_the_build_one_and_a_place_does_not
     "spaceship cockpit") names no vehicle, nor a "fire fighter"; the main file names the set and does not count."""
     from types import SimpleNamespace
 
-    from brikscan.analysis.creations import _vehicle_name
+    from brikscan.analysis.kinds import _vehicle_name
 
     def named(sub: str, flying: bool = False) -> bool:
         model = SimpleNamespace(elements=[SimpleNamespace(submodel_path=(sub,) if sub else ())])

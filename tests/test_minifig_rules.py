@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from brikscan.analysis import minifig_rules as MR
-from brikscan.analysis.creations import Creation
+from brikscan.analysis.creation import Creation
 from brikscan.analysis.roles import RoleDecision
 from brikscan.rules.tables import load_rules
 from conftest import EXAMPLES, MODELS_DIR, NO_SHARED, needs_shared

@@ -16,7 +16,7 @@ from scipy import ndimage
 
 from brikscan.analysis import interior
 from brikscan.analysis.connectivity import components_in
-from brikscan.analysis.creations import _ref_prefixes, _submodel_name
+from brikscan.analysis.naming import _ref_prefixes, _submodel_name
 
 
 def _random_graph(rng: random.Random, weights: bool = False) -> tuple[nx.Graph, list[int]]:
@@ -102,8 +102,9 @@ def test_submodel_name_by_prefix_counts_is_the_scan_it_replaces():
 
 
 def _old_join_resting(model, graph, comps, classes):
-    """creations._join_resting before the sweep (every other element of the model tested per element)."""
-    from brikscan.analysis.creations import PLUGGED_DEPTH_LDU, PLUGGED_MAX, RESTING_GAP_LDU
+    """joining._join_resting before the sweep (every other element of the model tested per element)."""
+    from brikscan.analysis.element_shape import RESTING_GAP_LDU
+    from brikscan.analysis.joining import PLUGGED_DEPTH_LDU, PLUGGED_MAX
 
     els = model.elements
     lo = np.array([e.bbox_min for e in els]).reshape(-1, 3)
@@ -153,7 +154,7 @@ def _old_join_resting(model, graph, comps, classes):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_resting_sweep_joins_what_the_full_scan_joined(seed):
-    from brikscan.analysis.creations import _join_resting
+    from brikscan.analysis.joining import _join_resting
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 120))

@@ -477,7 +477,7 @@ def test_a_muzzle_strung_on_its_barrel_is_part_of_that_weapon():
     them are one weapon with the barrel, not a Size 1 gun each; two barrels on one mount stay one (twin) gun."""
     import networkx as nx
 
-    from brikscan.analysis.creations import Creation
+    from brikscan.analysis.creation import Creation
     from brikscan.analysis.roles import RoleDecision
     from brikscan.analysis.stats import _weapon_groups
 

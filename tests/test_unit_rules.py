@@ -80,7 +80,7 @@ def test_a_knight_in_heavy_armor_moves_at_half_speed(tmp_path, loaded, library_z
 
 def test_horse_heavy_armor_is_half_speed_too():
     # Horse Heavy Armor: 3 CP, Deflection, "reducing the Horse's Movement to Half Speed" [000 ch.H Horse Armor]
-    from brikscan.analysis.creations import Creation
+    from brikscan.analysis.creation import Creation
     from brikscan.analysis.stats import PropulsionCard, _half_speed
 
     p = MR.horse_profile(Creation("h", "creature", [], annotation={"barding": "heavy"}), R)

@@ -360,7 +360,7 @@ def build_graph(model) -> nx.Graph:
     return g
 
 
-JUDGED_KIND = "resting"  # edges the judging adds (a piece lying on or built against another: analysis/creations.py)
+JUDGED_KIND = "resting"  # edges the judging adds (a piece lying on or built against another: analysis/joining.py, scenery.py)
 
 
 def add_resting(g: nx.Graph, a: int, b: int, reason: str) -> None:

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .creations import Creation
+from .creation import Creation
 from .measure import _element_points, element_boxes
+from .naming import _unit_notes
 from .roles import words as _words
 
 CLASSES = ("S", "M", "L")
@@ -435,8 +436,6 @@ def unknown_animal(creation: Creation, rules) -> str:
 
 def animal_units(model, creations: list[Creation], ann) -> None:
     """``0 !BRIKSCAN UNIT animal=… name=… side=…`` before an animal's part: that Creature's annotation."""
-    from .creations import _unit_notes
-
     notes = _unit_notes(model, ann)
     if not notes:
         return

@@ -17,7 +17,8 @@ from ..lazy import lazy
 from ..rules import formulas as F
 from .annotations import parse_annotations
 from .connectivity import build_graph, components_in, connections_only
-from .creations import Creation, find_creations
+from .creation import Creation
+from .creations import find_creations
 from .measure import import_box_library, measure_size
 from .roles import describe, words
 from .store import code_stamp

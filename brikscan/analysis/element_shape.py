@@ -1,0 +1,170 @@
+"""What one element is, as every judging step asks it: its words, centre, own axes and ends, and the few
+constants they share (the mesh tolerance, the mounted weapon types, where a pilot sits).
+
+Shared by the judging modules (details, ground, wings, guns, engines, moving parts, kinds, scenery, joining) so
+that none keeps its own copy of a word test or an axis.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import numpy as np
+
+from ..geometry.boxes import elements_box
+from ..lazy import lazy
+from .measure import element_boxes
+from .roles import RoleDecision, describe
+
+
+nx = lazy("networkx")  # imported on first use: a cached analysis needs none of it
+MOUNTED_WEAPON_TYPES = ("cannon", "launcher")  # Vehicle weapons: a minifig mans them, he does not carry them
+MESH_TOL_LDU = 2.0  # geometry margin for thresholds: fallback meshes are inset ~0.3 LDU per side
+LEG_LIFT_LDU = 24.0  # a leg reaches the ground (GROUND_TOL_LDU) and holds the core at least a brick above it
+
+
+def _centre(model, i: int) -> np.ndarray:
+    e = model.elements[i]
+    return (np.asarray(e.bbox_min) + np.asarray(e.bbox_max)) / 2
+
+
+def _extent(model, idx) -> float:
+    lo, hi = elements_box(model.elements, idx)
+    return float(np.max(hi - lo))
+
+
+# the parts a movable joint is made of: they are its weak point [000 §7.1 "exposed hinges ... pivots"]; a piece
+# that only swings on them (a shutter on its clip) is a moving Non-Structural part
+_JOINT_WORDS = {"hinge", "clip", "technic", "pin", "turntable", "bar", "axle", "towball", "click", "finger",
+                "fingers", "socket", "ball", "bracket", "lever", "joint"}
+
+
+@lru_cache(maxsize=8192)
+def _text_words(text: str) -> tuple[str, ...]:
+    """The words of a part's description, lower case, in order (letters only: "2 x 4" and "R2" leave "x" and
+    "r"); many elements share one part, so a text is split once."""
+    return tuple(w for w in re.split(r"[^a-z]+", text.lower()) if w)
+
+
+@lru_cache(maxsize=8192)
+def _text_word_set(text: str) -> frozenset[str]:
+    return frozenset(_text_words(text))
+
+
+def _words_of(element) -> frozenset[str]:
+    """The set of words of an element's part description (see ``_text_words``)."""
+    return _text_word_set(describe(element)[1])
+
+
+REST_TOL_LDU = 6.0  # a part rests on another when its bottom is within a stud height of the other's top
+
+
+def _local_y(element) -> np.ndarray:
+    """The part's own Y axis in the world, a unit vector: LDraw cones, dishes, rotors and round bricks stand along
+    it (the studs face its minus side)."""
+    y = np.asarray(element.transform, dtype=float)[:3, 1]
+    return y / (float(np.linalg.norm(y)) or 1.0)
+
+
+def _up_axis(element) -> tuple[int, float]:
+    """The world axis (index, sign) the part's studs face: LDraw parts stand on local -Y. Tilted parts: -Y."""
+    u = -np.asarray(element.transform, dtype=float)[:3, 1]
+    k = int(np.argmax(np.abs(u)))
+    n = float(np.linalg.norm(u)) or 1.0
+    return (k, float(np.sign(u[k]))) if abs(u[k]) / n > 0.9 else (1, -1.0)
+
+
+def _rests_on(upper, lower, axis: tuple[int, float]) -> bool:
+    """``upper`` starts where ``lower`` ends along ``lower``'s up axis (it is built on its studs)."""
+    k, sgn = axis
+    top = sgn * (lower.bbox_max[k] if sgn > 0 else lower.bbox_min[k])
+    start = sgn * (upper.bbox_min[k] if sgn > 0 else upper.bbox_max[k])
+    return start >= top - REST_TOL_LDU
+
+
+def _own_points(model, i: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """(the element's transform, its triangles' corners in the part's own frame), or None for the corners when it
+    has no triangles or a flat transform: a part turned at an angle measured along its own axes."""
+    t = np.asarray(model.elements[i].transform, dtype=float)
+    mesh = getattr(model, "mesh", None)
+    pts = mesh.element_triangles(i).reshape(-1, 3).astype(float) if mesh is not None else np.zeros((0, 3))
+    if not len(pts) or abs(float(np.linalg.det(t[:3, :3]))) <= 1e-6:
+        return t, None
+    return t, np.linalg.solve(t[:3, :3], (pts - t[:3, 3]).T).T
+
+
+def _own_end(model, i: int) -> np.ndarray:
+    """The point where a part's local +Y axis leaves it (a brick's bottom, a cone's base), measured on its own
+    triangles so a tilted part is measured along its axis; its world box's end when it has none."""
+    t, local = _own_points(model, i)
+    if local is not None:
+        return t[:3, :3] @ np.array([0.0, float(local[:, 1].max()), 0.0]) + t[:3, 3]
+    e = model.elements[i]
+    axis = _local_y(e)
+    return (e.bbox_min + e.bbox_max) / 2 + axis * float((e.bbox_max - e.bbox_min) @ np.abs(axis)) / 2
+
+
+def _thrust(r: RoleDecision | None) -> bool:
+    """The role is a Thruster's (thrust propulsion)."""
+    return r is not None and r.role == "propulsion" and r.params.get("type") == "thrust"
+
+
+def _in_any_box(p: np.ndarray, lo: np.ndarray, hi: np.ndarray, tol: float) -> bool:
+    """The point ``p`` lies in one of the boxes ``lo``-``hi`` (N x 3), grown by ``tol`` each way."""
+    return bool(((lo - tol <= p) & (p <= hi + tol)).all(axis=1).any())
+
+
+def _points_out(model, graph: nx.Graph, i: int, axis: np.ndarray) -> bool:
+    """A cone held by its wide end with nothing at its narrow tip: it points out of the build (a nose cone, a
+    spike, a gun's muzzle). An LDraw cone stands along its local Y, its tip (the stud) at its origin."""
+    e = model.elements[i]
+    tip = np.asarray(e.transform, dtype=float)[:3, 3]
+    base = tip + axis * float((e.bbox_max - e.bbox_min) @ np.abs(axis))
+    lo, hi = element_boxes(model, [j for j in graph.neighbors(i) if j != i])
+    return _in_any_box(base + axis * 2, lo, hi, CONE_END_LDU) and not _in_any_box(tip - axis * 2, lo, hi, CONE_END_LDU)
+
+
+CONE_END_LDU = 3.0  # a neighbour's box this near a cone's end holds it there
+
+
+POD_AXIS_COS = 0.95  # parts of one engine pod lie along one axis ...
+POD_GAP_LDU = 2.0  # ... each touching the pod grown so far
+_POD_WORDS = {"round", "cylinder", "cone", "dish", "hemisphere"}
+_BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "telescope"}  # an antenna is decoration however it lies (issue 8)
+
+
+def _rod_axis(model, i: int, own: bool = True) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """(centre, unit direction, length, thickness) of a part measured along its own axes (``own``), so a rod
+    turned at an angle is still a rod; else, or when the part has no triangles, along its world box."""
+    e = model.elements[i]
+    t, local = _own_points(model, i) if own else (None, None)
+    if local is not None:
+        rot = t[:3, :3]
+        lo, hi = local.min(axis=0), local.max(axis=0)
+        ext = np.linalg.norm(rot, axis=0) * (hi - lo)
+        k = int(np.argmax(ext))
+        d = rot[:, k] / (float(np.linalg.norm(rot[:, k])) or 1.0)
+        return t[:3, 3] + rot @ ((lo + hi) / 2), d, float(ext[k]), sorted(float(x) for x in ext)[1]
+    ext = e.bbox_max - e.bbox_min
+    k = int(np.argmax(ext))
+    return (e.bbox_min + e.bbox_max) / 2, np.eye(3)[k], float(ext[k]), sorted(float(x) for x in ext)[1]
+
+
+MUZZLE_LINE_LDU = 8.0  # a piece strung on a barrel: its centre this close to the barrel's axis line
+
+
+def _on_axis(element, centre: np.ndarray, d: np.ndarray) -> bool:
+    """The element's centre lies on the line through ``centre`` along ``d``."""
+    c = (element.bbox_min + element.bbox_max) / 2
+    return float(np.linalg.norm(np.cross(c - centre, d))) <= MUZZLE_LINE_LDU
+
+
+_COCKPIT_WORDS = {"cockpit", "windscreen", "canopy"}
+_FLYING_TYPES = ("thrust", "flight", "forward_flight")
+RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held against another (no connector)
+_CREW_PLACE_WORDS = {"seat", "steering", "control", "controls", "cockpit", "windscreen", "canopy", "saddle"}
+
+
+def _crew_place(classes, idx) -> bool:
+    """A seat, controls, a cockpit or a windscreen among ``idx``: a place for a pilot or a crew [000 §9.4]."""
+    return any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in idx)

@@ -1,0 +1,508 @@
+"""Engines where a player sees them: nozzles, banks of exhausts, rocket tails and their fins, engine pods and
+assemblies, what is built onto propulsion, sails and bare masts [000 §9.3 Thrust, 004 §9.3].
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..geometry.units import LDU_PER_BRICK
+from .annotations import file_stem
+from .element_shape import (_BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LDU, POD_AXIS_COS, POD_GAP_LDU,
+                            _crew_place, _in_any_box, _local_y, _on_axis, _own_end, _points_out, _rod_axis,
+                            _thrust, _words_of, nx)
+from .ground import _on_leg
+from .guns import _held_in_big
+from .measure import box_gap, element_boxes
+from .mounts import GROUND_TOL_LDU, TWO_STUDS_LDU, flies, is_detail_sized, is_open
+from .roles import RoleDecision, describe
+
+
+def _sail_rig(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
+    """On a ship, the yards and spars hanging off a mast, outside the hull's Structure, carry the sails: part of
+    the Thruster [000 §9.3 Thrust Vectors]. A hinge bar hung on the mast is such a spar, its hinge end and all:
+    a weak point no more than the rest of the rig, whose Non-Structural Armor it shares [000 §7.1]."""
+    inside = set(idx)
+
+    def spar(j: int, r: RoleDecision) -> bool:
+        return (r.role == "decoration" and r.source == "topology") or \
+            (r.role == "weak point" and r.source == "part" and {"hinge", "bar"} <= _words_of(model.elements[j]))
+    rig = {i for i in idx if roles[i].role == "propulsion" and roles[i].params.get("type") == "thrust"}
+    frontier = list(rig)
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j in graph.neighbors(i):
+                r = roles.get(j)
+                if j in inside and j not in rig and r is not None and spar(j, r):
+                    base = f"'{model.elements[j].description}'" if r.role == "weak point" else r.reason.split(';')[0]
+                    roles[j] = RoleDecision("propulsion", f"{base}; hangs off the mast outside the "
+                                                          "hull: a yard or spar of the sail rig, part of the Thruster "
+                                                          "[000 §9.3]", "topology", {"type": "thrust"})
+                    rig.add(j)
+                    nxt.append(j)
+        frontier = nxt
+
+
+CAP_STEPS = 3  # a cap looks this many parts deep along its axis for the engine behind it ...
+_GLOW_WORDS = {"dish", "flower", "plant", "axle"}  # ... through more caps, the glow in the exhaust and its shaft
+
+
+def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int, axis: np.ndarray) -> bool:
+    """Element ``i`` sits at the end of a row of parts on its axis that reaches an engine or a round body (a round
+    brick, a cylinder, a cone) within ``CAP_STEPS`` parts (a glowing flower or a second dish between the cap and
+    the casing): the back of an engine pod [000 §9.3 Thrusters], not a disc on a wall, a stack of dishes alone or
+    a receiver on its antenna."""
+    els = model.elements
+    c = (els[i].bbox_min + els[i].bbox_max) / 2
+    seen, frontier = {i}, [i]
+    for _ in range(CAP_STEPS):
+        nxt = []
+        for k in frontier:
+            for j in sorted(graph.neighbors(k)):
+                if j in seen or not _on_axis(els[j], c, axis):
+                    continue
+                seen.add(j)
+                words = _words_of(els[j])
+                if words & {"antenna", "bar", "radar"}:
+                    return False
+                r = roles.get(j)
+                if (r is not None and r.role == "propulsion" and r.source == "part" and
+                        r.params.get("type") == "thrust") or words & (_POD_WORDS - {"dish"}):
+                    return True  # an engine part (a jet, a rocket tail) or a round body
+                if words & _GLOW_WORDS:
+                    nxt.append(j)  # a second cap, the glow in the exhaust or its shaft: look on behind it
+        frontier = nxt
+    return False
+
+
+LONG_HULL = 1.5  # a hull this many times longer than wide has a length its engines push along ...
+NOZZLE_ALONG_COS = 0.7  # ... a nozzle within 45 degrees of it
+BANK_MIN = 2  # exhausts side by side at one end: a bank of engines
+BANK_AXIS_COS = 0.95  # ... pointing the same way ...
+BANK_LINE_LDU = 4.0  # ... each open to the outside along its axis (nothing but its own engine within this of it)
+STANDING_ROCKET = 2.0  # a build this many times taller than wide stands on its tail: its engines point down
+
+
+def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """Two or more dishes lying on their side, hollow facing out, each capping a round body on its axis (a
+    wheel, a rim, a cylinder: an engine's casing) and open to the outside along it, all pointing the same way:
+    a bank of engine exhausts at a ship's stern, Thrusters [000 §9.3]; under a rocket standing on its tail they
+    point down from its lowest level. A starship shown on a stand has no
+    cockpit part to make it a flyer (10030's three main engines); one dish on a wall or a stack of dishes is a
+    sensor, and a build that rolls on wheels has its propulsion already."""
+    if any(r.role == "propulsion" for r in roles.values()):
+        return
+    els = model.elements
+    dishes = [i for i in idx if roles.get(i) is not None and roles[i].source in ("part", "topology", "detail") and
+              roles[i].role in ("structural", "decoration") and {"dish", "inverted"} <= _words_of(els[i])]
+    if len(dishes) < BANK_MIN:
+        return
+    lo, hi = element_boxes(model, idx)
+    span = hi.max(axis=0) - lo.min(axis=0)
+    # a rocket standing on its tail (at least twice as tall as it is wide) has its bank of engines under it
+    # (21309 Saturn V's five bells)
+    tall = float(span[1]) >= STANDING_ROCKET * float(max(span[0], span[2]))
+    ground = float(hi[:, 1].max())  # LDraw -Y is up: the lowest point has the largest Y
+    ids = np.asarray(idx)
+    found: list[tuple[int, np.ndarray, list[int]]] = []  # (dish, the way it opens, its casing out that way)
+    for i in dishes:
+        y = _local_y(els[i])  # an LDraw dish stands along its local Y
+        under = tall and abs(float(y[1])) > 0.9 and float(els[i].bbox_max[1]) >= ground - LDU_PER_BRICK
+        if (abs(float(y[1])) >= 0.5 and not under) or not _caps_engine(model, graph, roles, i, y):
+            continue
+        c = (els[i].bbox_min + els[i].bbox_max) / 2
+        ends = []
+        for d in (y, -y):  # the side it is open to: nothing but its own engine out along its axis
+            face = float(np.where(d > 0, els[i].bbox_max, els[i].bbox_min) @ d)
+            far = float((np.where(d > 0, hi, lo) @ d).max())  # the build's end that way
+            pts = c[None, :] + (np.arange(face + 1.0, max(face + 2.0, far + 1.0), 4.0) - float(c @ d))[:, None] * d
+            hit = ids[((pts[:, None, :] >= lo[None] - BANK_LINE_LDU) &
+                       (pts[:, None, :] <= hi[None] + BANK_LINE_LDU)).all(axis=2).any(axis=0)]
+            if all(int(j) == i or (_on_axis(els[int(j)], c, d) and _words_of(els[int(j)]) & _CASING_WORDS)
+                   for j in hit):
+                ends.append((far - face, d, [int(j) for j in hit if int(j) != i]))
+        if ends:
+            _, d, casing = min(ends, key=lambda e: e[0])
+            found.append((i, d, casing))
+    bank = [(i, casing) for i, d, casing in found
+            if sum(float(d @ e) >= BANK_AXIS_COS for _, e, _ in found) >= BANK_MIN]
+    for i, casing in bank:
+        roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; one of {len(bank)} dishes capping round "
+                                              "engine casings, open to the outside and pointing the same way: a "
+                                              "bank of exhausts, Thrusters [000 §9.3]", "geometry", {"type": "thrust"})
+        for j in casing:  # the bell or the rim round the exhaust, out past the dish: the same engine
+            r = roles.get(j)
+            if r is not None and r.source in ("part", "topology", "detail") and r.role in ("structural", "decoration"):
+                roles[j] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; the casing round the exhaust "
+                                                      f"({describe(els[i])[1]}): the engine, part of the Thruster "
+                                                      "[000 §9.3]", "geometry", {"type": "thrust"}, f"with:{i}")
+
+
+_FIN_WORDS = {"round", "fins"}  # "Brick 2 x 2 x 2 Round with Fins": a rocket's finned tail
+
+
+def _rocket_tails(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """A round brick with fins at the end of a build, its tail end open, is a rocket's tail: its motor, a Thruster
+    [000 §9.3]. Open: nothing of the build beyond its bottom along its axis but its exhaust (a round plate, a
+    dish or a cone no wider than it that ends the build there). And a rocket's: a round body (round bricks, a
+    cylinder, a cone) goes on from its studs along its axis (6973's standing rocket; one lying on a launcher),
+    or it lies level on a build that flies already (6887's tail engine). Under an arm or a roof it is a lamp, on
+    a wall a sconce, pointing up a tower's finial; built onto a brick, or lying alone, it is no motor."""
+    if len(idx) < 2:
+        return
+    els = model.elements
+    flying = flies(roles) or _crew_place(classes, idx)
+    inside = set(idx)
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration") \
+                or not _FIN_WORDS <= _words_of(els[i]):
+            continue
+        axis = _local_y(els[i])  # a brick's studs are up its local -Y: its tail end is along +Y
+        if float(axis[1]) < -ROCKET_UPRIGHT_COS:  # LDraw +Y is down: its tail up, a finial
+            continue
+        nbrs = [j for j in graph.neighbors(i) if j != i and j in inside]
+        tail = _own_end(model, i)
+        width = _rod_axis(model, i)[3]
+        held = [j for j in nbrs if _in_any_box(tail + axis * 2, *element_boxes(model, [j]), CONE_END_LDU) and
+                not (_words_of(els[j]) & {"round", "dish", "cone"} and _rod_axis(model, j)[3] <= width + MESH_TOL_LDU
+                     and not any(k != i and k in inside for k in graph.neighbors(j)))]
+        if held:
+            continue
+        top = np.asarray(els[i].transform, dtype=float)[:3, 3]  # the studs' end: the part's origin
+        ctr = (els[i].bbox_min + els[i].bbox_max) / 2
+        body = any(_words_of(els[j]) & {"round", "cylinder", "cone"} and _on_axis(els[j], ctr, axis) and
+                   _in_any_box(top - axis * 2, *element_boxes(model, [j]), CONE_END_LDU) for j in nbrs)
+        if not body and (float(axis[1]) > ROCKET_UPRIGHT_COS or not flying):
+            continue
+        roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a finned round brick with its tail end open: "
+                                              "a rocket's tail, its motor, a Thruster [000 §9.3]", "geometry",
+                                {"type": "thrust"})
+
+
+ROCKET_UPRIGHT_COS = 0.7  # a rocket's tail within 45 degrees of straight down (or up) stands upright
+
+
+FIN_RING_MIN = 3  # control sticks ringed round one axis, this many at least (counted by their bases), are fins
+FIN_RING_LDU = 40.0  # ... each within two studs of the next, each pointing out from the ring (from its base to
+FIN_OUT_COS = 0.7  # its stick, within 45 degrees) ...
+FIN_GAP = 0.75 * np.pi  # ... and no gap of more than three eighths of a turn between them
+
+
+def _fin_rings(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """Control sticks set round one axis on every side, each pointing out from it (a ring of three or more:
+    6973's and 6983's rocket fins, 10029's thruster quads) are a rocket's fins, an ornament: no pilot works a
+    lever on every side of a round body, so they are not the Controls [000 §9.4; §7.1 decorative]. Levers on a
+    console, in a row, an L or a block, point one way together: they stay the Controls."""
+    els = model.elements
+    sticks = [i for i in idx if roles.get(i) is not None and roles[i].source == "part" and
+              roles[i].role == "device" and classes[i].word == "control" and "stick" in _words_of(els[i])]
+    if len(sticks) < FIN_RING_MIN:
+        return
+    ctr = {i: (els[i].bbox_min + els[i].bbox_max) / 2 for i in sticks}
+    g = nx.Graph()
+    g.add_nodes_from(sticks)
+    g.add_edges_from((a, b) for k, a in enumerate(sticks) for b in sticks[k + 1:]
+                     if float(np.linalg.norm(ctr[a] - ctr[b])) <= FIN_RING_LDU)
+    for comp in nx.connected_components(g):
+        if len(comp) < FIN_RING_MIN:
+            continue
+        bases = [i for i in comp if "base" in _words_of(els[i])]  # one a fin, however its stick is turned
+        if len(bases) < FIN_RING_MIN:
+            continue
+        pts = np.array([ctr[i] for i in bases])
+        mid = pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts - mid)
+        far = (pts - mid) @ vt[:2].T  # in the ring's plane (its axis: the direction of least spread)
+        out = far / np.maximum(np.linalg.norm(far, axis=1, keepdims=True), 1e-9)
+        levers = [i for i in comp if i not in bases]
+
+        def facing(b: int, o: np.ndarray) -> float:  # how far a fin points out: its base's studs, or from its
+            ways = [-_local_y(els[b])]  # base to its nearest stick
+            near = min(levers, key=lambda j: float(np.linalg.norm(ctr[j] - ctr[b])), default=None)
+            if near is not None and float(np.linalg.norm(ctr[near] - ctr[b])) <= FIN_RING_LDU:
+                ways.append(ctr[near] - ctr[b])
+            return max(float((d @ vt[:2].T) @ o) / max(float(np.linalg.norm(d)), 1e-9) for d in ways)
+        if min(facing(b, o) for b, o in zip(bases, out)) < FIN_OUT_COS:  # levers on a console all point one way
+            continue
+        ang = np.sort(np.arctan2(far[:, 1], far[:, 0]))
+        gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * np.pi]))
+        if float(gaps.max()) > FIN_GAP:  # on one side only: not round the body
+            continue
+        for i in comp:
+            base = roles[i].reason.split(":")[0]
+            roles[i] = RoleDecision("decoration", f"{base}: one of {len(comp)} control sticks set round one axis "
+                                                  "on every side (a rocket's fins, a thruster quad): an ornament, "
+                                                  "not the Controls [000 §7.1, §9.4]", "geometry")
+
+
+def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool
+             ) -> set[int]:
+    """On a flyer, a cone lying on its side (its axis horizontal; a small one along the hull's length when the
+    hull has one) is an engine nozzle: a Thruster [000 §9.3]; so is a cone of two studs or more hanging under the
+    belly, wide end down at the craft's lowest point: a lift jet (a small cone there, or one at the foot of a
+    column of bricks, is a strut's foot). Returns the nozzles."""
+    found: set[int] = set()
+    if not flyer:
+        return found
+    els = model.elements
+    ground = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
+    lo, hi = element_boxes(model, idx)
+    span = hi.max(axis=0) - lo.min(axis=0)
+    # an engine pushes the craft along its length: a small cone pointing out of a long hull's side is a gun or
+    # a detail (a big one may drive a craft as wide as it is long, a B-wing turned on its stand)
+    length = (0 if span[0] >= span[2] else 2) if max(span[0], span[2]) >= LONG_HULL * min(span[0], span[2]) \
+        else None
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.source not in ("part", "topology", "detail") or r.role not in ("structural", "decoration"):
+            continue
+        axis = _local_y(els[i])  # LDraw cones and dishes stand along their local Y
+        if {"dish", "inverted"} <= _words_of(els[i]) and is_detail_sized(els[i]) and abs(float(axis[1])) < 0.5 and \
+                _caps_engine(model, graph, roles, i, axis):
+            roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a small dish on its side on a flyer, capping "
+                                                  "an engine or a round body on its axis: the engine's exhaust, a "
+                                                  "Thruster [000 §9.3]", "geometry", {"type": "thrust"})
+            found.add(i)
+            continue
+        if classes[i].word != "cone":
+            continue
+        if abs(float(axis[1])) < 0.5 and _points_out(model, graph, i, axis):
+            roles[i] = replace(r, reason=f"{r.reason}; a cone on its side held by its wide end, its tip pointing "
+                                         "out: a nose, a spike or a muzzle, not an exhaust (an exhaust opens "
+                                         "outward) [000 §9.3]")
+            continue
+        if abs(float(axis[1])) < 0.5 and (length is None or not is_detail_sized(els[i]) or
+                                          abs(float(axis[length])) >= NOZZLE_ALONG_COS):
+            roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone on its side on a flyer: an engine "
+                                                  "nozzle, a Thruster [000 §9.3]", "geometry", {"type": "thrust"})
+            found.add(i)
+        elif float(axis[1]) > 0.5 and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU and \
+                min(float(x) for x in (els[i].bbox_max - els[i].bbox_min)[[0, 2]]) >= TWO_STUDS_LDU - 4 and \
+                not _on_leg(model, graph, idx, i):
+            roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; a cone under a flyer's belly, wide end "
+                                                  "down: a lift jet's nozzle, a Thruster [000 §9.3]", "geometry",
+                                    {"type": "thrust"})
+            found.add(i)
+    return found
+
+
+POD_LINE_LDU = 6.0  # ... their centres within this of the nozzle's axis line ...
+POD_ROUND_TOL = 0.1  # a part as wide as it is high across the axis (within this share), centred on it, is a disc
+_CASING_WORDS = _POD_WORDS | {"wheel", "rim", "tyre", "tire", "barrel"}  # an engine's round casing, its bell
+
+
+def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: bool) -> None:
+    """On a flyer, the round bricks, cylinders and cones lying level in a row behind or before a nozzle, on its
+    axis, are the engine pod around it: the Thruster is the whole engine [000 §9.3 Thrusters]."""
+    if not flyer:
+        return
+    els = model.elements
+
+    def axis(i: int) -> np.ndarray:
+        return _local_y(els[i])
+
+    def centre(i: int) -> np.ndarray:
+        return (els[i].bbox_min + els[i].bbox_max) / 2
+
+    level = {i for i in idx if abs(float(axis(i)[1])) < 0.3}
+    seeds = [i for i in idx if i in level and roles.get(i) is not None and roles[i].role == "propulsion" and
+             roles[i].params.get("type") == "thrust" and not _FIN_WORDS <= _words_of(els[i])]  # a rocket's
+    # finned tail is its motor, and its fins spread wider than the body before it
+    cand = {i for i in idx if is_open(roles.get(i)) and roles[i].role == "structural"}
+    # behind an exhaust cap, a glowing flower or a second cap is decoration by its part or its place until it is
+    # seen on the engine's axis (not behind a cone: a gun's barrel may come out of it)
+    glow = {i for i in idx if roles.get(i) is not None and roles[i].role == "decoration" and
+            roles[i].source in ("part", "topology", "detail") and not _words_of(els[i]) & _BARREL_WORDS}
+    blo = np.zeros((len(els), 3))
+    bhi = np.zeros((len(els), 3))
+    blo[idx], bhi[idx] = element_boxes(model, idx)
+    mid = (blo + bhi) / 2
+    for s in seeds:
+        a, o = axis(s), centre(s)
+        k = int(np.argmax(np.abs(a)))
+        if abs(float(a[k])) < POD_AXIS_COS:
+            continue  # a nozzle aslant grows no pod
+        across = [d for d in range(3) if d != k]
+        width = float(max(els[s].bbox_max[d] - els[s].bbox_min[d] for d in across)) + POD_GAP_LDU
+        capped = "dish" in _words_of(els[s])
+        open_ = cand | glow if capped else cand
+
+        def fits(i: int) -> bool:  # round parts along the axis; anything else (a bracket) within the pod's girth
+            if i in level and _words_of(els[i]) & _POD_WORDS and abs(float(axis(i) @ a)) >= POD_AXIS_COS:
+                return True
+            girth = [float(els[i].bbox_max[d] - els[i].bbox_min[d]) for d in across]
+            if capped and abs(girth[0] - girth[1]) <= POD_ROUND_TOL * max(girth) and max(girth) <= 2 * width:
+                return True  # a disc or a ring on the axis of an exhaust cap (a pulley, a circular connector): a
+                # section of the casing (a cone's axis may be a gun's: the barrel's pieces are told apart later)
+            return all(g <= width for g in girth)
+        def shell(i: int) -> bool:  # a round piece whose box the axis runs through (half a cylinder's shell)
+            return i in level and bool(_words_of(els[i]) & _POD_WORDS) and \
+                all(float(els[i].bbox_min[d]) - POD_GAP_LDU <= float(o[d]) <= float(els[i].bbox_max[d]) + POD_GAP_LDU
+                    for d in across)
+        ids = np.array(sorted(open_), dtype=int)  # speed only: the line and box tests for all at once
+        if not len(ids):
+            continue
+        off = np.linalg.norm(np.cross(mid[ids] - o, a), axis=1) <= POD_LINE_LDU
+        through = np.all((blo[ids][:, across] - POD_GAP_LDU <= o[across]) &
+                         (o[across] <= bhi[ids][:, across] + POD_GAP_LDU), axis=1)
+        on_line = [int(i) for i, near, box in zip(ids, off, through)
+                   if (near or (box and shell(int(i)))) and fits(int(i))]
+        pod, grew = {s}, True
+        while grew:  # contiguous from the nozzle along the axis
+            grew = False
+            for i in on_line:
+                if i in pod:
+                    continue
+                if any(box_gap(els[i], els[j]) <= POD_GAP_LDU for j in pod):
+                    pod.add(i)
+                    grew = True
+        for i in pod - {s}:
+            base = roles[i].reason.split(";")[0]
+            roles[i] = RoleDecision("propulsion", f"{base}; lies level on the axis of the nozzle "
+                                                  f"({describe(els[s])[1]}): the engine pod, part of the Thruster "
+                                                  "[000 §9.3]", "geometry", {"type": "thrust"}, f"with:{s}")
+            cand.discard(i)
+            glow.discard(i)
+
+
+ENGINE_SLIM = 2.0  # an engine built as a sub-assembly is at least this many times longer along its nozzle ...
+ENGINE_SHARE = 0.25  # ... at most this share of the craft (more is the craft itself: a rocket) ...
+ENGINE_GIRTH = 2.5  # ... and at most this many times as thick as its thickest engine part told so far;
+ENGINE_AXIS_OFF = 0.25  # its nozzle centred on its axis (within this share of its girth either way)
+SPLIT_MIN_SHARE = 0.15  # a piece of the craft this big (share of its elements) left on its own is a split
+_SEAT_WORDS = {"seat", "cockpit", "windscreen", "canopy", "saddle", "steering"}  # where a pilot sits (a control
+
+
+# stick alone is a greeble as often as not: nacelles wear them)
+
+
+def _big_pieces(graph: nx.Graph, nodes, least: float) -> int:
+    """How many connected pieces of at least ``least`` elements ``nodes`` make: more of them without a
+    sub-assembly than with it, and the craft falls apart without it (a fuselage between two wings; an engine pod
+    hangs on the craft, and its intake or a mount hanging on the pod alone is no split)."""
+    return sum(1 for comp in nx.connected_components(graph.subgraph(nodes)) if len(comp) >= least)
+
+
+def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
+                       flyer: bool) -> None:
+    """On a flyer, a sub-assembly the builder made (a submodel's placement) that holds a nozzle on its axis and is
+    a slim pod along that axis is the whole engine, its mounts and casing included: a nacelle is one Thruster
+    [000 §9.3 Thrusters]. Not a hull section: a sub-assembly with a place for the pilot (a seat, a cockpit, a
+    windscreen, a steering wheel) or one the craft falls apart without (a fuselage between the wings) is the
+    craft's body, and a boom with a nozzle under its tip is a boom. Its weapons, devices, crew and annotated parts
+    keep their roles."""
+    if not flyer or not any(_thrust(roles.get(s)) for s in idx):
+        return
+    els = model.elements
+    members: dict[tuple, list[int]] = {}  # each sub-assembly placement (its chain of lines) -> its elements
+    for i in idx:
+        refs = els[i].refs
+        for d in range(1, len(refs)):
+            members.setdefault(refs[:d], []).append(i)
+    done: set[tuple] = set()
+    least = max(2, SPLIT_MIN_SHARE * len(idx))  # a big piece of the craft
+    whole = None  # how many big pieces the craft itself is, counted when first asked
+    for s in idx:  # (a piece made part of an engine here is asked in turn: its own sub-assemblies)
+        if not _thrust(roles.get(s)):
+            continue
+        a = np.abs(_local_y(els[s]))
+        k = int(np.argmax(a))
+        if float(a[k]) < POD_AXIS_COS:
+            continue  # a nozzle aslant: no axis to be slim along
+        refs = els[s].refs
+        for d in range(1, len(refs)):  # the outermost sub-assembly that is a slim pod along the nozzle
+            key = refs[:d]
+            g = members.get(key, [])
+            if key in done or len(g) > ENGINE_SHARE * len(idx) or len(g) < 2:
+                continue
+            lo, hi = element_boxes(model, g)
+            ext = hi.max(axis=0) - lo.min(axis=0)
+            girth = max(float(ext[j]) for j in range(3) if j != k)
+            if float(ext[k]) < ENGINE_SLIM * girth:
+                continue
+            c, box_mid = (els[s].bbox_min + els[s].bbox_max) / 2, (lo.min(axis=0) + hi.max(axis=0)) / 2
+            if any(abs(float(c[j] - box_mid[j])) > ENGINE_AXIS_OFF * float(ext[j]) + POD_GAP_LDU
+                   for j in range(3) if j != k):
+                continue  # the nozzle off the sub-assembly's axis: a boom with a jet under its tip
+            known = [i for i in g if _thrust(roles.get(i))]  # the engine parts told so far, the nozzle's own
+            t_lo, t_hi = element_boxes(model, known)
+            if girth > ENGINE_GIRTH * max(float((t_hi[:, j] - t_lo[:, j]).max()) for j in range(3) if j != k):
+                continue  # a hull section holding small nozzles (one or a row of them): not a pod round them
+            if any(classes[i].word in _SEAT_WORDS for i in g):
+                continue  # the craft's body, with its cockpit
+            whole = _big_pieces(graph, idx, least) if whole is None else whole
+            gone = set(g)
+            if _big_pieces(graph, [i for i in idx if i not in gone], least) > whole:
+                continue  # the craft's body, between its wings
+            done.add(key)
+            name = refs[d][0]  # the sub-assembly's own file (``key`` ends with the line placing it)
+            for i in g:
+                q = roles.get(i)
+                if i == s or q is None or not (is_open(q) or (q.role, q.source) in (
+                        ("weak point", "topology"), ("decoration", "part"))) or q.role == "propulsion":
+                    continue
+                base = q.reason.split(";")[0]
+                roles[i] = RoleDecision("propulsion", f"{base}; in the sub-assembly {file_stem(name)!r} that holds "
+                                                      f"the nozzle ({describe(els[s])[1]}), a slim pod along its axis:"
+                                                      " the engine, part of the Thruster [000 §9.3]", "geometry",
+                                        {"type": "thrust"}, f"with:{s}")
+            break
+
+
+def _built_on_propulsion(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
+                         detached: set[int]) -> None:
+    """A building piece bigger than a detail, built onto a wing or an engine and onto nothing else of the
+    creation (a plate across a tail fin's top, the mount plate of a rocket pod on a wing, a delta's plates on its
+    wing plates), is part of that propulsion: it takes its role, a Thruster's when it carries one [000 §9.1,
+    §9.3]. Small details on a wing (a navigation light, a grille tile) stay details."""
+    inside = set(idx)
+    els = model.elements
+    engines = [j for j in idx if _thrust(roles.get(j)) and roles[j].source == "part" and
+               _words_of(els[j]) & {"engine", "jet", "turbine", "thruster"}]  # not a sail: rigging fills its box
+    if engines:  # a loose piece inside an engine part's shell is its exhaust or fan (10227's round-brick nozzles)
+        elo, ehi = element_boxes(model, engines)
+        every = np.ones(len(engines), dtype=bool)
+        for i in sorted(detached):
+            r = roles.get(i)
+            if r is None or r.role != "decoration" or r.source != "topology":
+                continue
+            centre = (els[i].bbox_min + els[i].bbox_max) / 2
+            shell = _held_in_big(model, engines, centre, elo, ehi, every)
+            if shell is not None:
+                roles[i] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; inside the shell of the engine "
+                                                      f"{describe(els[shell])[1]!r}: its exhaust or its fan, part of "
+                                                      "the Thruster [000 §9.3]", "topology", {"type": "thrust"})
+    changed = True
+    while changed:
+        changed = False
+        for i in sorted(detached):
+            r = roles.get(i)
+            if r is None or r.role != "decoration" or r.source != "topology" or is_detail_sized(els[i]):
+                continue
+            near = [roles.get(j) for j in graph.neighbors(i) if j in inside and j != i and
+                    not (is_detail_sized(els[j]) and roles.get(j) is not None and roles[j].role == "decoration")]
+            if not near or not all(n is not None and n.role == "propulsion" for n in near):
+                continue  # (a light or a grille on it is a detail it carries)
+            kinds = {n.params.get("type", "") for n in near}
+            kind = "thrust" if "thrust" in kinds else sorted(kinds)[0]
+            roles[i] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; built onto the {kind.replace('_', ' ')} "
+                                                  "propulsion and nothing else: part of it [000 §9.1]", "topology",
+                                    {"type": kind} if kind else {})
+            changed = True
+
+
+def _bare_masts(model, idx, classes) -> set[int]:
+    """The ship's masts of a build with no sail and no boat hull: spars, not Thrusters. A mast drives a ship by
+    the sails it carries [000 §9.3 sails are Thrusters]; built into a starfighter or a tower it holds it up."""
+    masts = {i for i in idx if classes[i].role == "propulsion" and classes[i].word == "mast"}
+    if not masts or any(classes[i].word in ("boat", "sail") or model.elements[i].category.lower() == "sheet fabric"
+                        for i in idx):
+        return set()
+    return masts
+
+
+BARE_MAST_REASON = ("a mast with no sail on a build that is no boat: a spar of its Structure, not a Thruster "
+                    "[000 §9.3 sails are Thrusters; §7.1]")

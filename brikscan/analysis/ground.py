@@ -1,0 +1,183 @@
+"""How a build meets the ground: its down, what touches the ground (wheels, legs, struts), rotors that lift it,
+and cannon carriages [000 §9.1 Ground, §9.2 Flight].
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _words_of,
+                            nx)
+from .measure import element_boxes
+from .mounts import GROUND_TOL_LDU, STRUT_NEAR_LDU, is_detail_sized, is_open
+from .roles import RoleDecision
+
+
+MIN_LEGS = 2  # legs come in pairs (or more); a lone hinged body reaching the ground is a ramp or a stand
+
+
+def _spins_level(element) -> bool:
+    """The part's spin axis (its local Y) stands near vertical: a rotor or propeller lying flat."""
+    y = np.asarray(element.transform, dtype=float)[:3, 1]
+    return abs(float(y[1])) >= ROTOR_LEVEL_COS * (float(np.linalg.norm(y)) or 1.0)
+
+
+ROTOR_LEVEL_COS = 0.87  # a lifting rotor spins within 30 degrees of level ...
+
+
+def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
+    """A rotor that can lift: its spin axis (the part's local Y) near vertical, nothing built on its blades (a
+    rotor carrying a desk top or a chair on its blade studs is a plate of them, it cannot spin) and nothing of
+    the build above its hub (LDraw -Y is up). The hub is the part's origin, where LDraw rotors have their axle
+    hole (a three-blade rotor's box centre is off it)."""
+    e = model.elements[i]
+    if not _spins_level(e):
+        return False
+    c = np.asarray(e.transform, dtype=float)[:3, 3]
+    els = model.elements
+    if any(float(els[j].bbox_max[1]) <= float(c[1]) and not (
+            els[j].bbox_min[0] <= c[0] <= els[j].bbox_max[0] and els[j].bbox_min[2] <= c[2] <= els[j].bbox_max[2])
+           for j in graph.neighbors(i)):
+        return False  # something built on its blades, off its spin axis
+    for j in idx:
+        o = model.elements[j]
+        if j != i and float(o.bbox_max[1]) <= float(e.bbox_min[1]) and \
+                o.bbox_min[0] <= c[0] <= o.bbox_max[0] and o.bbox_min[2] <= c[2] <= o.bbox_max[2]:
+            return False  # ... and nothing over its hub
+    return True
+
+
+MIN_STANDING_WHEELS = 3  # a build stands on its wheels on at least three of them
+TILT_MIN_COS = 0.9986  # a build tilted less than 3 degrees stands level: the world's down is its down
+TILT_PART_COS = 0.866  # parts within 30 degrees of the world's down tell the build's down (not SNOT sides)
+
+
+def _build_down(model, idx: list[int], roles: dict[int, RoleDecision]) -> np.ndarray:
+    """The build's own down: the local +Y (LDraw's down) most of its Structure's parts share, so a buggy parked
+    on a slope rolls on all six wheels; the world's down when the build stands level (a tilted ramp or flap on
+    a level build does not tilt it)."""
+    struct = [i for i in idx if roles.get(i) is not None and roles[i].role == "structural"]
+    world = np.array([0.0, 1.0, 0.0])
+    if not struct:
+        return world
+    y = np.array([model.elements[i].transform for i in struct], dtype=float).reshape(-1, 4, 4)[:, :3, 1]
+    n = np.linalg.norm(y, axis=1)
+    keep = (n > 0) & (y[:, 1] >= TILT_PART_COS * n)
+    if not keep.any():
+        return world
+    axes, counts = np.unique(np.round(y[keep] / n[keep, None], 2), axis=0, return_counts=True)
+    d = axes[int(np.argmax(counts))]  # the most common (ties: the first in sorted order)
+    d = d / (float(np.linalg.norm(d)) or 1.0)
+    return world if float(d[1]) >= TILT_MIN_COS else d
+
+
+def _lowest(element, down: np.ndarray) -> float:
+    """How far down (along ``down``) the element's box reaches."""
+    if float(down[1]) == 1.0:
+        return float(element.bbox_max[1])
+    lo, hi = element.bbox_min, element.bbox_max
+    return float(sum(max(lo[k] * down[k], hi[k] * down[k]) for k in range(3)))
+
+
+def _ground_contact(model, idx: list[int], roles: dict[int, RoleDecision]
+                    ) -> tuple[list[int], set[int], dict[int, float], float]:
+    """The build's wheels (ground propulsion by their part), those that reach the ground, how low each element
+    reaches along the build's down, and the ground level (the lowest reach)."""
+    wheels = [i for i, r in roles.items() if r.role == "propulsion" and r.source == "part" and
+              r.params.get("type") == "ground"]
+    els = model.elements
+    down = _build_down(model, idx, roles)
+    low = {i: _lowest(els[i], down) for i in idx}
+    ground = max(low.values())
+    rolling = {i for i in wheels if low[i] >= ground - GROUND_TOL_LDU}
+    if float(down[1]) != 1.0 and len(rolling) < MIN_STANDING_WHEELS:  # tilted, yet not standing on its wheels:
+        low = {i: float(els[i].bbox_max[1]) for i in idx}  # a ship shown tilted on a stand; the world's down
+        ground = max(low.values())
+        rolling = {i for i in wheels if low[i] >= ground - GROUND_TOL_LDU}
+    for i in wheels:  # a rim inside a tyre that reaches the ground reaches it too
+        c = (els[i].bbox_min + els[i].bbox_max) / 2
+        if i not in rolling and any(
+                np.linalg.norm(c - (els[j].bbox_min + els[j].bbox_max) / 2) <
+                0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in rolling):
+            rolling.add(i)
+    return wheels, rolling, low, ground
+
+
+def _carriages(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
+    """A cannon's carriage is part of the Cannon [000 §8.4]: the pieces that touch nothing but the cannon's parts
+    (the plates its wheels turn on), and the small ones it stands on that touch nothing else but the deck."""
+    els = model.elements
+    inside = set(idx)
+
+    def gun(j: int) -> bool:
+        r = roles.get(j)
+        return r is not None and r.role == "weapon" and r.params.get("type") in MOUNTED_WEAPON_TYPES
+
+    if not any(gun(j) for j in idx):
+        return
+    for i in idx:
+        r = roles.get(i)
+        if not is_open(r) or r.role not in ("structural", "decoration"):
+            continue
+        near = [j for j in graph.neighbors(i) if j in inside and j != i]
+        guns = [j for j in near if gun(j)]
+        rest = [j for j in near if not gun(j)]
+        if not guns:
+            continue
+        on_it = [j for j in guns if float(els[j].bbox_max[1]) <= float(els[i].bbox_min[1]) + REST_TOL_LDU]
+        atop = [j for j in guns if float(els[i].bbox_max[1]) <= float(els[j].bbox_min[1]) + REST_TOL_LDU]
+        if not rest and len(guns) == 1 and not on_it and not atop:
+            continue  # beside one piece of the gun, neither under nor on it: shot or a keg by it, not its carriage
+            # [000 §8.4 Cannons; §7.1 free Non-Structural]
+        if rest:  # then it must be small, the cannon on it, and only the deck under it
+            if not is_detail_sized(els[i]) or not on_it or len(rest) > 1 or \
+                    float(els[rest[0]].bbox_min[1]) < float(els[i].bbox_max[1]) - REST_TOL_LDU:
+                continue
+        g = roles[guns[0]]
+        base = r.reason.split(";")[0]
+        roles[i] = RoleDecision("weapon", f"{base}; touches nothing but the cannon"
+                                          f"{' and the deck under it' if rest else ''}: its carriage, part of the "
+                                          "Cannon [000 §8.4]", "mount", dict(g.params),
+                                g.group or f"carriage:{guns[0]}")
+
+
+def _on_leg(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
+    """The cone is the foot of a leg: a column of pieces at most as wide as the cone, on its axis, rises at least
+    a brick from its top before the body, each piece standing free (nothing of the build touching it at its
+    level: a piece with the hull's pieces beside it is the hull's underside). A round piece as wide as the cone is a
+    lift jet's housing, not a leg (a slim round leg, narrower, is one)."""
+    els = model.elements
+    inside = set(idx)
+    e = els[i]
+    axis = (e.bbox_min + e.bbox_max) / 2
+    width = float(max((e.bbox_max - e.bbox_min)[[0, 2]]))
+    top, column, frontier = float(e.bbox_min[1]), {i}, [i]  # LDraw -Y is up: the top is the smallest Y
+
+    ids = np.asarray(idx)
+    blo, bhi = element_boxes(model, idx)
+
+    def beside(j: int) -> bool:  # a piece of the build at j's level touching it: j is in a layer of the body
+        lo, hi = els[j].bbox_min, els[j].bbox_max
+        level = np.minimum(bhi[:, 1], hi[1]) - np.maximum(blo[:, 1], lo[1]) > (hi[1] - lo[1]) / 2
+        touch = np.all((blo[:, [0, 2]] <= hi[[0, 2]] + MESH_TOL_LDU) & (bhi[:, [0, 2]] >= lo[[0, 2]] - MESH_TOL_LDU),
+                       axis=1)
+        return any(int(k) != j and int(k) not in column for k in ids[level & touch])
+
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for j in graph.neighbors(u):
+                ext = els[j].bbox_max - els[j].bbox_min
+                wide = float(max(ext[[0, 2]]))
+                if j in inside and j not in column and wide <= width + MESH_TOL_LDU and \
+                        not (_POD_WORDS & _words_of(els[j]) and wide > LEG_ROUND_SHARE * width) and \
+                        float(els[j].bbox_max[1]) <= float(els[u].bbox_min[1]) + GROUND_TOL_LDU and \
+                        np.hypot(*((els[j].bbox_min + els[j].bbox_max) / 2 - axis)[[0, 2]]) <= STRUT_NEAR_LDU and \
+                        not beside(j):
+                    column.add(j)
+                    nxt.append(j)
+                    top = min(top, float(els[j].bbox_min[1]))
+        frontier = nxt
+    return float(e.bbox_min[1]) - top >= LEG_LIFT_LDU - MESH_TOL_LDU
+
+
+LEG_ROUND_SHARE = 0.75  # a round piece on a cone narrower than this share of it is a slim leg, not a housing

@@ -1,0 +1,315 @@
+"""Weapons where a player sees them: barrels lying level, muzzle cones, turrets on turntables, parts strung on a
+barrel, hand guns clipped together [000 §8.2 Ranged Weapons, §8.3 Mounted weapons].
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..geometry.units import LDU_PER_STUD
+from .element_shape import (_BARREL_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, MUZZLE_LINE_LDU, POD_AXIS_COS,
+                            POD_GAP_LDU, _in_any_box, _local_y, _on_axis, _own_points, _points_out, _rod_axis,
+                            _thrust, _words_of, nx)
+from .measure import box_gap, element_boxes
+from .mounts import TWO_STUDS_LDU, is_detail_sized
+from .roles import PartClass, RoleDecision, describe
+
+
+STOWED_BUILT_GUN = 3  # this many hand guns clipped together are a built weapon (a swivel machine gun)
+
+
+def _stowed(graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool) -> set[int]:
+    """A minifig's gun or bow clipped to a ship's rail or a cage, held by no one, is stowed: free
+    Non-Structural [000 §7.1]; a minifig picks it up to use it. Cannons are Vehicle weapons, mounted where
+    they stand [000 §8.4 Cannons]; on a flyer a gun sticking out is its laser [000 §8.2]; several hand guns
+    clipped together are a built weapon. On anything else that moves under its own power (a car, a mech, a flyer)
+    a minifig gun fixed on it is its mounted gun; on a ship, a building or an animal it is racked. Returns them."""
+    if not boat and any(r.role == "propulsion" for r in roles.values()):
+        return set()
+    inside = set(idx)
+    hand = {i for i in idx if classes[i].accessory and roles.get(i) is not None and roles[i].role == "weapon" and
+            roles[i].source == "part" and classes[i].type not in MOUNTED_WEAPON_TYPES}
+    out: set[int] = set()
+    for i in sorted(hand):
+        near = {j for k in graph.neighbors(i) if k in inside for j in (k, *graph.neighbors(k))}
+        if len(near & hand | {i}) >= STOWED_BUILT_GUN:
+            continue
+        roles[i] = RoleDecision("decoration", _stowed_reason(classes[i]), "geometry")
+        out.add(i)
+    return out
+
+
+def _stowed_reason(c: PartClass) -> str:
+    return f"{c.reason}, held by no one: stowed, not a weapon of the creation; free Non-Structural [000 §7.1] " \
+           "(annotate it to mount it)"
+
+
+_MADE_BARRELS = {"torch", "loudhailer"}  # minifig accessories shaped as a barrel, whatever their girth
+EXHAUST_NEAR_LDU = 20.0  # ... unless they lie within a stud of a Thruster: then they are its exhaust
+BARREL_RATIO = 2.0  # a barrel is at least twice as long as it is thick
+BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with its head)
+
+
+ROD_LEVEL_COS = 0.7  # a rod whose axis is within 45 degrees of level lies level (a barrel); steeper, it stands up
+
+
+def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool,
+             nozzles: set[int] | frozenset[int] = frozenset()) -> None:
+    """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
+    gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration.
+    A minifig's torch or loudhailer is measured along its own axes (turned on a wing tip it is still a rod); what is
+    strung on a barrel's axis is part of its gun (``_strung_on``). Runs after the nozzles and engine pods, so that a
+    "nozzle" a barrel comes out of can be told to be the gun's muzzle."""
+    if not flyer:
+        return
+    els = model.elements
+    body = [i for i in idx if roles.get(i) is not None and roles[i].role == "structural"]
+    if not body:
+        return
+    lo, hi = element_boxes(model, body)
+    thrust = [j for j in idx if _thrust(roles.get(j))]
+    all_lo = all_hi = None  # every piece's box, once a rod asks
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
+            continue
+        if classes[i].word == "cone" and _muzzle_cone(model, graph, idx, roles, i, lo, hi, body, thrust):
+            continue
+        if not _words_of(els[i]) & _BARREL_WORDS or classes[i].minifig_body:
+            continue
+        # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
+        # is still a rod); built pieces by their box, as they line up with the build
+        centre, d, length, thick = _rod_axis(model, i, own=classes[i].accessory)
+        # a minifig's torch or loudhailer is made as a barrel: its bell or its head makes it no thin rod; beside
+        # an engine's nozzle, though, a bell is the exhaust
+        shaped = classes[i].accessory and bool(_words_of(els[i]) & _MADE_BARRELS) and not any(
+            box_gap(els[i], els[j]) <= EXHAUST_NEAR_LDU for j in thrust)
+        if abs(float(d[1])) > ROD_LEVEL_COS or \
+                (not shaped and (thick > BARREL_THICK_LDU or length < BARREL_RATIO * thick)):
+            continue  # standing up (an antenna, a mast) or not a rod
+        # its outer end lies outside the rest of the body: it sticks out. Rods joined end to end on one line (a
+        # strut of two bars between a hull and its engines) are one rod: its ends are the line's
+        line = _rod_line(model, idx, classes, i, centre, d)
+        along = [float(np.dot(c - centre, d)) + s * h for c, h in line.values() for s in (-1, 1)]
+        ends = [centre + d * min(along), centre + d * max(along)]
+        others = np.array([j not in line for j in body])
+        # ... nor inside a big piece hanging on the body (an engine the strut holds; not a muzzle cap or a clip)
+        if all_lo is None:
+            all_lo, all_hi = element_boxes(model, idx)
+        big = ((all_hi - all_lo).min(axis=1) >= 2 * LDU_PER_STUD) & ~np.isin(idx, list(line))
+        out = [not _in_any_box(e, lo[others], hi[others], 1) and _held_in_big(model, idx, e, all_lo, all_hi, big) is None
+               for e in ends]
+        if not any(out):
+            continue
+        roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of a flyer's "
+                                          "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
+                                {"type": "gun"})
+        _strung_on(model, graph, idx, roles, i, centre, d, nozzles)
+
+
+def _held_in_big(model, idx: list[int], p: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                 big: np.ndarray) -> int | None:
+    """The piece of ``idx`` (``big`` masks those asked) that point ``p`` lies inside, measured along the piece's own
+    axes (the world box of a wing turned at an angle holds much air), or None."""
+    for k in np.flatnonzero(big & np.all(lo - 1 <= p, axis=1) & np.all(p <= hi + 1, axis=1)):
+        t, local = _own_points(model, idx[k])
+        if local is None:
+            return idx[k]
+        q = np.linalg.solve(t[:3, :3], p - t[:3, 3])
+        if np.all(local.min(axis=0) - 1 <= q) and np.all(q <= local.max(axis=0) + 1):
+            return idx[k]
+    return None
+
+
+def _rod_line(model, idx: list[int], classes, i: int, centre: np.ndarray,
+              d: np.ndarray) -> dict[int, tuple[np.ndarray, float]]:
+    """The rods lying end to end with rod ``i`` on its line, touching or held apart by a hair (its centre and half
+    length, for each)."""
+    els = model.elements
+    rods = {}
+    for j in idx:
+        if j != i and _words_of(els[j]) & _BARREL_WORDS and not classes[j].minifig_body and \
+                _on_axis(els[j], centre, d):
+            cj, dj, lj, _ = _rod_axis(model, j, own=classes[j].accessory)
+            if abs(float(np.dot(dj, d))) >= 0.98:
+                rods[j] = (cj, lj / 2)
+    line = {i: (centre, _rod_axis(model, i, own=classes[i].accessory)[2] / 2)}
+    grew = True
+    while grew:
+        grew = False
+        span = [float(np.dot(c - centre, d)) + s * h for c, h in line.values() for s in (-1, 1)]
+        lo, hi = min(span), max(span)
+        for j, (cj, hj) in list(rods.items()):
+            t = float(np.dot(cj - centre, d))
+            if t - hj <= hi + MUZZLE_LINE_LDU and t + hj >= lo - MUZZLE_LINE_LDU:
+                line[j] = rods.pop(j)
+                grew = True
+    return line
+
+
+def _round_body(element) -> bool:
+    """A cylinder or a round brick (not a round plate): a barrel's or a pod's round body."""
+    w = _words_of(element)
+    return "cylinder" in w or {"round", "brick"} <= w
+
+
+POD_TAIL_LDU = 200.0  # a fatter round body this far behind a cone on its axis: the cone ends a pod, not a barrel
+
+
+def _pod_tail(model, idx: list[int], i: int, centre: np.ndarray, d: np.ndarray, tip: np.ndarray) -> bool:
+    """A cone two studs across or more with, behind it on its axis, a round body fatter than its base: the cone
+    and the round bricks before it taper the end of a pod or a nacelle (a podracer's engine), no gun barrel standing
+    out of a mount (a thin barrel out of a round housing is still one)."""
+    els = model.elements
+    across = [k for k in range(3) if abs(float(d[k])) < ROD_LEVEL_COS]
+    width = max(float(els[i].bbox_max[k] - els[i].bbox_min[k]) for k in across)
+    if width < TWO_STUDS_LDU - MUZZLE_LINE_LDU:
+        return False  # a thin barrel (1 x 1) out of a round housing is still a gun
+    out = d if float(np.dot(tip - centre, d)) >= 0 else -d
+    for j in idx:
+        e = els[j]
+        back = float(np.dot((e.bbox_min + e.bbox_max) / 2 - centre, out))
+        if j == i or not -POD_TAIL_LDU < back < 0 or not _on_axis(e, centre, d) or not _round_body(e):
+            continue
+        if max(float(e.bbox_max[k] - e.bbox_min[k]) for k in across) > width + MUZZLE_LINE_LDU:
+            return True
+    return False
+
+
+def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], i: int, lo: np.ndarray,
+                 hi: np.ndarray, body: list[int], thrust: list[int]) -> bool:
+    """A cone lying level with its tip pointing out of a flyer's body, at the end of a round brick or a cylinder (or
+    more) on its axis, with no Thruster on that axis: the muzzle of a gun barrel of round bricks [000 §8.2 Ranged
+    Weapons] (a rocket pod's nose cone has its nozzle on the same line). Judges it and what is strung on it; True
+    if so."""
+    els = model.elements
+    e = els[i]
+    d = _local_y(e)
+    if abs(float(d[1])) > ROD_LEVEL_COS or not _points_out(model, graph, i, d):
+        return False
+    centre = (e.bbox_min + e.bbox_max) / 2
+    tip = np.asarray(e.transform, dtype=float)[:3, 3]
+    others = np.array([j != i for j in body])
+    if _in_any_box(tip, lo[others], hi[others], 1):
+        return False  # its tip inside the body: not sticking out
+    behind = [j for j in graph.neighbors(i) if j in roles and _on_axis(els[j], centre, d) and
+              roles[j].role in ("decoration", "structural") and _round_body(els[j])]  # not a round plate:
+    # a cone on a 1 x 1 round plate is a light or a detail
+    if not behind or any(_on_axis(els[j], centre, d) for j in thrust) or _pod_tail(model, idx, i, centre, d, tip):
+        return False
+    roles[i] = RoleDecision("weapon", f"{roles[i].reason}; the tip of a barrel of round bricks sticking out of a "
+                                      "flyer's body: a gun [000 §8.2 Ranged Weapons]", "geometry", {"type": "gun"})
+    _strung_on(model, graph, idx, roles, i, centre, d)
+    return True
+
+
+TURRET_MAX_ELEMENTS = 12  # a small turret: this many elements at most ...
+TURRET_MAX_LDU = 130.0  # ... no longer than about 2" ...
+TURRET_OUT_LDU = 10.0  # ... with a piece sticking out level at least this far past its turntable
+_NOT_GUN_WORDS = {"dish", "radar", "lamp", "light", "headlight", "searchlight", "seat", "antenna", "flag",
+                  "steering", "control", "crane", "hook", "magnet", "winch", "camera"}
+
+
+def _turrets(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], bodies: list,
+             core: set[int]) -> None:
+    """On a craft that moves under its own power, a small mount turning on a turntable, with nothing said of it
+    yet, and a piece sticking out level past the turntable (binoculars or a pair of bars as twin barrels) is a gun
+    turret: the mount and what it carries are its gun, a Ranged Weapon [000 §8.2]; the turntable stays the weak
+    point [000 §7.1 "turrets"]. A dish, a lamp, a seat or a crane on a turntable is no gun (a sensor, a
+    searchlight, the Controls, a device)."""
+    if not any(r.role == "propulsion" for r in roles.values()):
+        return
+    els = model.elements
+    inside = set(idx)
+    for jb in bodies:
+        if "turntable" not in jb.joint_kinds or not jb.joint_parts:
+            continue
+        turning = {j for j in jb.joint_parts if "turntable" in _words_of(els[j])}
+        group, frontier = set(jb.elements), list(jb.elements)  # all it carries, past its own hinges and clips
+        while frontier and len(group) <= TURRET_MAX_ELEMENTS:
+            i = frontier.pop()
+            for j in graph.neighbors(i):
+                if j in inside and j not in core and j not in turning and j not in group:
+                    group.add(j)
+                    frontier.append(j)
+        if len(group) > TURRET_MAX_ELEMENTS or len(group) < 2 or \
+                any(roles.get(i) is None or roles[i].role not in ("decoration", "weak point") or
+                    roles[i].source in ("annotation", "cli") for i in group):
+            continue
+        if any(_words_of(els[i]) & _NOT_GUN_WORDS for i in group):
+            continue
+        lo, hi = element_boxes(model, sorted(group))
+        if float(np.max(hi.max(axis=0) - lo.min(axis=0))) > TURRET_MAX_LDU:
+            continue
+        tlo, thi = element_boxes(model, sorted(turning) or jb.joint_parts)
+        tlo, thi = tlo.min(axis=0), thi.max(axis=0)
+        out = max(max(float(tlo[k] - lo[:, k].min()), float(hi[:, k].max() - thi[k])) for k in (0, 2))
+        if out < TURRET_OUT_LDU:
+            continue
+        pivot = min(turning) if turning else jb.joint_parts[0]
+        tt = describe(els[pivot])[1]
+        for i in sorted(group):
+            if roles[i].role == "weak point":
+                continue  # a hinge or a clip in the turret stays a weak point
+            base = roles[i].reason.split(";")[0]
+            roles[i] = RoleDecision("weapon", f"{base}; on a small mount turning on a turntable ({tt}) with a piece "
+                                              "sticking out level: a gun turret, a Ranged Weapon [000 §8.2]",
+                                    "geometry", {"type": "gun"}, f"turret:{pivot}")
+
+
+_STRUNG_WORDS = {"round", "cylinder", "cone", "dish", "axle", "bar", "rim", "wheel", "gear", "bush"}  # not bricks
+
+
+def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], barrel: int,
+               centre: np.ndarray, d: np.ndarray, nozzles: set[int] | frozenset[int] = frozenset()) -> None:
+    """The pieces strung on a gun barrel's axis, one touching the next (a cone at its end, rims, round bricks,
+    joiners and axles of the same line): one gun, not an engine pod [000 §8.2]. Only round pieces, rods and rims no
+    wider than a round 2 x 2 brick across the axis, decided by their part or place alone (never a plain brick of
+    the hull the barrel is set in). A "nozzle" the barrel comes out of is the gun's muzzle, and the "engine pod"
+    behind it its casing; a barrel in the nose of a pod whose nozzle is elsewhere (at its back) is a gun mounted on
+    the engine, which stays the Thruster [000 §9.3]."""
+    els = model.elements
+    out_of_nozzle = any(j in nozzles and _on_axis(els[j], centre, d) for j in graph.neighbors(barrel))
+    inside = set(idx)
+    k = int(np.argmax(np.abs(d)))
+    aligned = abs(float(d[k])) >= POD_AXIS_COS
+
+    def strung(j: int) -> bool:
+        rj = roles.get(j)
+        if j not in inside or rj is None or rj.source not in ("part", "topology", "detail", "geometry") or \
+                "landing strut" in rj.reason or not _on_axis(els[j], centre, d):
+            return False
+        if rj.role == "propulsion" and rj.source == "geometry" and rj.params.get("type") == "thrust":
+            return out_of_nozzle  # a piece of the engine the barrel comes out of, whatever its girth
+        if rj.role not in ("decoration", "structural") or not _words_of(els[j]) & _STRUNG_WORDS:
+            return False
+        ext = els[j].bbox_max - els[j].bbox_min
+        if aligned:
+            return all(float(ext[a]) <= TWO_STUDS_LDU + MESH_TOL_LDU for a in range(3) if a != k)
+        return is_detail_sized(els[j])
+
+    def touching(i: int, j: int) -> bool:
+        gap = np.maximum(els[i].bbox_min - els[j].bbox_max, els[j].bbox_min - els[i].bbox_max)
+        return float(np.max(np.maximum(0.0, gap))) <= POD_GAP_LDU
+
+    def chain() -> set[int]:  # contiguous along the axis from the barrel, as an engine pod grows from its nozzle
+        line = [j for j in idx if j != barrel and strung(j)]
+        gun, grew = {barrel}, True
+        while grew:
+            grew = False
+            for j in line:
+                if j not in gun and any(touching(j, g) for g in gun):
+                    gun.add(j)
+                    grew = True
+        return gun - {barrel}
+
+    gun = chain()
+    if out_of_nozzle and len(gun & set(nozzles)) > 1:  # the engine has a nozzle of its own further on
+        out_of_nozzle = False
+        gun = chain()
+    muzzles = {f"with:{j}" for j in gun & set(nozzles)}  # the pod grown round a muzzle is the gun's casing too
+    gun |= {j for j in idx if j in roles and roles[j].group in muzzles and roles[j].role == "propulsion"}
+    for j in sorted(gun):
+        roles[j] = RoleDecision("weapon", f"{roles[j].reason.split(';')[0]}; strung on the axis of the gun barrel "
+                                          f"({describe(els[barrel])[1]}): part of the gun, its muzzle or casing, "
+                                          "not an engine [000 §8.2]", "geometry", {"type": "gun"},
+                                f"with:{barrel}")

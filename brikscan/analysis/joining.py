@@ -1,0 +1,230 @@
+"""One creation is what a player sees as one: join sub-assemblies that rest on or are held against each other,
+builds standing together, and tell a docked craft from its dock [issue 8].
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..geometry.boxes import elements_box
+from .connectivity import add_resting, components_in
+from .element_shape import _COCKPIT_WORDS, RESTING_GAP_LDU, _crew_place, nx
+from .engines import _bare_masts
+from .kinds import _boat_hull
+from .measure import element_boxes
+from .mounts import GROUND_TOL_LDU
+from .roles import structural_kind
+from .scenery import _wide
+from .wings import AIRFOIL_OUT, WINGS_OUT_SHARE, _flyer_body, _outside_share
+
+
+PLUGGED_MAX = 5  # a piece this small with a wheel can be plugged into a bigger body rather than drive itself
+PLUGGED_DEPTH_LDU = 4.0  # boxes overlapping this deep on every axis: one is plugged into the other
+
+
+WHEEL_OVERLAP_LDU = 2.0  # wheel parts whose boxes overlap this deep are one wheel
+
+
+def _wheel_count(lo: np.ndarray, hi: np.ndarray, wheels: list[int]) -> int:
+    """How many wheels these wheel parts make: a tyre on its rim, or rims nested in each other (an exhaust ring
+    built of wheels), is one; wheels on separate axles or side by side do not overlap."""
+    groups: list[list[int]] = []
+    for i in wheels:
+        hit = [g for g in groups if any(float(np.min(np.minimum(hi[i], hi[j]) - np.maximum(lo[i], lo[j]))) >
+                                        WHEEL_OVERLAP_LDU for j in g)]
+        merged = [i] + [j for g in hit for j in g]
+        groups = [g for g in groups if g not in hit] + [merged]
+    return len(groups)
+
+
+def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> list[list[int]]:
+    """Pieces held by clips or hinges the connector data missed, or just resting on the frame, are one creation
+    with what they touch: a smaller piece without propulsion of its own joins the larger one it touches (so does
+    running gear with no body, off the ground: a chain round a build's pulleys is no tracked vehicle [000 §9.1]).
+    The touching pair becomes a graph edge ("resting"), so blasts split the creation the same way."""
+    if len(comps) < 2:
+        return comps
+    els = model.elements
+    lo, hi = element_boxes(model, range(len(els)))
+    comp_of = np.full(len(els), -1)
+    for k, c in enumerate(comps):
+        comp_of[c] = k
+    parent = list(range(len(comps)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+    size = [len(c) for c in comps]
+    crewed = [_crew_place(classes, c) for c in comps]
+    floor = max((float(hi[c, 1].max()) for c in comps if len(c)), default=0.0)  # -Y is up: the lowest point
+    # speed only: candidates by a sweep over the boxes' low X (sorted once), then the exact box test per
+    # component; the tests below decide as before, on the same elements in the same (ascending) order
+    by_x = np.argsort(lo[:, 0], kind="stable")
+    lo_x = lo[by_x, 0]
+    wide = float(np.nanmax(hi[:, 0] - lo[:, 0], initial=0.0)) + 1.0
+    slack = RESTING_GAP_LDU + 1.0
+    for k in sorted(range(len(comps)), key=lambda k: size[k]):
+        c = comps[k]
+        if any(classes[i].minifig_body for i in c):
+            continue  # a figure is not a loose panel
+        # a vehicle of its own touches others at its surface; a small wheeled piece plugged into a bigger body
+        # (an engine intake ring on an axle inside a nacelle) is part of that body
+        plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c)
+        # a wing with no place for a pilot cannot fly by itself: it is the wing of the craft it touches, a body
+        # with a cockpit (a wing-shaped plate lying against a building stays apart)
+        bare = _bare_masts(model, c, classes)
+        propelled = [i for i in c if classes[i].role == "propulsion" and i not in bare]
+        # one wheel (a rim, with or without its tyre) carries no vehicle: a hull section with a wheel rim built in
+        # is a section of the craft it touches, not a vehicle of its own [000 §9.1]
+        wheels = [i for i in propelled if classes[i].type == "ground"]
+        lone_wheel = bool(wheels) and _wheel_count(lo, hi, wheels) < 2
+        drives = [i for i in propelled if not (lone_wheel and classes[i].type == "ground")]
+        loose_wing = bool(drives) and all(classes[i].type == "forward_flight" for i in drives) and not crewed[k]
+        # "Wing" plates most of which are built into the piece (not sticking out of its body) are its plating,
+        # not the wings of a craft of its own: a star destroyer's crewed upper hull rests on its lower hull and is
+        # part of it [000 §9.1] (a piece with no crew place still joins only a crewed body, as a loose wing does)
+        flat_wings = [i for i in drives if classes[i].type == "forward_flight" and classes[i].word == "wing"]
+        if flat_wings:
+            _, b_lo, b_hi = _flyer_body(model, c, classes)
+            out = sum(_outside_share(model, i, b_lo, b_hi) >= AIRFOIL_OUT for i in flat_wings)
+            if out < WINGS_OUT_SHARE * len(flat_wings):
+                plating = set(flat_wings)
+                drives = [i for i in drives if i not in plating]
+        # running gear with no body of its own, off the ground (a chain round a build's pulleys): its mechanism
+        gear_only = bool(propelled) and all(classes[i].type == "ground" for i in propelled) and \
+            not any(structural_kind(classes[i], els[i]) for i in c) and float(hi[c, 1].max()) < floor - GROUND_TOL_LDU
+        if drives and not plugged_only and not loose_wing and not gear_only:
+            continue
+        # boxes farther than the gap from the component's box cannot be near any of its elements
+        c_lo, c_hi = lo[c].min(axis=0), hi[c].max(axis=0)
+        if np.isfinite(c_lo).all() and np.isfinite(c_hi).all():
+            window = np.sort(by_x[np.searchsorted(lo_x, c_lo[0] - slack - wide):
+                                  np.searchsorted(lo_x, c_hi[0] + slack, side="right")])
+            others = window[(comp_of[window] >= 0) & (comp_of[window] != k)]
+            others = others[np.maximum(0.0, np.maximum(lo[others] - c_hi, c_lo - hi[others])).max(axis=1)
+                            <= RESTING_GAP_LDU]
+        else:  # a box that is not finite: every other element, as the tests below always took
+            others = np.flatnonzero((comp_of >= 0) & (comp_of != k))
+        if not len(others):
+            continue
+        for i in c:
+            if plugged_only:
+                depth = np.minimum(hi[others], hi[i]) - np.maximum(lo[others], lo[i])
+                near = others[(depth >= PLUGGED_DEPTH_LDU).all(axis=1)]
+            else:
+                gap = np.maximum(0.0, np.maximum(lo[others] - hi[i], lo[i] - hi[others])).max(axis=1)
+                near = others[gap <= RESTING_GAP_LDU]
+            near = [j for j in near if size[root(int(comp_of[j]))] >= size[root(k)] and root(int(comp_of[j])) != root(k)
+                    and (plugged_only or not loose_wing or crewed[root(int(comp_of[j]))])]
+            if near:
+                j = int(max(near, key=lambda j: size[root(int(comp_of[j]))]))
+                add_resting(graph, i, j, "plugged into it (overlapping, no connector found)" if plugged_only else
+                            "rests on or against it (touching, no connector)")
+                a, b = root(k), root(int(comp_of[j]))
+                parent[a] = b
+                size[b] += size[a]
+                crewed[b] = crewed[b] or crewed[a]
+                break
+    merged: dict[int, list[int]] = {}
+    for k, c in enumerate(comps):
+        merged.setdefault(root(k), []).extend(c)
+    return [sorted(v) for v in merged.values()]
+
+
+def _placement(model, comp: list[int]) -> tuple:
+    """The deepest submodel placement (its chain of type-1 lines) that holds every element of ``comp``; () when
+    they meet only in the main model."""
+    chains = [model.elements[i].refs[:-1] for i in comp]
+    first = chains[0]
+    n = min(len(c) for c in chains)
+    k = 0
+    while k < n and all(c[k] == first[k] for c in chains):
+        k += 1
+    return tuple(first[:k])
+
+
+def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery: set[int]
+               ) -> list[list[list[int]]]:
+    """The blocks of one building: bodies without propulsion or a crew place that the builder put in one placed
+    submodel and stood on the same base plate (a base's towers and bunker on its crater plate) are one building,
+    as the set is fielded; each block keeps its own connections (a blast does not cross the gap)
+    [000 §7.1 Structure]. Blocks in the main model, or of submodels placed apart, stay apart."""
+    if len(comps) < 2 or not scenery:
+        return [[c] for c in comps]
+    base = {}
+    for k, comp in enumerate(components_in(graph, scenery)):
+        for i in comp:
+            base[i] = k
+    els = model.elements
+    sc = sorted(scenery)
+    s_lo, s_hi = element_boxes(model, sc)
+    groups: dict[tuple, list[int]] = {}
+    for k, c in enumerate(comps):
+        # a vehicle (an engine, wheels, a boat hull, a cockpit) is no block of a building; a "Wing" plate on a
+        # block fixed onto the base plate with no engine is its Structure (it cannot take off)
+        if any((classes[i].role == "propulsion" and classes[i].type != "forward_flight") or classes[i].minifig_body
+               or classes[i].word in _COCKPIT_WORDS for i in c) or _boat_hull(model, c, classes):
+            continue
+        place = _placement(model, c)
+        if not place or not _wide(model, c, classes):
+            continue  # two planters of one submodel are street furniture, not a building
+        grounds = {base[j] for i in c for j in graph.neighbors(i) if j in base}
+        if not grounds:  # standing in the plate's pit, on no stud: resting on it
+            c_lo, c_hi = elements_box(els, c)
+            gap = np.maximum(0.0, np.maximum(s_lo - c_hi, c_lo - s_hi)).max(axis=1)
+            grounds = {base[sc[n]] for n in np.flatnonzero(gap <= RESTING_GAP_LDU)
+                       if any(float(np.maximum(0.0, np.maximum(s_lo[n] - els[i].bbox_max,
+                                                               els[i].bbox_min - s_hi[n])).max()) <= RESTING_GAP_LDU
+                              for i in c)}
+        if len(grounds) == 1:
+            groups.setdefault((place, grounds.pop()), []).append(k)
+    merged = {ks[0]: ks for ks in groups.values() if len(ks) > 1}
+    drop = {k for ks in merged.values() for k in ks[1:]}
+    return [[comps[j] for j in merged[k]] if k in merged else [c] for k, c in enumerate(comps) if k not in drop]
+
+
+DOCKED_MIN_ELEMENTS = 10  # a docked craft has at least this many elements ...
+DOCKED_MAX_STUDS = 4  # ... and is held by at most this many connections, none of them pinned (Technic)
+
+
+def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: set[int]) -> list[list[int]]:
+    """A craft docked on another (a scout ship on its mothership, a jolly boat on deck) is a creation of its own,
+    as a player fields it: a submodel placed in the main model that is a vehicle by itself (its own propulsion
+    with a place for its crew, or a boat hull), held by a few studs or just resting there, not pinned. A
+    trailer (no crew place) or a pinned-in cockpit section stays with the vehicle [000 §7.1 Vehicle]."""
+    out: list[list[int]] = []
+    els = model.elements
+    for comp in comps:
+        by_top: dict[str, list[int]] = {}
+        for i in comp:
+            p = els[i].submodel_path
+            if p:
+                by_top.setdefault(p[0], []).append(i)
+        if not by_top:
+            out.append(comp)
+            continue
+        cset, taken = set(comp), set()
+        for name, members in sorted(by_top.items()):
+            for piece in components_in(graph, members):
+                piece = sorted(piece)
+                if len(piece) < DOCKED_MIN_ELEMENTS or 2 * len(piece) > len(comp):
+                    continue  # too small to crew, or the mothership itself
+                boat = _boat_hull(model, piece, classes)
+                moves = any(classes[i].role == "propulsion" for i in piece)
+                crewed = _crew_place(classes, piece) or any(j in figures for i in piece for j in graph.neighbors(i))
+                if not (boat or (moves and crewed)):
+                    continue
+                pset = set(piece)
+                links = [graph.edges[i, j] for i in piece for j in graph.neighbors(i) if j in cset and j not in pset]
+                held = [d for d in links if d.get("kind") not in ("contact", "resting")]
+                if len(held) > DOCKED_MAX_STUDS or any(d.get("kind") == "technic" for d in held):
+                    continue
+                out.append(piece)
+                taken |= pset
+        if not taken:
+            out.append(comp)
+            continue
+        rest = [i for i in comp if i not in taken]
+        out.extend(sorted(c) for c in components_in(graph, rest))
+    return out

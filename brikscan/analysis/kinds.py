@@ -1,0 +1,148 @@
+"""What kind a creation is (building, vehicle, creature, boat, flyer): from its propulsion, its crew place, its
+base and the whole words of the submodel that holds it [000 §7.1, §9].
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ..geometry.boxes import elements_box
+from .annotations import file_stem, letter_wing
+from .element_shape import _COCKPIT_WORDS, _extent, _local_y, nx
+from .mounts import TWO_STUDS_LDU
+from .naming import _common_submodel, _holding_submodel
+from .roles import describe, words
+
+
+ROOTED_MIN = 8  # a build with this many pieces on its base plate ...
+ROOTED_SPREAD = 0.5  # ... spread over at least this share of its footprint each way is built onto it
+
+
+def _rooted(model, graph: nx.Graph, idx: list[int], scenery: set[int]) -> bool:
+    """Built onto its base plate, not parked on it: many of its pieces stand on the plate across its footprint
+    (a base, a house). A ship on a pad or a stand touches it with a foot or a few struts (one to five pieces on
+    the 82 shared sets), so a ship with engines parked on a base plate still flies."""
+    els = model.elements
+    touch = [i for i in idx if any(j in scenery for j in graph.neighbors(i))]
+    if len(touch) < ROOTED_MIN:
+        return False
+    lo, hi = elements_box(els, touch)
+    clo, chi = elements_box(els, idx)
+    return bool(np.all((hi - lo)[[0, 2]] >= ROOTED_SPREAD * (chi - clo)[[0, 2]]))
+
+
+_BOAT_NAMES = {"boat", "boats", "raft", "rafts", "canoe", "canoes", "dinghy", "rowboat", "lifeboat", "kayak",
+               "barge", "yacht", "ferry", "sailboat", "houseboat", "catamaran", "galley", "galleon", "schooner",
+               "sloop", "frigate", "ship", "ships"}
+_NOT_AT_SEA = {"space", "star", "air", "sky", "rocket", "mother", "cloud"}  # a "space ship" flies
+
+
+def _boat_name(model, idx) -> str:
+    """The submodel the build is (not the main file, which names the set) when its name names a boat: the last
+    whole word names the thing, as in "house boat" or "crane barge"; "boat dock", "lifeboat station" and "boat
+    trailer" name something else, and a "space ship" flies. A trailing number ("raft 2") is a copy's. "" when it
+    names none."""
+    sub = _common_submodel(model, idx)
+    name = [w for w in words(file_stem(sub)) if not w.isdigit()]
+    return sub if name and name[-1] in _BOAT_NAMES and not _NOT_AT_SEA & set(name) else ""
+
+
+BOAT_KEEL_LDU = 48.0  # a hull part whose bottom is within two bricks of the build's lowest point is its hull
+# The last whole word of a build's own submodel that names a vehicle [000 §9 Vehicles]: one that flies (in space or
+# hovering) or one that drives; "ship" flies after "space" or "star" (a "space ship"), else it is a boat's
+_FLYER_NAMES = {"spaceship", "spaceships", "starship", "starfighter", "fighter", "interceptor", "bomber",
+                "shuttle", "spacecraft", "podracer", "speeder", "landspeeder", "snowspeeder", "plane", "aeroplane",
+                "airplane", "aircraft", "biplane", "seaplane", "helicopter", "copter", "chopper", "glider",
+                "gunship", "dropship", "lander", "ufo", "saucer", "starcruiser", "freighter"}
+# ... unless another word names a place or a part of one: a car park, a bus stop, a shuttle's launch pad
+_NOT_A_VEHICLE = {"stop", "park", "parking", "hangar", "garage", "pad", "station", "dock", "port", "stand", "display",
+                  "trailer", "shop", "wash", "depot", "yard", "bay", "base", "lift", "ramp", "track", "road", "rack",
+                  "tower", "wheel", "wheels", "engine", "cockpit", "seat", "driver", "pilot", "minifig", "figure",
+                  "crew", "door", "roof", "interior", "transporter", "carrier"}
+_DRIVER_NAMES = {"car", "truck", "lorry", "van", "bus", "jeep", "buggy", "motorbike", "motorcycle", "bike",
+                 "scooter", "racer", "dragster", "rover", "tractor", "bulldozer", "digger", "excavator",
+                 "forklift", "trike", "kart", "locomotive", "crawler", "walker"}
+
+
+def _vehicle_name(model, idx, flying_only: bool = False) -> str:
+    """The build's own submodel (not the main file, which names the set) when its last whole word names a vehicle
+    ("6955 - spaceship", "anakin's podracer", "fire truck 2"); "" when it names none. ``flying_only``: only names
+    of craft that fly or hover. "car park" and "bus stop" end in another word: they name no vehicle."""
+    sub = _holding_submodel(model, idx)
+    name = [w for w in words(file_stem(sub)) if not w.isdigit()]
+    if not name:
+        return ""
+    for k in dict.fromkeys((len(name) - 1, 0)):  # the last word names the thing, or the first ("podracer anakin")
+        if k != len(name) - 1 and _NOT_A_VEHICLE & set(name):
+            break  # ... unless a later word names a place or a part ("car park"); "space station - shuttle" is one
+        w, before = name[k], name[k - 1] if k else ""
+        if (w in _FLYER_NAMES and before != "fire") or (w in ("ship", "ships") and before in ("space", "star")) \
+                or letter_wing(name, k):  # an "X-Wing" is a starfighter, not a wing
+            return sub
+        if not flying_only and w in _DRIVER_NAMES:
+            return sub
+    return ""
+
+
+def _boat_reason(model, idx, classes) -> str:
+    """Why the build is a boat ("" when it is none): a hull part ("Boat ...") at the bottom of the build, where a
+    hull floats [000 §9.1 Water], or a submodel named for a boat (whole words: a log raft has no hull part). A
+    "Boat Bow Plate" laid as the nose of a star destroyer's hull, high above its keel, is plating (a part's
+    category is evidence, its place decides)."""
+    hull = [i for i in idx if classes[i].word == "boat"]
+    if not hull:  # a submodel named for a boat ("raft.ldr"): its name is the evidence, as "cannon.ldr" is a gun's
+        named = _boat_name(model, idx)
+        return f"named a boat ({named!r}): a boat without a hull part" if named else ""
+    els = model.elements
+    bottom = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
+    return "a boat hull" if any(float(els[i].bbox_max[1]) >= bottom - BOAT_KEEL_LDU for i in hull) else ""
+
+
+def _boat_hull(model, idx, classes) -> bool:
+    return bool(_boat_reason(model, idx, classes))
+
+
+def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
+    if note_kind:
+        return note_kind, "annotated"
+    n_animal = sum(1 for i in idx if classes[i].animal)
+    if n_animal and n_animal * 2 >= len(idx):
+        return "creature", "made of animal parts"
+    prop = [i for i in idx if roles[i].role == "propulsion"]
+    if prop:
+        kinds = Counter((roles[i].params or {}).get("type", "") or "propulsion" for i in prop)
+        return "vehicle", f"{len(prop)} propulsion element(s) (" + ", ".join(
+            f"{k.replace('_', ' ')} {n}" for k, n in sorted(kinds.items())) + "): it moves under its own power " \
+            "[000 §9.1]"
+    boat = _boat_reason(model, idx, classes)
+    if boat:
+        return "vehicle", boat
+    cockpit = [i for i in idx if classes[i].word in _COCKPIT_WORDS]
+    if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
+        return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
+                          "annotate its engines or wings (0 !BRIKSCAN ROLE propulsion type=...)"
+    named = _vehicle_name(model, idx)
+    if named:  # its submodel's name is the evidence, as a boat's is [000 §9 Vehicles]
+        return "vehicle", f"named a vehicle ({file_stem(named)!r}) but no propulsion recognised: annotate its " \
+                          "engines, wheels or wings (0 !BRIKSCAN ROLE propulsion type=...)"
+    struct = [i for i in idx if roles[i].role == "structural"]
+    if len(idx) <= 3 or not struct or _extent(model, idx) < 40:  # loose accessories are scenery (issue 8)
+        return "scenery", f"{len(idx)} element(s), no Structure of its own: a loose accessory, scenery " \
+                          "(listed, not priced) [000 §7.1]"
+    lo, hi = elements_box(model.elements, struct)  # its Structure: leaves may spread
+    if max(float(hi[0] - lo[0]), float(hi[2] - lo[2])) <= TWO_STUDS_LDU and \
+            not any(roles[i].role in ("weapon", "device") for i in idx):
+        return "scenery", "a build on at most 2 x 2 studs with no weapon or device: a planter, a post, street " \
+                          "furniture; scenery (listed, not priced; annotate it to field it) [000 §7.1]"
+    tilted = [i for i in struct if TILT_COS[0] <= abs(float(_local_y(model.elements[i])[1])) <= TILT_COS[1]]
+    if len(tilted) >= TILT_SHARE * len(struct) and \
+            not any(roles[i].role in ("weapon", "device", "crew") for i in idx):  # a scorpion reared up fights
+        return "scenery", f"{len(tilted)} of its {len(struct)} structural pieces lie tilted, as one panel set at " \
+                          "an angle to be read or climbed: a sign, a set's info plate or a ramp, not a building; " \
+                          "scenery (listed, not priced; annotate it to field it) [000 §7.1]"
+    return "building", "a Structure without propulsion"
+
+
+TILT_COS = (0.26, 0.97)  # a piece whose up axis is 15 to 75 degrees off the vertical lies tilted ...
+TILT_SHARE = 0.75  # ... and a build whose Structure is this much tilted is a panel set at an angle, not a building

@@ -1,0 +1,252 @@
+"""Find the minifigs in a build: body parts assembled by the connectivity graph or by distance, with their
+headgear and what their hands hold; carved figures (a figurehead, a statue) are ornaments. Each is a Creature of
+its own [000 §9.5 The Minifig] and never counts toward its host's Size (digest §13.22).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..rules.formulas import sl_text
+from .annotations import Annotations
+from .connectivity import add_resting, components_in
+from .creation import Creation
+from .element_shape import MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre, _extent, _words_of, nx
+from .measure import element_boxes
+from .mounts import TWO_STUDS_LDU
+from .naming import _ref_prefixes, _submodel_name, _unit_notes
+from .roles import PartClass, RoleDecision
+
+if TYPE_CHECKING:
+    from ..rules.tables import Rules
+
+
+MINIFIG_REACH_LDU = 70.0  # a loose body part within this distance of a torso belongs to that minifig
+HELD_MAX_LDU = 260.0  # longest extent of something a minifig can hold or wear (about 4")
+HEADGEAR_REACH_LDU = 30.0  # an item closer than this to a minifig's head is worn on it (its head section)
+
+
+def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> list[dict]:
+    """Each minifig: {"body": {part kind: [elements]}, "items": [...]}, assembled around its torso."""
+    body = {i for i, c in classes.items() if c.minifig_body}
+    if not body:
+        return []
+    torsos = sorted(i for i in body if classes[i].minifig_body == "torso")
+    owner: dict[int, int] = {t: t for t in torsos}
+    # multi-source BFS from every torso over body-only edges
+    frontier = list(torsos)
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in graph.neighbors(u):
+                if v in body and v not in owner and classes[v].minifig_body != "torso":
+                    owner[v] = owner[u]
+                    nxt.append(v)
+        frontier = nxt
+    loose = [i for i in body if i not in owner]
+    if torsos and loose:
+        tc = np.array([_centre(model, t) for t in torsos])
+        for i in loose:
+            d = np.linalg.norm(tc - _centre(model, i), axis=1)
+            k = int(np.argmin(d))
+            if d[k] <= MINIFIG_REACH_LDU:
+                owner[i] = torsos[k]
+    # body parts with no torso: group them by graph among themselves (a head on legs, a lone pair of legs)
+    rest = [i for i in body if i not in owner]
+    for comp in components_in(graph, rest):
+        comp = sorted(comp)
+        kinds = {classes[i].minifig_body for i in comp}
+        if len(comp) >= 2 and ({"head", "hips", "leg"} & kinds):
+            for i in comp:
+                owner[i] = comp[0]
+    figs: dict[int, dict] = {}
+    for i, o in owner.items():
+        figs.setdefault(o, {"body": {}, "items": []})["body"].setdefault(classes[i].minifig_body, []).append(i)
+    els = model.elements
+    for t in torsos:  # a droid's dome: the one piece on its body's top that touches nothing else is its head
+        if classes[t].word != "robot" or "head" in figs[t]["body"]:
+            continue
+        members = {i for lst in figs[t]["body"].values() for i in lst}
+        dome = [v for v in graph.neighbors(t) if v not in owner and classes[v].role == "structural" and
+                els[v].bbox_max[1] <= els[t].bbox_min[1] + REST_TOL_LDU and
+                all(w in members for w in graph.neighbors(v) if w != v)]
+        if len(dome) == 1:
+            figs[t]["body"]["head"] = dome
+            owner[dome[0]] = t
+    # what hands hold and heads wear: accessories hanging on the figure and on nothing else
+    taken = set(owner)
+    boxes = None  # every element's box, gathered the first time a piece lying near a hand needs it
+    for o, fig in figs.items():
+        members = {i for lst in fig["body"].values() for i in lst}
+        anchors = [i for k in ("hand", "head", "torso", "arm") for i in fig["body"].get(k, [])]
+        queue = list(anchors)
+        seen = set(queue)
+        while queue:
+            u = queue.pop()
+            for v in graph.neighbors(u):
+                if v in seen or v in taken:
+                    continue
+                seen.add(v)
+                c = classes[v]
+                outside = [w for w in graph.neighbors(v) if w not in members and w not in fig["items"] and w != u
+                           and w not in seen]
+                small = _extent(model, [v]) <= HELD_MAX_LDU
+                if c.role == "weapon" and c.type in MOUNTED_WEAPON_TYPES:
+                    continue  # a cannon is a Vehicle weapon on its mount, never carried [000 §8.1 Turrets]
+                carried = c.accessory or c.role == "weapon"
+                only_ours = not outside and c.role not in ("structural", None, "propulsion")
+                if small and only_ours and not carried and boxes is None:
+                    boxes = element_boxes(model, range(len(model.elements)))
+                base = _lies_on_other(model, v, members, classes, boxes) if small and only_ours and not carried \
+                    else None
+                if base is not None:  # a printed tile lying on the rail a hand touches is the rail's, not in hand
+                    add_resting(graph, v, base, "lies on it (no connector found)")
+                    continue
+                if small and (carried or only_ours):
+                    fig["items"].append(v)
+                    taken.add(v)
+                    queue.append(v)
+    # headgear the connector data does not tie to the head (a bandana round it): worn by the nearest head
+    heads = [(o, h) for o, fig in figs.items() for h in fig["body"].get("head", [])]
+    if heads:
+        hc = np.array([_centre(model, h) for _, h in heads])
+        for v in sorted(i for i, c in classes.items() if c.accessory and c.role != "weapon" and i not in taken):
+            d = np.linalg.norm(hc - _centre(model, v), axis=1)
+            k = int(np.argmin(d))
+            if d[k] <= HEADGEAR_REACH_LDU and _extent(model, [v]) <= HELD_MAX_LDU:
+                figs[heads[k][0]]["items"].append(v)
+                taken.add(v)
+    return [figs[o] for o in sorted(figs)]
+
+
+def _lies_on_other(model, v: int, members: set[int], classes, boxes: tuple[np.ndarray, np.ndarray]) -> int | None:
+    """The element, not one of ``members``, that element ``v`` lies on (its bottom on that one's top, within the
+    mesh margin, their footprints overlapping), or None: a part lying on the build, whoever touches it.
+    ``boxes``: every element's box (``element_boxes``)."""
+    e = model.elements[v]
+    lo, hi = boxes
+    over = (np.minimum(hi[:, [0, 2]], e.bbox_max[[0, 2]]) - np.maximum(lo[:, [0, 2]], e.bbox_min[[0, 2]])).min(axis=1)
+    top_gap = lo[:, 1] - e.bbox_max[1]  # LDraw -Y is up: the other's top below the part's bottom
+    under = np.flatnonzero((over > MESH_TOL_LDU) & (top_gap >= -MESH_TOL_LDU) & (top_gap <= MESH_TOL_LDU))
+    return next((int(j) for j in under if int(j) != v and int(j) not in members and
+                 not classes[int(j)].minifig_body and not classes[int(j)].animal), None)
+
+
+SKIRT_MIN_HEIGHT_LDU = 24.0  # a brick-high piece of at most 2 x 2 studs under a legless torso is its skirt
+SKIRT_MAX_FOOT_LDU = TWO_STUDS_LDU
+SKIRT_TOL_LDU = 4.0
+
+
+def _skirt(model, under: set[int], torso_bottom: float) -> bool:
+    """A legless torso on one brick-high piece of at most 2 x 2 studs wears it as a skirt or a robe (a bride in a
+    slope-brick dress): a figure, not a carving."""
+    if len(under) != 1:
+        return False
+    e = model.elements[next(iter(under))]
+    if float(e.bbox_min[1]) < torso_bottom - SKIRT_TOL_LDU:  # LDraw -Y is up: the skirt hangs below the torso
+        return False
+    ext = e.bbox_max - e.bbox_min
+    return float(ext[0]) <= SKIRT_MAX_FOOT_LDU and float(ext[2]) <= SKIRT_MAX_FOOT_LDU and \
+        float(ext[1]) >= SKIRT_MIN_HEIGHT_LDU
+
+
+def _carved_figures(model, graph: nx.Graph, figs: list[dict], classes: dict[int, PartClass]) -> list[dict]:
+    """Minifig parts that are not a minifig: a torso without hips or legs fixed onto a build (a ship's
+    figurehead, a bust on a pedestal) is a carved figure, and a lone leg or arm is a bone or a prop: decoration
+    of what they are on, free [000 §7.1 "decorative"]; they neither walk nor fight. A torso without legs
+    in a seat or in a brick-high skirt is still a minifig (a driver cut off at the waist, a bride)."""
+    kept = []
+    for fig in figs:
+        b = fig["body"]
+        members = {i for lst in b.values() for i in lst} | set(fig["items"])
+        legless = not b.get("hips") and not b.get("leg")
+        under = {j for t in b.get("torso", []) for j in graph.neighbors(t)
+                 if j not in members and not classes[j].minifig_body}
+        skirt = legless and _skirt(model, under, max((float(model.elements[t].bbox_max[1])
+                                                      for t in b.get("torso", [])), default=0.0))
+        fixed = legless and bool(under) and not any(classes[j].word == "seat" for j in under) and not skirt
+        if skirt:
+            b["leg"] = sorted(under)  # the dress is the figure's legs section: she walks in it [000 §9.5]
+        if b.get("torso") and not fixed:
+            kept.append(fig)
+            continue
+        if not b.get("torso") and b.get("head") and not legless:
+            kept.append(fig)  # a head on legs (a skeleton, a robot) is a figure
+            continue
+        if fixed and all(classes[t].word == "robot" for t in b.get("torso", [])) and b.get("torso"):
+            for t in b["torso"]:  # a droid's body with no legs built in is the cylinder brick it is made from
+                classes[t] = PartClass("structural", f"{classes[t].reason}, but with no legs and built in: a "
+                                                     "cylinder of the build", word="cylinder")
+            continue
+        why = "a torso without legs fixed onto the build: a carved figure (figurehead, bust, statue)" if fixed \
+            else "minifig parts without a torso: a prop"
+        for i in members:
+            classes[i] = PartClass("decoration", f"{classes[i].reason}; {why}, decoration [000 §7.1]",
+                                   word="ornament")
+    return kept
+
+
+def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, rules: Rules) -> Creation:
+    """A minifig Creation; its body parts' reasons quote ``rules.minifig`` (Size, SL, fixed Armor)."""
+    mf = rules.minifig
+    stats_text = f"Size {mf.size_in:g}, SL {sl_text(mf.sl)}, Armor {mf.armor_fixed}"
+    b = fig["body"]
+    body = sorted(i for lst in b.values() for i in lst)
+    items = sorted(fig["items"])
+    head = sorted(b.get("head", []))
+    legs = sorted(b.get("hips", []) + b.get("leg", []))
+    torso = sorted(b.get("torso", []) + b.get("arm", []) + b.get("hand", []))
+    equipment = []
+    for i in items:  # headgear to the head; worn body gear to the torso; held items are equipment, no section
+        near_head = head and min(np.linalg.norm(_centre(model, i) - _centre(model, h)) for h in head) < \
+            HEADGEAR_REACH_LDU
+        if near_head and classes[i].role != "weapon":
+            head.append(i)
+        elif classes[i].worn:
+            torso.append(i)
+        else:
+            equipment.append(i)
+    roles = {}
+    for i in body:
+        roles[i] = RoleDecision("crew", f"minifig {classes[i].minifig_body}: a Creature of its own "
+                                        f"({stats_text}) [000 §9.5 The Minifig]", "minifig")
+    held = set(equipment)
+    for i in items:
+        c = classes[i]
+        if i not in held:  # headgear, hair, armour, capes: worn, a part of the minifig [000 §9.5]
+            roles[i] = RoleDecision("crew", f"worn by the minifig: part of it ({stats_text}); {c.reason}",
+                                    "minifig")
+            continue
+        role = c.role if c.role in ("weapon", "device", "propulsion") else "decoration"
+        why = f"carried by the minifig; {c.reason}"
+        if role == "decoration" and _words_of(model.elements[i]) & set(rules.minifig_weapons.tools.words):  # a radio, a broom: equipment he pays for
+            role, why = "device", f"{why}; in his hand a Minifig Tool [000 ch.3]"
+        roles[i] = RoleDecision(role, why, "minifig", {"type": c.type} if c.type else {})
+    return Creation("", "minifig", sorted(body + items), sorted(body), roles, None, "", None,
+                    "minifig body parts (torso, hips, legs, head) assembled",
+                    {"head": sorted(head), "torso": sorted(torso), "legs": legs, "equipment": sorted(equipment),
+                     "hands": sorted(b.get("hand", []))})
+
+
+def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
+    """A UNIT annotation's name and side, else the submodel it was built as, else minifig-N in file order."""
+    notes = _unit_notes(model, ann)
+    n_auto = 1
+    prefixes: Counter | None = None
+    for c in sorted(figs, key=lambda c: min(c.elements)):
+        body = sorted(set(c.elements) - set(c.sections.get("equipment", [])))
+        params: dict[str, str] = {}
+        for link in model.elements[min(body)].refs[::-1]:
+            if link in notes:
+                params = notes[link]
+                break
+        c.side = params.get("side") or None
+        c.annotation = dict(params)
+        if not params.get("name") and prefixes is None:
+            prefixes = _ref_prefixes(model)
+        c.name = params.get("name") or _submodel_name(model, body, prefixes)
+        if not c.name:
+            c.name = f"minifig-{n_auto}"
+            n_auto += 1

@@ -1,0 +1,116 @@
+"""Names of creations and units: from the submodel that holds a build, its annotations, and unique among all."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+from .annotations import Annotations, file_stem
+from .creation import Creation
+
+
+def _common_submodel(model, idx: list[int]) -> str:
+    paths = [model.elements[i].submodel_path for i in idx]
+    if not paths:
+        return ""
+    common = list(paths[0])
+    for p in paths[1:]:
+        n = 0
+        while n < min(len(common), len(p)) and common[n] == p[n]:
+            n += 1
+        common = common[:n]
+        if not common:
+            break
+    if common:
+        return common[-1]
+    c = Counter(p[-1] for p in paths if p)
+    if c:
+        name, cnt = c.most_common(1)[0]
+        if cnt * 5 >= len(paths) * 4:  # nearly all of it is one submodel
+            return name
+    return ""
+
+
+def _holding_submodel(model, idx: list[int]) -> str:
+    """The innermost submodel holding at least four fifths of the build (its hoses or a loose piece may be placed
+    outside it, in the main file), or ""."""
+    count: Counter = Counter()
+    depth: dict[str, int] = {}
+    for i in idx:
+        for d, sub in enumerate(dict.fromkeys(model.elements[i].submodel_path)):
+            count[sub] += 1
+            depth[sub] = max(depth.get(sub, 0), d)
+    held = [s for s, n in count.items() if n * 5 >= len(idx) * 4]
+    return max(held, key=lambda s: (depth[s], -count[s], s)) if held else ""
+
+
+@lru_cache(maxsize=4096)
+def _split_words(text: str) -> list[str]:
+    """``re.split(r"[^a-z0-9]+", text)``, once per text (every element of a part asks the same; read only)."""
+    return re.split(r"[^a-z0-9]+", text)
+
+
+@lru_cache(maxsize=4096)
+def _stem_words(sub: str) -> frozenset[str]:
+    return frozenset(re.split(r"[^a-z0-9]+", file_stem(sub).lower()))
+
+
+def _unit_notes(model, ann: Annotations) -> dict[tuple[str, int], dict[str, str]]:
+    """``0 !BRIKSCAN UNIT name=… side=…``: the params by the (file, line) of the type-1 line it stands before."""
+    out: dict[tuple[str, int], dict[str, str]] = {}
+    files = model.files
+    for fname, line, params in ann.units:
+        f = files.get(fname)
+        nxt = min((r.line for r in f.refs if r.line > line), default=None) if f is not None else None
+        if nxt is not None:
+            out[(fname, nxt)] = params
+    return out
+
+
+def _submodel_name(model, group: list[int], prefixes: Counter | None = None) -> str:
+    """The submodel a minifig was built as, when that submodel instance holds only this minifig.
+
+    ``prefixes``: ``_ref_prefixes(model)``, shared by the calls on one model (speed only)."""
+    els = model.elements
+    common = els[group[0]].refs[:-1]
+    for i in group[1:]:
+        r = els[i].refs[:-1]
+        k = 0
+        while k < min(len(common), len(r)) and common[k] == r[k]:
+            k += 1
+        common = common[:k]
+    if not common:
+        return ""
+    members = set(group)
+    # every member's refs start with ``common``: any other element that does means the submodel holds more
+    prefixes = prefixes if prefixes is not None else _ref_prefixes(model)
+    if prefixes[common] > len(members):
+        return ""  # the submodel holds more than this minifig (a floor, a vehicle): not its name
+    path = els[group[0]].submodel_path
+    name = path[len(common) - 1] if len(path) >= len(common) else ""
+    if not name or name.lower() == model.main.name.lower():
+        return ""
+    return file_stem(name.replace("\\", "/").rsplit("/", 1)[-1])
+
+
+def _ref_prefixes(model) -> Counter:
+    """How many elements' ``refs`` start with each chain prefix (one count per prefix length): lets
+    ``_submodel_name`` ask "does anything else share this submodel instance" without a scan of the model."""
+    return Counter(e.refs[:k] for e in model.elements for k in range(1, len(e.refs) + 1))
+
+
+def _unique_names(model, creations: list[Creation]) -> None:
+    """Names a player can type: the same name twice becomes 'soldier', 'soldier-2', … in order."""
+    seen: dict[str, int] = {}
+    for c in creations:
+        if not c.name:
+            if c.kind in ("loose item", "scenery") and len(c.elements) <= 3:
+                first = model.elements[c.elements[0]]
+                c.name = (first.description or first.part).strip("~ ")
+            else:
+                c.name = f"{c.kind} {len([x for x in creations if x.kind == c.kind and x is not c]) + 1}"
+        base = c.name
+        n = seen.get(base.lower(), 0) + 1
+        seen[base.lower()] = n
+        if n > 1:
+            c.name = f"{base}-{n}"

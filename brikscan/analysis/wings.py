@@ -1,0 +1,166 @@
+"""Wings that work as wings: flat parts and wing sections sticking out of a flyer's body as airfoils are Forward
+Flight; built into a hull, a roof or a rock they stay Structure [000 §9.2 Forward Flight; issue 8].
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..geometry.boxes import elements_box
+from .details import _detail_part
+from .element_shape import _crew_place
+from .ground import MIN_STANDING_WHEELS, _ground_contact
+from .measure import element_boxes, measure_size
+from .roles import PartClass, RoleDecision, structural_kind
+
+
+FLAT_MAX_LDU = 12.0  # a plate with its studs: thinner than this is flat (a wing, a deck, a roof plate)
+WING_MIN_BODY = 3  # bricks and slopes a flyer's body needs before its flat parts can be told to be wings
+AIRFOIL_OUT = 0.5  # share of a flat part's footprint outside the body's for it to stick out as an airfoil
+WINGS_OUT_SHARE = 1 / 3  # share of a piece's "Wing" parts that stick out for them to be its wings, not its plating
+
+
+def _outside_share(model, i: int, lo: np.ndarray, hi: np.ndarray) -> float:
+    """Share of element ``i``'s ground footprint (a 5x5 grid over its X-Z box) outside every box ``lo``-``hi``."""
+    e = model.elements[i]
+    xs = np.linspace(e.bbox_min[0], e.bbox_max[0], 5)
+    zs = np.linspace(e.bbox_min[2], e.bbox_max[2], 5)
+    pts = np.array([(x, z) for x in xs for z in zs])
+    if not len(lo):
+        return 1.0
+    inside = ((pts[:, None, 0] >= lo[None, :, 0] - 1) & (pts[:, None, 0] <= hi[None, :, 0] + 1) &
+              (pts[:, None, 1] >= lo[None, :, 2] - 1) & (pts[:, None, 1] <= hi[None, :, 2] + 1)).any(axis=1)
+    return float(1.0 - inside.mean())
+
+
+def _flyer_body(model, idx: list[int], classes) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The body a wing sticks out of: the bricks and slopes of ``idx`` (not its flat parts, wings or tails), and
+    their boxes."""
+    els = model.elements
+    body = [i for i in idx if structural_kind(classes[i], els[i]) and
+            float(els[i].bbox_max[1] - els[i].bbox_min[1]) > FLAT_MAX_LDU and classes[i].word not in ("wing", "tail")]
+    lo, hi = element_boxes(model, body)
+    return body, lo, hi
+
+
+def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool,
+              fixed: bool = False, aboard: bool = False) -> None:
+    """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
+    of the body (the footprint of its bricks and slopes) on a creation that flies. Built into a hull, a roof or a
+    rock, a "Wing" plate is Structure; so is any on a build ``fixed`` onto a base plate with no engine: it cannot
+    take off. Plain plates sticking out are wings only on a flyer that does not stand on its wheels."""
+    if boat:
+        return
+    els = model.elements
+    h = {i: float(els[i].bbox_max[1] - els[i].bbox_min[1]) for i in idx}
+    wings = [i for i in idx if classes[i].word == "wing" and i in roles and roles[i].source == "part"]
+    body, lo, hi = _flyer_body(model, idx, classes)
+    out = {i: _outside_share(model, i, lo, hi) for i in wings}
+    def open_(i: int) -> bool:  # not decided yet, or only "a building element" by its part
+        return i not in roles or (roles[i].role == "structural" and roles[i].source == "part")
+
+    flat = [i for i in idx if open_(i) and structural_kind(classes[i], els[i]) and h[i] <= FLAT_MAX_LDU and
+            classes[i].word in ("plate", "wedge", "tile", "slope") and not _detail_part(model, els[i])]
+    # (a lamp, a handle or a grille on a wing is a detail on it, not a piece of the airfoil)
+    # a flyer: it has thrust or flight, or a wing part sticking out. Flat parts sticking out alone are no
+    # evidence: city skylines, quays and roofs have them too (a starfighter without jet or wing parts needs an
+    # annotation: 0 !BRIKSCAN ROLE propulsion type=thrust on its engines)
+    engines = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight") for r in roles.values())
+    # with no engine, wings sticking out make a flyer only with a pilot or a place for one (a minifig aboard, a
+    # glider's cockpit, a seat, controls) [000 §9.1, §9.4]: a skyline's wedge-plate towers have none
+    crewed = aboard or _crew_place(classes, idx)
+    sticks_out = any(v >= AIRFOIL_OUT for v in out.values())
+    flies = engines or (crewed and sticks_out)
+    fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
+    for i in wings:
+        if fixed or out[i] < AIRFOIL_OUT or not flies:
+            why = "the build is fixed onto a base plate: it cannot take off;" if fixed else \
+                f"built into the body ({out[i]:.0%} of it outside):" if out[i] < AIRFOIL_OUT else \
+                "nothing could fly it (no engine, no one aboard, no cockpit, seat or controls):"
+            del roles[i]  # decided by the topology: Structure where it is built in
+            classes[i] = PartClass("structural", f"{classes[i].reason}, but {why} Structure, not a wing [000 §7.1]",
+                                   word="plate")
+    for i in wings:
+        if i in roles:
+            r = roles[i]
+            roles[i] = RoleDecision(r.role, f"{r.reason}: sticks out of the body of a flyer ({out[i]:.0%} of it "
+                                             "outside), an airfoil", "geometry", dict(r.params))
+    if not flies or fixed:
+        return
+    flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}  # only a flyer's (the slow part on a city)
+    # plates stick out of a body only where there is a body: a hull built of plates alone has no wings to tell
+    # apart, so most of the flat parts sticking out means the hull itself (issue 8)
+    winglike = [i for i, v in flat_out.items() if v >= AIRFOIL_OUT]
+    if len(body) < WING_MIN_BODY or len(winglike) * 2 > len(flat) + len(body):
+        flat_out = {}
+    elif len(_ground_contact(model, idx, roles)[1]) >= MIN_STANDING_WHEELS:
+        # it stands on its wheels [000 §9.1]: a rover with jet boosters is a ground vehicle, its panels no wings
+        for i in winglike:
+            classes[i] = replace(classes[i], reason=f"{classes[i].reason}; sticks out of the body, but the build "
+                                                    "stands on its wheels: a panel, not a wing [000 §9.1]")
+        flat_out = {}
+    for i in idx:
+        c = classes[i]
+        if not open_(i) or not structural_kind(c, els[i]):
+            continue
+        if c.word == "tail":
+            roles[i] = RoleDecision("propulsion", f"{c.reason}; a tail fin of a flyer: an airfoil, Forward Flight "
+                                                  "[000 §9.1]", "geometry", {"type": "forward_flight"})
+        elif i in flat_out and (share := flat_out[i]) >= AIRFOIL_OUT:
+            roles[i] = RoleDecision("propulsion", f"{c.reason}; a flat part sticking out of the body of a flyer "
+                                                  f"({share:.0%} outside it): a wing, Forward Flight [000 §9.1]",
+                                    "geometry", {"type": "forward_flight"})
+
+
+SHEET_RATIO = 0.3  # a wing section is thin: its thinnest side at most this share of its middle one ...
+SHEET_MIN_ELEMENTS = 8  # ... built of at least this many elements ...
+SHEET_MAX_SHARE = 0.4  # ... at most this share of the creation (the rest is the fuselage) ...
+SHEET_OUT = 0.5  # ... with at least this share of its footprint outside the fuselage
+
+
+def _wing_sections(model, idx: list[int], roles: dict[int, RoleDecision], ldu_per_inch: float, cache,
+                   flyer: bool) -> None:
+    """A flyer's wings built of plain plates as sections of their own: a top-level submodel (the builder's own
+    sub-assembly) that is a flat sheet sticking out of the rest of the craft is an airfoil [000 §9.1 Forward
+    Flight]; the Size is then measured without it, as the rules ask ("ignoring Non-Structural Elements like
+    wings") [000 §7.1 Size]."""
+    if not flyer:
+        return
+    els = model.elements
+    sections: dict[tuple, list[int]] = {}  # one per placement of a top-level submodel (its line in the main model)
+    for i in idx:
+        e = els[i]
+        key = (e.submodel_path[0], e.refs[0]) if e.submodel_path and len(e.refs) > 1 else ("", ())
+        sections.setdefault(key, []).append(i)
+    if len(sections) < 2:
+        return
+    sheets = {}
+    for (name, _), g in sections.items():
+        if not name or len(g) < SHEET_MIN_ELEMENTS or len(g) > SHEET_MAX_SHARE * len(idx):
+            continue
+        _, middle, thin = measure_size(model, g, ldu_per_inch, cache).extents_ldu
+        if middle >= ldu_per_inch and thin <= SHEET_RATIO * middle:
+            sheets[(name, len(sheets))] = g
+    if not sheets:
+        return
+    flat = {i for g in sheets.values() for i in g}
+    body = [i for i in idx if i not in flat and roles.get(i) is not None and roles[i].role == "structural"]
+    if not body:
+        return
+    lo, hi = element_boxes(model, body)
+    for (name, _), g in sheets.items():
+        glo, ghi = elements_box(els, g)
+        near = np.all((lo[:, [0, 2]] <= ghi[[0, 2]] + 1) & (hi[:, [0, 2]] >= glo[[0, 2]] - 1), axis=1)
+        out = float(np.mean([_outside_share(model, i, lo[near], hi[near]) for i in g]))
+        if out < SHEET_OUT:
+            continue
+        for i in g:
+            r = roles.get(i)
+            if r is None or (r.role, r.source) not in (("structural", "part"), ("structural", "topology"),
+                                                       ("decoration", "topology")):
+                continue
+            roles[i] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; part of the flat section {name!r} "
+                                                  f"sticking out of the flyer's fuselage ({out:.0%} outside it): "
+                                                  "a wing, Forward Flight [000 §9.1]", "geometry",
+                                    {"type": "forward_flight"})
