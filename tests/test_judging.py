@@ -1482,6 +1482,16 @@ def test_a_boat_is_named_by_the_last_word_of_its_submodel():
     assert named("house boat.ldr") and named("crane barge.ldr") and named("raft 2.ldr") and named("pirate ship.ldr")
     assert not any(map(named, ["boat yard.ldr", "lifeboat station.ldr", "boat trailer.ldr", "928 - space ship.ldr",
                                "boathouse.ldr", ""]))
+    # the submodel that holds four fifths of the build names it, as a vehicle's does: a rope or an oar placed in
+    # the main file does not hide a raft's name; a build spread over two submodels names neither
+    raft = SimpleNamespace(elements=[SimpleNamespace(submodel_path=("raft.ldr",))] * 8 +
+                           [SimpleNamespace(submodel_path=())] * 2)
+    assert _boat_name(raft, list(range(10))) == "raft.ldr"
+    assert not _boat_name(raft, [0, 1, 2, 8, 9])  # three fifths in the raft: no name of its own
+    # a ship whose hull is a submodel of its own ("hull.ldr" inside "pirate ship.ldr") is still named a ship
+    ship = SimpleNamespace(elements=[SimpleNamespace(submodel_path=("pirate ship.ldr", "hull.ldr"))] * 9 +
+                           [SimpleNamespace(submodel_path=("pirate ship.ldr",))])
+    assert _boat_name(ship, list(range(10))) == "pirate ship.ldr"
 
 
 @needs_shared
@@ -1652,6 +1662,10 @@ def test_a_submodel_named_for_a_vehicle_makes_the_build_one_and_a_place_does_not
                                   "21321 - international space station - shuttle.ldr"])
     assert all(named(n, True) for n in ["6955 - spaceship.ldr", "space ship.ldr", "Y-Wing.ldr", "shuttle.ldr"])
     assert not named("fire truck.ldr", True)  # a truck drives: named a vehicle, but not a flyer
+    # a spaceship whose cockpit is a submodel holding most of it is still named a spaceship
+    craft = SimpleNamespace(elements=[SimpleNamespace(submodel_path=("spaceship.ldr", "cockpit.ldr"))] * 9 +
+                            [SimpleNamespace(submodel_path=("spaceship.ldr",))])
+    assert _vehicle_name(craft, list(range(10)), flying_only=True) == "spaceship.ldr"
     assert not any(map(named, ["car park.ldr", "bus stop.ldr", "shuttle launch pad.ldr", "spaceship cockpit.ldr",
                                "fire fighter.ldr", "pirate ship.ldr", "castle.ldr", ""]))
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..geometry.boxes import elements_box
 from ..lazy import lazy
-from .measure import element_boxes
+from .measure import box_gap, element_boxes
 from .roles import RoleDecision, describe
 
 
@@ -168,3 +168,17 @@ _CREW_PLACE_WORDS = {"seat", "steering", "control", "controls", "cockpit", "wind
 def _crew_place(classes, idx) -> bool:
     """A seat, controls, a cockpit or a windscreen among ``idx``: a place for a pilot or a crew [000 §9.4]."""
     return any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in idx)
+
+
+def _grown_from(model, seed: int, line, gap: float = POD_GAP_LDU) -> set[int]:
+    """``seed`` and the pieces of ``line`` reached from it through pieces whose boxes lie within ``gap`` of each
+    other: an engine pod grown from its nozzle, a gun's pieces from its barrel (one rule for both)."""
+    els = model.elements
+    grown, grew = {seed}, True
+    while grew:
+        grew = False
+        for i in line:
+            if i not in grown and any(box_gap(els[i], els[j]) <= gap for j in grown):
+                grown.add(i)
+                grew = True
+    return grown

@@ -10,11 +10,11 @@ import numpy as np
 from ..geometry.units import LDU_PER_BRICK
 from .annotations import file_stem
 from .element_shape import (_BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LDU, POD_AXIS_COS, POD_GAP_LDU,
-                            _crew_place, _in_any_box, _local_y, _on_axis, _own_end, _points_out, _rod_axis,
-                            _thrust, _words_of, nx)
+                            _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end, _points_out,
+                            _rod_axis, _thrust, _words_of, nx)
 from .ground import _on_leg
 from .guns import _held_in_big
-from .measure import box_gap, element_boxes
+from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU, TWO_STUDS_LDU, flies, is_detail_sized, is_open
 from .roles import RoleDecision, describe
 
@@ -350,15 +350,7 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
                          (o[across] <= bhi[ids][:, across] + POD_GAP_LDU), axis=1)
         on_line = [int(i) for i, near, box in zip(ids, off, through)
                    if (near or (box and shell(int(i)))) and fits(int(i))]
-        pod, grew = {s}, True
-        while grew:  # contiguous from the nozzle along the axis
-            grew = False
-            for i in on_line:
-                if i in pod:
-                    continue
-                if any(box_gap(els[i], els[j]) <= POD_GAP_LDU for j in pod):
-                    pod.add(i)
-                    grew = True
+        pod = _grown_from(model, s, on_line)  # contiguous from the nozzle along the axis
         for i in pod - {s}:
             base = roles[i].reason.split(";")[0]
             roles[i] = RoleDecision("propulsion", f"{base}; lies level on the axis of the nozzle "

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..geometry.units import LDU_PER_STUD
 from .element_shape import (_BARREL_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, MUZZLE_LINE_LDU, POD_AXIS_COS,
-                            POD_GAP_LDU, _in_any_box, _local_y, _on_axis, _own_points, _points_out, _rod_axis,
+                            _grown_from, _in_any_box, _local_y, _on_axis, _own_points, _points_out, _rod_axis,
                             _thrust, _words_of, nx)
 from .measure import box_gap, element_boxes
 from .mounts import TWO_STUDS_LDU, is_detail_sized
@@ -67,12 +67,13 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         return
     lo, hi = element_boxes(model, body)
     thrust = [j for j in idx if _thrust(roles.get(j))]
+    rounds = [j for j in idx if _round_body(els[j])]  # barrels' and pods' round bodies
     all_lo = all_hi = None  # every piece's box, once a rod asks
     for i in idx:
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
             continue
-        if classes[i].word == "cone" and _muzzle_cone(model, graph, idx, roles, i, lo, hi, body, thrust):
+        if classes[i].word == "cone" and _muzzle_cone(model, graph, idx, roles, i, lo, hi, body, thrust, rounds):
             continue
         if not _words_of(els[i]) & _BARREL_WORDS or classes[i].minifig_body:
             continue
@@ -155,7 +156,7 @@ def _round_body(element) -> bool:
 POD_TAIL_LDU = 200.0  # a fatter round body this far behind a cone on its axis: the cone ends a pod, not a barrel
 
 
-def _pod_tail(model, idx: list[int], i: int, centre: np.ndarray, d: np.ndarray, tip: np.ndarray) -> bool:
+def _pod_tail(model, rounds: list[int], i: int, centre: np.ndarray, d: np.ndarray, tip: np.ndarray) -> bool:
     """A cone two studs across or more with, behind it on its axis, a round body fatter than its base: the cone
     and the round bricks before it taper the end of a pod or a nacelle (a podracer's engine), no gun barrel standing
     out of a mount (a thin barrel out of a round housing is still one)."""
@@ -165,10 +166,10 @@ def _pod_tail(model, idx: list[int], i: int, centre: np.ndarray, d: np.ndarray, 
     if width < TWO_STUDS_LDU - MUZZLE_LINE_LDU:
         return False  # a thin barrel (1 x 1) out of a round housing is still a gun
     out = d if float(np.dot(tip - centre, d)) >= 0 else -d
-    for j in idx:
+    for j in rounds:  # the creation's round bodies
         e = els[j]
         back = float(np.dot((e.bbox_min + e.bbox_max) / 2 - centre, out))
-        if j == i or not -POD_TAIL_LDU < back < 0 or not _on_axis(e, centre, d) or not _round_body(e):
+        if j == i or not -POD_TAIL_LDU < back < 0 or not _on_axis(e, centre, d):
             continue
         if max(float(e.bbox_max[k] - e.bbox_min[k]) for k in across) > width + MUZZLE_LINE_LDU:
             return True
@@ -176,7 +177,7 @@ def _pod_tail(model, idx: list[int], i: int, centre: np.ndarray, d: np.ndarray, 
 
 
 def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], i: int, lo: np.ndarray,
-                 hi: np.ndarray, body: list[int], thrust: list[int]) -> bool:
+                 hi: np.ndarray, body: list[int], thrust: list[int], rounds: list[int]) -> bool:
     """A cone lying level with its tip pointing out of a flyer's body, at the end of a round brick or a cylinder (or
     more) on its axis, with no Thruster on that axis: the muzzle of a gun barrel of round bricks [000 §8.2 Ranged
     Weapons] (a rocket pod's nose cone has its nozzle on the same line). Judges it and what is strung on it; True
@@ -194,7 +195,7 @@ def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDe
     behind = [j for j in graph.neighbors(i) if j in roles and _on_axis(els[j], centre, d) and
               roles[j].role in ("decoration", "structural") and _round_body(els[j])]  # not a round plate:
     # a cone on a 1 x 1 round plate is a light or a detail
-    if not behind or any(_on_axis(els[j], centre, d) for j in thrust) or _pod_tail(model, idx, i, centre, d, tip):
+    if not behind or any(_on_axis(els[j], centre, d) for j in thrust) or _pod_tail(model, rounds, i, centre, d, tip):
         return False
     roles[i] = RoleDecision("weapon", f"{roles[i].reason}; the tip of a barrel of round bricks sticking out of a "
                                       "flyer's body: a gun [000 §8.2 Ranged Weapons]", "geometry", {"type": "gun"})
@@ -287,20 +288,8 @@ def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
             return all(float(ext[a]) <= TWO_STUDS_LDU + MESH_TOL_LDU for a in range(3) if a != k)
         return is_detail_sized(els[j])
 
-    def touching(i: int, j: int) -> bool:
-        gap = np.maximum(els[i].bbox_min - els[j].bbox_max, els[j].bbox_min - els[i].bbox_max)
-        return float(np.max(np.maximum(0.0, gap))) <= POD_GAP_LDU
-
     def chain() -> set[int]:  # contiguous along the axis from the barrel, as an engine pod grows from its nozzle
-        line = [j for j in idx if j != barrel and strung(j)]
-        gun, grew = {barrel}, True
-        while grew:
-            grew = False
-            for j in line:
-                if j not in gun and any(touching(j, g) for g in gun):
-                    gun.add(j)
-                    grew = True
-        return gun - {barrel}
+        return _grown_from(model, barrel, [j for j in idx if j != barrel and strung(j)]) - {barrel}
 
     gun = chain()
     if out_of_nozzle and len(gun & set(nozzles)) > 1:  # the engine has a nozzle of its own further on

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..geometry.boxes import elements_box
+from ..geometry.boxes import box_gaps, elements_box
 from .connectivity import add_resting, components_in
 from .element_shape import _COCKPIT_WORDS, RESTING_GAP_LDU, _crew_place, nx
 from .engines import _bare_masts
@@ -102,8 +102,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
             window = np.sort(by_x[np.searchsorted(lo_x, c_lo[0] - slack - wide):
                                   np.searchsorted(lo_x, c_hi[0] + slack, side="right")])
             others = window[(comp_of[window] >= 0) & (comp_of[window] != k)]
-            others = others[np.maximum(0.0, np.maximum(lo[others] - c_hi, c_lo - hi[others])).max(axis=1)
-                            <= RESTING_GAP_LDU]
+            others = others[box_gaps(lo[others], hi[others], c_lo, c_hi) <= RESTING_GAP_LDU]
         else:  # a box that is not finite: every other element, as the tests below always took
             others = np.flatnonzero((comp_of >= 0) & (comp_of != k))
         if not len(others):
@@ -113,7 +112,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
                 depth = np.minimum(hi[others], hi[i]) - np.maximum(lo[others], lo[i])
                 near = others[(depth >= PLUGGED_DEPTH_LDU).all(axis=1)]
             else:
-                gap = np.maximum(0.0, np.maximum(lo[others] - hi[i], lo[i] - hi[others])).max(axis=1)
+                gap = box_gaps(lo[others], hi[others], lo[i], hi[i])
                 near = others[gap <= RESTING_GAP_LDU]
             near = [j for j in near if size[root(int(comp_of[j]))] >= size[root(k)] and root(int(comp_of[j])) != root(k)
                     and (plugged_only or not loose_wing or crewed[root(int(comp_of[j]))])]
@@ -172,10 +171,9 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
         grounds = {base[j] for i in c for j in graph.neighbors(i) if j in base}
         if not grounds:  # standing in the plate's pit, on no stud: resting on it
             c_lo, c_hi = elements_box(els, c)
-            gap = np.maximum(0.0, np.maximum(s_lo - c_hi, c_lo - s_hi)).max(axis=1)
+            gap = box_gaps(s_lo, s_hi, c_lo, c_hi)
             grounds = {base[sc[n]] for n in np.flatnonzero(gap <= RESTING_GAP_LDU)
-                       if any(float(np.maximum(0.0, np.maximum(s_lo[n] - els[i].bbox_max,
-                                                               els[i].bbox_min - s_hi[n])).max()) <= RESTING_GAP_LDU
+                       if any(float(box_gaps(s_lo[n], s_hi[n], els[i].bbox_min, els[i].bbox_max)) <= RESTING_GAP_LDU
                               for i in c)}
         if len(grounds) == 1:
             groups.setdefault((place, grounds.pop()), []).append(k)

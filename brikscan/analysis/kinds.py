@@ -11,7 +11,7 @@ from ..geometry.boxes import elements_box
 from .annotations import file_stem, letter_wing
 from .element_shape import _COCKPIT_WORDS, _extent, _local_y, nx
 from .mounts import TWO_STUDS_LDU
-from .naming import _common_submodel, _holding_submodel
+from .naming import _holding_submodels
 from .roles import describe, words
 
 
@@ -32,6 +32,13 @@ def _rooted(model, graph: nx.Graph, idx: list[int], scenery: set[int]) -> bool:
     return bool(np.all((hi - lo)[[0, 2]] >= ROOTED_SPREAD * (chi - clo)[[0, 2]]))
 
 
+def _own_names(model, idx) -> list[tuple[str, list[str]]]:
+    """The build's own submodels (those holding four fifths of it, innermost first; not the main file, which names
+    the set), each with the whole words of its name without numbers ("raft 2" is a copy's): what a boat or a
+    vehicle name is read from. The first that names one decides ("spaceship" round its "cockpit")."""
+    return [(sub, [w for w in words(file_stem(sub)) if not w.isdigit()]) for sub in _holding_submodels(model, idx)]
+
+
 _BOAT_NAMES = {"boat", "boats", "raft", "rafts", "canoe", "canoes", "dinghy", "rowboat", "lifeboat", "kayak",
                "barge", "yacht", "ferry", "sailboat", "houseboat", "catamaran", "galley", "galleon", "schooner",
                "sloop", "frigate", "ship", "ships"}
@@ -43,9 +50,8 @@ def _boat_name(model, idx) -> str:
     whole word names the thing, as in "house boat" or "crane barge"; "boat dock", "lifeboat station" and "boat
     trailer" name something else, and a "space ship" flies. A trailing number ("raft 2") is a copy's. "" when it
     names none."""
-    sub = _common_submodel(model, idx)
-    name = [w for w in words(file_stem(sub)) if not w.isdigit()]
-    return sub if name and name[-1] in _BOAT_NAMES and not _NOT_AT_SEA & set(name) else ""
+    return next((sub for sub, name in _own_names(model, idx)
+                 if name and name[-1] in _BOAT_NAMES and not _NOT_AT_SEA & set(name)), "")
 
 
 BOAT_KEEL_LDU = 48.0  # a hull part whose bottom is within two bricks of the build's lowest point is its hull
@@ -69,20 +75,20 @@ def _vehicle_name(model, idx, flying_only: bool = False) -> str:
     """The build's own submodel (not the main file, which names the set) when its last whole word names a vehicle
     ("6955 - spaceship", "anakin's podracer", "fire truck 2"); "" when it names none. ``flying_only``: only names
     of craft that fly or hover. "car park" and "bus stop" end in another word: they name no vehicle."""
-    sub = _holding_submodel(model, idx)
-    name = [w for w in words(file_stem(sub)) if not w.isdigit()]
-    if not name:
-        return ""
+    return next((sub for sub, name in _own_names(model, idx) if name and _names_vehicle(name, flying_only)), "")
+
+
+def _names_vehicle(name: list[str], flying_only: bool) -> bool:
     for k in dict.fromkeys((len(name) - 1, 0)):  # the last word names the thing, or the first ("podracer anakin")
         if k != len(name) - 1 and _NOT_A_VEHICLE & set(name):
             break  # ... unless a later word names a place or a part ("car park"); "space station - shuttle" is one
         w, before = name[k], name[k - 1] if k else ""
         if (w in _FLYER_NAMES and before != "fire") or (w in ("ship", "ships") and before in ("space", "star")) \
                 or letter_wing(name, k):  # an "X-Wing" is a starfighter, not a wing
-            return sub
+            return True
         if not flying_only and w in _DRIVER_NAMES:
-            return sub
-    return ""
+            return True
+    return False
 
 
 def _boat_reason(model, idx, classes) -> str:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..geometry.boxes import box_gaps
+
 METHOD = ("longest edge of the minimum-volume oriented bounding box of the elements' triangles "
           "(trimesh.bounds.oriented_bounds on the convex hull of their vertices)")
 
@@ -164,7 +166,7 @@ def element_boxes(model, idx) -> tuple[np.ndarray, np.ndarray]:
 
 def box_gap(a, b) -> float:
     """The largest axis gap between two elements' boxes (0 where they touch or overlap)."""
-    return float(np.max(np.maximum(0.0, np.maximum(a.bbox_min - b.bbox_max, b.bbox_min - a.bbox_max))))
+    return float(box_gaps(a.bbox_min, a.bbox_max, b.bbox_min, b.bbox_max))
 
 
 def box_volume(element) -> float:

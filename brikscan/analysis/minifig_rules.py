@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..geometry.boxes import box_gaps
 from .creation import Creation
 from .measure import _element_points, element_boxes
 from .naming import _unit_notes
@@ -569,8 +570,7 @@ def _gap(lo_a, hi_a, lo_b, hi_b) -> float:
     """Smallest box-to-box gap between two element sets (0 when touching)."""
     if not len(lo_a) or not len(lo_b):
         return float("inf")
-    g = np.maximum(0.0, np.maximum(lo_b[None] - hi_a[:, None], lo_a[:, None] - hi_b[None])).max(axis=2)
-    return float(g.min())
+    return float(box_gaps(lo_a[:, None], hi_a[:, None], lo_b[None], hi_b[None]).min())
 
 
 def crew_specialties(model, creations: list[Creation], rules) -> dict[int, list[Specialty]]:
@@ -677,7 +677,7 @@ def riders(model, creations: list[Creation], rules, graph=None) -> dict[int, tup
         slo, shi = all_lo[idx], all_hi[idx]
         lo, hi = element_boxes(model, legs)
         llo, lhi = lo.min(axis=0), hi.max(axis=0)
-        gaps = np.maximum(0.0, np.maximum(slo - lhi, llo - shi)).max(axis=1)
+        gaps = box_gaps(slo, shi, llo, lhi)
         hips = [i for i in legs if "hips" in (model.elements[i].description or "").lower()] or legs
         hc = np.mean([(np.asarray(model.elements[i].bbox_min) + np.asarray(model.elements[i].bbox_max)) / 2
                       for i in hips], axis=0)

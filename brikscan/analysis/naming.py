@@ -31,9 +31,10 @@ def _common_submodel(model, idx: list[int]) -> str:
     return ""
 
 
-def _holding_submodel(model, idx: list[int]) -> str:
-    """The innermost submodel holding at least four fifths of the build (its hoses or a loose piece may be placed
-    outside it, in the main file), or ""."""
+def _holding_submodels(model, idx: list[int]) -> list[str]:
+    """The submodels holding at least four fifths of the build (its hoses or a loose piece may be placed outside
+    it, in the main file), innermost first: a "pirate ship" whose hull is a submodel "hull" of its own is held by
+    both."""
     count: Counter = Counter()
     depth: dict[str, int] = {}
     for i in idx:
@@ -41,7 +42,7 @@ def _holding_submodel(model, idx: list[int]) -> str:
             count[sub] += 1
             depth[sub] = max(depth.get(sub, 0), d)
     held = [s for s, n in count.items() if n * 5 >= len(idx) * 4]
-    return max(held, key=lambda s: (depth[s], -count[s], s)) if held else ""
+    return sorted(held, key=lambda s: (-depth[s], -count[s], s))
 
 
 @lru_cache(maxsize=4096)

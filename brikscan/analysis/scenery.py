@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..geometry.boxes import elements_box
+from ..geometry.boxes import box_gaps, elements_box
 from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE
 from .connectivity import JUDGED_KIND, add_resting, components_in
 from .creation import Creation
@@ -167,11 +167,10 @@ def _lying_on_scenery(model, graph: nx.Graph, comps: list[list[int]], scenery: s
         if not touches and sc:  # not connected at all: does it rest on the scenery?
             # speed only: the scenery boxes within the gap of the component's box (a superset of the answer)
             c_lo, c_hi = elements_box(els, c)
-            near = np.flatnonzero(np.maximum(0.0, np.maximum(lo - c_hi, c_lo - hi)).max(axis=1) <= RESTING_GAP_LDU) \
+            near = np.flatnonzero(box_gaps(lo, hi, c_lo, c_hi) <= RESTING_GAP_LDU) \
                 if np.isfinite(c_lo).all() and np.isfinite(c_hi).all() else np.arange(len(sc))
             touches = {sc[near[k]] for i in c for k in np.flatnonzero(
-                np.maximum(0.0, np.maximum(lo[near] - els[i].bbox_max, els[i].bbox_min - hi[near])).max(axis=1)
-                <= RESTING_GAP_LDU)}
+                box_gaps(lo[near], hi[near], els[i].bbox_min, els[i].bbox_max) <= RESTING_GAP_LDU)}
         if scenery and touches and touches <= scenery and len(c) <= SCENERY_ITEM_MAX and \
                 not any(classes[i].role == "propulsion" or classes[i].minifig_body for i in c):
             small.append(c)
@@ -228,13 +227,13 @@ def _built_against(model, small: list[list[int]], keep: list[list[int]], classes
         tall = float(c_hi[1] - c_lo[1]) > PAVING_MAX_LDU
         reach = RESTING_GAP_LDU + MESH_TOL_LDU  # against it (a bar is inset 2 LDU)
         # speed only: the build's pieces near the piece's box, then the exact test per element
-        around = np.flatnonzero(np.maximum(0.0, np.maximum(lo - c_hi, c_lo - hi)).max(axis=1) <= reach)
+        around = np.flatnonzero(box_gaps(lo, hi, c_lo, c_hi) <= reach)
         if not len(around):
             continue
         best = None
         for i in c:
             e = els[i]
-            gap = np.maximum(0.0, np.maximum(lo[around] - e.bbox_max, e.bbox_min - hi[around])).max(axis=1)
+            gap = box_gaps(lo[around], hi[around], e.bbox_min, e.bbox_max)
             near = around[gap <= reach]
             if not len(near):
                 continue
@@ -305,7 +304,7 @@ def _cargo_on_animals(model, comps: list[list[int]], beasts: list[Creation], cla
             for b in beasts:
                 for j in b.structural_elements:
                     e = els[j]
-                    gap = np.maximum(0.0, np.maximum(e.bbox_min - hi, lo - e.bbox_max)).max(axis=1)
+                    gap = box_gaps(lo, hi, e.bbox_min, e.bbox_max)
                     on_back = bool(np.all(mid[[0, 2]] >= e.bbox_min[[0, 2]]) and  # over the animal, not behind
                                    np.all(mid[[0, 2]] <= e.bbox_max[[0, 2]]) and  # and its top above the middle
                                    lo[:, 1].min() < (e.bbox_min[1] + e.bbox_max[1]) / 2)  # (-Y is up)

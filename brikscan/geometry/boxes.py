@@ -14,3 +14,9 @@ def elements_box(elements, ids) -> tuple[np.ndarray, np.ndarray]:
     lo = np.min([elements[i].bbox_min for i in ids], axis=0)
     hi = np.max([elements[i].bbox_max for i in ids], axis=0)
     return np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
+
+
+def box_gaps(lo, hi, other_lo, other_hi) -> np.ndarray:
+    """The largest axis gap between boxes (lo, hi) and (other_lo, other_hi), broadcast over their leading axes
+    (0 where they touch or overlap): how far apart two pieces are, as every resting and reaching test asks it."""
+    return np.maximum(0.0, np.maximum(lo - other_hi, other_lo - hi)).max(axis=-1)
