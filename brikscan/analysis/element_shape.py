@@ -174,11 +174,12 @@ def _grown_from(model, seed: int, line, gap: float = POD_GAP_LDU) -> set[int]:
     """``seed`` and the pieces of ``line`` reached from it through pieces whose boxes lie within ``gap`` of each
     other: an engine pod grown from its nozzle, a gun's pieces from its barrel (one rule for both)."""
     els = model.elements
-    grown, grew = {seed}, True
-    while grew:
-        grew = False
-        for i in line:
-            if i not in grown and any(box_gap(els[i], els[j]) <= gap for j in grown):
-                grown.add(i)
-                grew = True
+    grown, rest, frontier = {seed}, [i for i in line if i != seed], [seed]
+    while frontier and rest:  # each piece reached asks the rest once: the same closure as round after round
+        j = frontier.pop()
+        near = [i for i in rest if box_gap(els[i], els[j]) <= gap]
+        if near:
+            grown.update(near)
+            frontier += near
+            rest = [i for i in rest if i not in grown]
     return grown

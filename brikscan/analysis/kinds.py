@@ -72,13 +72,14 @@ _DRIVER_NAMES = {"car", "truck", "lorry", "van", "bus", "jeep", "buggy", "motorb
 
 
 def _vehicle_name(model, idx, flying_only: bool = False) -> str:
-    """The build's own submodel (not the main file, which names the set) when its last whole word names a vehicle
-    ("6955 - spaceship", "anakin's podracer", "fire truck 2"); "" when it names none. ``flying_only``: only names
+    """The first of the build's own submodels (``_own_names``) whose name names a vehicle ("6955 - spaceship",
+    "anakin's podracer", "fire truck 2"); "" when none does. ``flying_only``: only names
     of craft that fly or hover. "car park" and "bus stop" end in another word: they name no vehicle."""
     return next((sub for sub, name in _own_names(model, idx) if name and _names_vehicle(name, flying_only)), "")
 
 
 def _names_vehicle(name: list[str], flying_only: bool) -> bool:
+    """Whether these words of a submodel's name (numbers left out) name a vehicle, or a flyer with ``flying_only``."""
     for k in dict.fromkeys((len(name) - 1, 0)):  # the last word names the thing, or the first ("podracer anakin")
         if k != len(name) - 1 and _NOT_A_VEHICLE & set(name):
             break  # ... unless a later word names a place or a part ("car park"); "space station - shuttle" is one
