@@ -113,7 +113,13 @@ def test_page_is_self_contained(demo_page):
 @needs_chromium
 def test_page_draws_in_chromium(demo_page, tmp_path):
     _, _, out, img = demo_page
+    import tempfile
+    from pathlib import Path
+
+    before = set(Path(tempfile.gettempdir()).glob("brikscan-chromium-*"))
     check = check_html_in_chromium(out, screenshot=tmp_path / "shot.png")
+    # the browser's profile folder is gone: a check leaves nothing behind but the screenshot asked for
+    assert set(Path(tempfile.gettempdir()).glob("brikscan-chromium-*")) == before
     assert check.console_errors == []
     assert check.ok, check.reason
     assert check.distinct_colours > 50
@@ -170,11 +176,11 @@ def test_browser_check_reports_errors_and_blank_pages(tmp_path):
     bad.write_text("<html><body><canvas id=c></canvas><script>"
                    "document.getElementById('c').getContext('2d').fillRect(0,0,50,50);"
                    "undefinedFunction();</script></body></html>")
-    check = check_html_in_chromium(bad)
+    check = check_html_in_chromium(bad, screenshot=tmp_path / "bad.png")
     assert not check.ok and any("Uncaught" in e for e in check.console_errors)
     blank = tmp_path / "blank.html"
     blank.write_text("<html><body style='background:#fff'></body></html>")
-    check = check_html_in_chromium(blank)
+    check = check_html_in_chromium(blank, screenshot=tmp_path / "blank.png")
     assert not check.ok and check.reason == "blank screenshot" and check.distinct_colours == 1
 
 

@@ -317,7 +317,7 @@ def test_html_page_loads_in_headless_chromium(field, tmp_path):
     assert "<canvas" in text and len(text) > 10_000
     if find_chromium() is None:
         pytest.skip("chromium is not on PATH (apt-get install chromium); the page was written but not opened")
-    check = check_html_in_chromium(page)
+    check = check_html_in_chromium(page, screenshot=tmp_path / "los.png")
     assert check.ok, (check.reason, check.errors)
     # the PNG's title, the colour key of rays and marks, and the pair's label, drawn by the page itself
     pw = pytest.importorskip("playwright.sync_api")

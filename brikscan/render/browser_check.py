@@ -103,7 +103,8 @@ def check_html_in_chromium(path, window: tuple[int, int] = (800, 600), budget_ms
         return BrowserCheck(False, None, [f"chromium timed out after {timeout_s:.0f} s"],
                             [m for _, m in console_messages(err)], reason="timeout")
     finally:
-        shutil.rmtree(work / "profile", ignore_errors=True)
+        # the profile always goes; the folder too when the shot was written elsewhere (else it holds the shot)
+        shutil.rmtree(work if screenshot else work / "profile", ignore_errors=True)
     messages = console_messages(stderr)
     errors = [msg for level, msg in messages if _is_error(level, msg)]
     errors += [line.strip() for line in stderr.splitlines() if "Uncaught" in line and ":CONSOLE" not in line]
