@@ -3,6 +3,8 @@ barrel, hand guns clipped together [000 §8.2 Ranged Weapons, §8.3 Mounted weap
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..geometry.units import LDU_PER_STUD
@@ -52,6 +54,17 @@ BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with i
 ROD_LEVEL_COS = 0.7  # a rod whose axis is within 45 degrees of level lies level (a barrel); steeper, it stands up
 
 
+@dataclass(frozen=True)
+class _FlyerBody:
+    """What the barrel scan asks of a flyer, found once per creation: its Structure and their boxes, its Thrusters
+    and its round bodies (the round bricks and cylinders barrels and pods are made of)."""
+    body: list[int]
+    lo: np.ndarray
+    hi: np.ndarray
+    thrust: list[int]
+    rounds: list[int]
+
+
 def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool,
              nozzles: set[int] | frozenset[int] = frozenset()) -> None:
     """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
@@ -68,12 +81,13 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
     lo, hi = element_boxes(model, body)
     thrust = [j for j in idx if _thrust(roles.get(j))]
     rounds = [j for j in idx if _round_body(els[j])]  # barrels' and pods' round bodies
+    shape = _FlyerBody(body, lo, hi, thrust, rounds)
     all_lo = all_hi = None  # every piece's box, once a rod asks
     for i in idx:
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
             continue
-        if classes[i].word == "cone" and _muzzle_cone(model, graph, idx, roles, i, lo, hi, body, thrust, rounds):
+        if classes[i].word == "cone" and _muzzle_cone(model, graph, idx, roles, i, shape):
             continue
         if not _words_of(els[i]) & _BARREL_WORDS or classes[i].minifig_body:
             continue
@@ -176,8 +190,8 @@ def _pod_tail(model, rounds: list[int], i: int, centre: np.ndarray, d: np.ndarra
     return False
 
 
-def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], i: int, lo: np.ndarray,
-                 hi: np.ndarray, body: list[int], thrust: list[int], rounds: list[int]) -> bool:
+def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], i: int,
+                 flyer: _FlyerBody) -> bool:
     """A cone lying level with its tip pointing out of a flyer's body, at the end of a round brick or a cylinder (or
     more) on its axis, with no Thruster on that axis: the muzzle of a gun barrel of round bricks [000 §8.2 Ranged
     Weapons] (a rocket pod's nose cone has its nozzle on the same line). Judges it and what is strung on it; True
@@ -189,13 +203,14 @@ def _muzzle_cone(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDe
         return False
     centre = (e.bbox_min + e.bbox_max) / 2
     tip = np.asarray(e.transform, dtype=float)[:3, 3]
-    others = np.array([j != i for j in body])
-    if _in_any_box(tip, lo[others], hi[others], 1):
+    others = np.array([j != i for j in flyer.body])
+    if _in_any_box(tip, flyer.lo[others], flyer.hi[others], 1):
         return False  # its tip inside the body: not sticking out
     behind = [j for j in graph.neighbors(i) if j in roles and _on_axis(els[j], centre, d) and
               roles[j].role in ("decoration", "structural") and _round_body(els[j])]  # not a round plate:
     # a cone on a 1 x 1 round plate is a light or a detail
-    if not behind or any(_on_axis(els[j], centre, d) for j in thrust) or _pod_tail(model, rounds, i, centre, d, tip):
+    if not behind or any(_on_axis(els[j], centre, d) for j in flyer.thrust) or \
+            _pod_tail(model, flyer.rounds, i, centre, d, tip):
         return False
     roles[i] = RoleDecision("weapon", f"{roles[i].reason}; the tip of a barrel of round bricks sticking out of a "
                                       "flyer's body: a gun [000 §8.2 Ranged Weapons]", "geometry", {"type": "gun"})
