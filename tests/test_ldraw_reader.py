@@ -87,6 +87,33 @@ def test_mpd_submodels_inline_geometry_and_element_order(lib, tmp_path):
     assert m.mesh.n_triangles == 2 + 2 + 1
 
 
+@pytest.mark.parametrize("header", ["0 Unofficial Model\n", ""])
+def test_old_mpd_dat_submodels_are_expanded(lib, tmp_path, header):
+    """MLCad-era MPDs name their submodels ``*.dat`` with an "Unofficial Model" line or no header: they are
+    submodels (their bricks are elements), while a local custom part drawn from primitives stays one part."""
+    text = ("0 FILE complete.dat\n0 Name: complete.dat\n" + header +
+            "1 16 0 0 0 1 0 0 0 1 0 0 0 1 whole.dat\n1 7 0 0 50 1 0 0 0 1 0 0 0 1 custom.dat\n"
+            "0 FILE whole.dat\n0 Name: whole.dat\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 legs.dat\n"
+            "1 4 0 -24 0 1 0 0 0 1 0 0 0 1 tb.dat\n"
+            "0 FILE legs.dat\n1 0 0 0 0 1 0 0 0 1 0 0 0 1 tb.dat\n1 0 40 0 0 1 0 0 0 1 0 0 0 1 tb.dat\n"
+            "0 FILE custom.dat\n0 My custom tile\n0 Name: custom.dat\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 tri.dat\n"
+            "3 16 0 0 0 4 0 0 0 0 4\n")
+    m = brikscan.load(write(tmp_path / "old.mpd", text), lib, cache=False)
+    assert [e.part for e in m.elements] == ["tb.dat", "tb.dat", "tb.dat", "custom.dat"]
+    assert m.elements[0].submodel_path == ("whole.dat", "legs.dat")
+    # offline (no library to ask where tb.dat lives): read the same way
+    off = brikscan.load(write(tmp_path / "old2.mpd", text), None, cache=False)
+    assert [e.part for e in off.elements] == ["tb.dat", "tb.dat", "tb.dat", "custom.dat"]
+
+
+def test_mpd_dat_with_a_part_header_stays_a_part(lib, tmp_path):
+    text = ("0 FILE main.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 mine.dat\n"
+            "0 FILE mine.dat\n0 My part\n0 !LDRAW_ORG Unofficial_Part\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 tb.dat\n"
+            "1 16 0 -24 0 1 0 0 0 1 0 0 0 1 tb.dat\n")
+    m = brikscan.load(write(tmp_path / "p.mpd", text), lib, cache=False)
+    assert [e.part for e in m.elements] == ["mine.dat"]
+
+
 def test_bfc_cw_invertnext_and_mirror_give_outward_normals(lib, tmp_path):
     # sq.dat wraps a CW square: after BFC the square's normal must point like a CCW one (towards -Y x ... )
     ccw = brikscan.load(write(tmp_path / "a.ldr", "1 16 0 0 0 1 0 0 0 1 0 0 0 1 tri.dat\n"), lib, cache=False)

@@ -1,7 +1,7 @@
 """The main model's type-1 lines, depth first in file order, into elements (one per part reference).
 
 An element is a reference, made from a model or submodel, to a part: a ``.dat`` file unless its header says
-Model. Other files (``.ldr``, ``.mpd``) are submodels and are expanded unless their header says Part or Shortcut.
+Model (or, with no ``!LDRAW_ORG`` line, it is a local file that places parts: an old MPD's submodel). Other files (``.ldr``, ``.mpd``) are submodels and are expanded unless their header says Part or Shortcut.
 
 Before anything is expanded, :func:`plan` counts the elements each submodel would give (multiplied through the
 nesting, once per distinct submodel), so a reference bomb is refused in microseconds; both passes use explicit
@@ -10,6 +10,7 @@ stacks, so any depth up to the limit works without recursion.
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
@@ -64,18 +65,60 @@ def ref_matrix(r: SubRef) -> np.ndarray:
 
 
 def is_part_ref(name: str, resolver: Resolver) -> bool:
-    """Parts by extension, corrected by the header where the file is ours to read cheaply (MPD/model folder)."""
+    """Parts by extension, corrected by the header where the file is ours to read cheaply (MPD/model folder).
+
+    A local ``.dat`` without an ``!LDRAW_ORG`` line is read by what it is: old MLCad-era MPDs name their
+    submodels ``whole.dat`` or ``engine.dat`` with a "0 Unofficial Model" line or no header at all, and a player's
+    mech is not one brick. Such a file is a submodel when it says "Model" in its header or when it has no
+    geometry of its own and places library parts or other local submodels (a custom part is drawn from
+    triangles and primitives)."""
     known = resolver.part_memo.get(name)
     if known is not None:
         return known
     if resolver.local(name):
+        resolver.part_memo[name] = True  # a reference cycle stops here (plan() reports it)
         f = resolver.get(name)
         org = (f.header.org_type if f else "").lower()
-        answer = org != "model" if name.endswith(".dat") else org in PART_TYPES
+        if not name.endswith(".dat"):
+            answer = org in PART_TYPES
+        elif org or f is None:
+            answer = org != "model"
+        else:
+            answer = not _assembly(f, resolver)
     else:
         answer = name.endswith(".dat")
     resolver.part_memo[name] = answer
     return answer
+
+
+_OLD_MODEL_HEADERS = ("unofficial model", "un-official model", "official model")
+# primitives' names (p/ folder): a custom part's references, not parts placed in a model
+_PRIMITIVE = re.compile(r"^(\d+-\d+|stu|box|rect|ring|disc|ndis|edge|cyl|con\d|tri|chrd|axl|peg|npeg|connect|"
+                        r"logo|t\d\d|bump|arc|empty|filstud|knob|wpin|beam|bush|clh|clip|h[0-9]|typeplug)")
+
+
+def _assembly(f: LDrawFile, resolver: Resolver) -> bool:
+    """A headerless local ``.dat`` that is a model: its header's old "Unofficial Model" line, or no triangles of
+    its own and a reference to a library part (not a subpart or primitive) or to another local submodel."""
+    if any(text.strip().lower() in _OLD_MODEL_HEADERS for text in [f.header.description] + [t for _, t in f.metas[:8]]):
+        return True
+    if f.has_geometry or not f.refs:
+        return False
+    for r in f.refs:
+        if refusal(r.raw_name):
+            continue
+        if resolver.local(r.name):
+            if not is_part_ref(r.name, resolver):
+                return True
+            continue
+        loc = resolver.locator(r.name)
+        if loc is not None:
+            low = loc.replace("\\", "/").lower()
+            if "/parts/" in f"/{low}" and "/parts/s/" not in f"/{low}":
+                return True
+        elif "/" not in r.name and "\\" not in r.name and not _PRIMITIVE.match(r.name):
+            return True  # no library to ask: a part's number, not a primitive's name
+    return False
 
 
 def _submodel(r: SubRef, resolver: Resolver) -> LDrawFile | None:
