@@ -1766,3 +1766,52 @@ def test_a_panel_set_at_an_angle_is_a_sign_or_a_ramp_not_a_building(tmp_path):
     assert sign.kind == "scenery" and "tilted" in sign.kind_reason
     a = _analyse(_model(tmp_path, "hut.ldr", BODY))
     assert a.creations[0].kind == "building"
+
+
+@needs_shared
+def test_a_wing_submodel_s_cannon_is_a_gun_and_a_ship_with_wings_is_no_boat(tmp_path):
+    """A submodel named for a wing is evidence for its plain bricks, not for what it carries: the laser cannon
+    under an X-wing's "lower left wing.ldr" (a bar, a dish and a cone capping its tip) is a gun, a Ranged Weapon
+    [000 §8.2], not Forward Flight (7140's four cannons were wings and its card had no weapon). And "ship.ldr"
+    with wings and a jet is a starship, not a boat (7140 names its hull "ship.ldr")."""
+    wing = ["0 FILE left wing.ldr", "0 left wing", "0 Name: left wing.ldr",
+            "1 7 0 0 0 0 0 -1 0 1 0 1 0 0 30355.dat",  # Wing 6 x 12, its long side out from the hull
+            f"1 8 110 8 -20 {ID} 30359a.dat",  # the cannon: a bar with a 1 x 2 brick under the wing's tip
+            "1 8 110 18.5 -160 1 0 0 0 0 1 0 -1 0 4740.dat",  # a dish on the bar's end, facing forward
+            "1 7 110 18.5 -168 1 0 0 0 0 1 0 -1 0 4589.dat"]  # and a cone on it: the muzzle
+    lines = ["0 FILE fighter.ldr", "0 fighter", "0 Name: fighter.ldr", f"1 16 0 0 0 {ID} ship.ldr",
+             "0 FILE ship.ldr", "0 ship", "0 Name: ship.ldr"] + BODY + [
+        f"1 0 0 -56 60 {ID} 3475b.dat", f"1 16 140 -56 0 {ID} left wing.ldr"] + wing
+    a = _analyse(_model(tmp_path, "fighter.mpd", lines))
+    c, plate = _role(a, "30355.dat")
+    assert plate.role == "propulsion" and plate.params.get("type") == "forward_flight"
+    gun = [_role(a, p)[1] for p in ("30359a.dat", "4740.dat", "4589.dat")]
+    assert all(r.role == "weapon" and r.params.get("type") == "gun" for r in gun), [r.reason for r in gun]
+    card = next(k for k in a.cards if k.creation is c)
+    assert c.kind == "vehicle" and card.flying and any(w.type == "gun" for w in card.weapons)
+    assert "named propulsion" in plate.reason and "annotated" not in plate.reason  # no !BRIKSCAN line said it
+
+
+@needs_shared
+def test_a_front_wheel_submodel_s_handlebars_stay_the_controls(tmp_path):
+    """ "wheel_front.ldr" names the running gear: its tyre rolls, but the steering it carries is the Controls
+    [000 §9.4], not ground propulsion."""
+    lines = ["0 FILE bike.ldr", "0 bike", "0 Name: bike.ldr"] + BODY + [
+        f"1 16 0 0 -100 {ID} wheel_front.ldr",
+        "0 FILE wheel_front.ldr", "0 wheel front", "0 Name: wheel_front.ldr",
+        f"1 0 0 0 0 {ID} 3641.dat", f"1 4 0 -48 20 {ID} 3829c01.dat"]
+    a = _analyse(_model(tmp_path, "bike.mpd", lines))
+    _, tyre = _role(a, "3641.dat")
+    _, steer = _role(a, "3829c01.dat")
+    assert tyre.role == "propulsion" and steer.role == "device", (tyre.reason, steer.reason)
+
+
+@needs_shared
+def test_a_light_source_marker_belongs_to_no_creation(tmp_path):
+    """The library's "~Light Source" (light.dat) marks where a renderer puts a lamp: no brick, no device, no
+    creation of its own (a fan rover's four headlight markers were devices, a moon scene's one a creation)."""
+    a = _analyse(_model(tmp_path, "lit.ldr", BODY + [f"1 36 0 -60 0 {ID} light.dat",
+                                                       f"1 36 0 -200 300 {ID} light.dat"]))
+    lights = {e.index for e in a.model.elements if e.part == "light.dat"}
+    assert len(lights) == 2 and not any(lights & set(c.elements) for c in a.creations)
+    assert [c.kind for c in a.creations] == ["building"] and len(a.creations[0].elements) == len(BODY)

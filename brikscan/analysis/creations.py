@@ -39,8 +39,8 @@ from .mounts import GROUND_TOL_LDU, describe_element, flies, furniture, is_open,
 from .moving_parts import (CLOSER_REASON, LOCKED_REASON, _closes_opening, _device_arms, _interior_roles,
                            _jointed_body_role, _locked)
 from .naming import _common_submodel, _unique_names
-from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, jointed_bodies, parse_override,
-                    select_elements, structural_kind)
+from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, is_marker, jointed_bodies,
+                    parse_override, select_elements, structural_kind)
 from .scenery import (STAND_REASON, _animal_ornaments, _cargo_on_animals, _display_stand, _fitted, _loose_props,
                       _lying_on_scenery, _scenery_reason)
 from .wings import _airfoils, _wing_sections
@@ -108,6 +108,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
              for i in idx}
     whole_named = len(named) == 1 and None not in named and len(idx) > 1
     bare_masts = _bare_masts(model, idx, classes)
+    named_prop: set[int] = set()  # what a submodel's name ("left wing", "wheel front") made propulsion
     for i in idx:
         n = notes.get(i)
         if whole_named:
@@ -116,12 +117,18 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 not classes[i].minifig_body:
             n = None  # restating an element's own role with --role changes nothing
         if n is not None and n.origin == "submodel" and (classes[i].role == "weak point" or (
-                classes[i].role == "propulsion" and classes[i].type == "ground" and n.role != "propulsion")):
+                classes[i].role == "propulsion" and classes[i].type == "ground" and
+                n.params.get("type") != "ground") or (
+                n.role == "propulsion" and classes[i].role in ("weapon", "device") and not classes[i].accessory)):
             n = None  # a hinge in a submodel named "wing" is still an exposed hinge, a weak point [000 §7.1]; the
-            # wheels of a "cannon.ldr" still roll its cart [000 §9.1]
+            # wheels of a "cannon.ldr" still roll its cart [000 §9.1]; a wing's cannon is a cannon, a front
+            # wheel's handlebars the Controls [000 §8.2, §9.4]
+        if n is not None and n.origin == "submodel" and n.role == "propulsion":
+            named_prop.add(i)
         if n is not None and n.role:
             where = "command line" if n.origin == "cli" else f"{n.origin} {n.source}"
-            roles[i] = RoleDecision(n.role, f"annotated {n.role} ({where})", "annotation" if n.origin != "cli"
+            said = "named" if n.origin in ("submodel", "group") else "annotated"  # a name is not a !BRIKSCAN line
+            roles[i] = RoleDecision(n.role, f"{said} {n.role} ({where})", "annotation" if n.origin != "cli"
                                     else "cli", dict(n.params), n.group)
             continue
         c = classes[i]
@@ -291,6 +298,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     _engine_pods(model, idx, roles, flyer)
     _barrels(model, graph, idx, classes, roles, flyer, nozzles)
     _engine_assemblies(model, graph, idx, classes, roles, flyer)
+    if named_prop and flyer:
+        _fitted_in_named(model, graph, idx, classes, roles, named_prop)
     _turrets(model, graph, idx, roles, [jb for jb, v in zip(hanging, verdicts) if v is None], core)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
@@ -315,6 +324,27 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     if boat:
         _sail_rig(model, graph, idx, roles)
     return roles
+
+
+def _fitted_in_named(model, graph, idx: list[int], classes, roles: dict[int, RoleDecision],
+                     named_prop: set[int]) -> None:
+    """A submodel named for a wing is evidence, not the verdict, for what is built on it: the gun barrels and the
+    engines a flyer's wing carries are what they are, as they would be on its hull (an X-wing's four laser
+    cannons and four engines are its wings' submodels' bricks) [000 §8.2, §9.3]. Judged as the flyer's own bricks
+    would be, on a copy; only what becomes a gun or a Thruster leaves the wing."""
+    trial = dict(roles)
+    for i in named_prop:
+        c = classes[i]
+        trial[i] = RoleDecision("decoration" if c.role == "decoration" else "structural", c.reason, "part")
+    nozzles = _nozzles(model, graph, idx, classes, trial, True)
+    _engine_pods(model, idx, trial, True)
+    _barrels(model, graph, idx, classes, trial, True, nozzles)
+    _engine_assemblies(model, graph, idx, classes, trial, True)
+    for i in named_prop:
+        t = trial[i]
+        if t.role == "weapon" or (t.role == "propulsion" and t.params.get("type") == "thrust"):
+            roles[i] = RoleDecision(t.role, f"{t.reason}; on {roles[i].reason.split('(', 1)[-1].rstrip(')')}, "
+                                            "but what it carries is what it is", t.source, dict(t.params), t.group)
 
 
 def _classify_all(model) -> dict[int, PartClass]:
@@ -361,7 +391,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         c = _minifig_creation(model, fig, classes, k, rules if rules is not None else _tables.load_rules("2010"))
         creations.append(c)
         in_fig.update(c.elements)
-    rest = [e.index for e in model.elements if e.index not in in_fig and not e.missing]
+    rest = [e.index for e in model.elements if e.index not in in_fig and not e.missing and not is_marker(e)]
     els = model.elements
     for i in rest:  # a lone head on a post (a skull, a bust): no figure's, a prop (as in _carved_figures), unless
         # bricks stand on it (a head as a round 1 x 1 brick); a monkey's arms and hands are fitted to the monkey

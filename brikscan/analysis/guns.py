@@ -275,6 +275,9 @@ def _turrets(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecisi
 _STRUNG_WORDS = {"round", "cylinder", "cone", "dish", "axle", "bar", "rim", "wheel", "gear", "bush"}  # not bricks
 
 
+MUZZLE_CAP_LDU = 12.0  # a nozzle this near a barrel's end (a plate's or a dish's depth) caps it: its muzzle
+
+
 def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], barrel: int,
                centre: np.ndarray, d: np.ndarray, nozzles: set[int] | frozenset[int] = frozenset()) -> None:
     """The pieces strung on a gun barrel's axis, one touching the next (a cone at its end, rims, round bricks,
@@ -284,7 +287,10 @@ def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
     behind it its casing; a barrel in the nose of a pod whose nozzle is elsewhere (at its back) is a gun mounted on
     the engine, which stays the Thruster [000 §9.3]."""
     els = model.elements
-    out_of_nozzle = any(j in nozzles and _on_axis(els[j], centre, d) for j in graph.neighbors(barrel))
+    # ... touching it, or capping its tip a plate's or a dish's depth away (bar, dish, cone: a muzzle)
+    out_of_nozzle = any(j in nozzles and _on_axis(els[j], centre, d) for j in graph.neighbors(barrel)) or any(
+        j in nozzles and _on_axis(els[j], centre, d) and box_gap(els[j], els[barrel]) <= MUZZLE_CAP_LDU
+        for j in nozzles)
     inside = set(idx)
     k = int(np.argmax(np.abs(d)))
     aligned = abs(float(d[k])) >= POD_AXIS_COS

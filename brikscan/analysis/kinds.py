@@ -9,7 +9,7 @@ import numpy as np
 
 from ..geometry.boxes import elements_box
 from .annotations import file_stem, letter_wing
-from .element_shape import _COCKPIT_WORDS, _extent, _local_y, nx
+from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, _extent, _local_y, nx
 from .mounts import TWO_STUDS_LDU
 from .naming import _holding_submodels
 from .roles import describe, words
@@ -52,6 +52,12 @@ def _boat_name(model, idx) -> str:
     names none."""
     return next((sub for sub, name in _own_names(model, idx)
                  if name and name[-1] in _BOAT_NAMES and not _NOT_AT_SEA & set(name)), "")
+
+
+def _plain_ship(model, sub: str) -> bool:
+    """The name says only "ship", which names a starship as well as a boat."""
+    name = [w for w in words(file_stem(sub)) if not w.isdigit()]
+    return bool(name) and name[-1] in ("ship", "ships")
 
 
 BOAT_KEEL_LDU = 48.0  # a hull part whose bottom is within two bricks of the build's lowest point is its hull
@@ -100,6 +106,10 @@ def _boat_reason(model, idx, classes) -> str:
     hull = [i for i in idx if classes[i].word == "boat"]
     if not hull:  # a submodel named for a boat ("raft.ldr"): its name is the evidence, as "cannon.ldr" is a gun's
         named = _boat_name(model, idx)
+        if named and _own_names(model, idx) and _plain_ship(model, named) and \
+                any(classes[i].role == "propulsion" and classes[i].type in _FLYING_TYPES or
+                    classes[i].word in _COCKPIT_WORDS for i in idx):
+            return ""  # "ship.ldr" with wings, jets or a cockpit is a starship (an X-wing's "ship.ldr")
         return f"named a boat ({named!r}): a boat without a hull part" if named else ""
     els = model.elements
     bottom = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y

@@ -109,6 +109,12 @@ def _printed_base(stem: str, names: dict[str, str]) -> str | None:
     return None
 
 
+def is_marker(element) -> bool:
+    """A renderer's marker, not a brick: the library's "~Light Source" (``light.dat``, category Light) stands where
+    a renderer puts a lamp; it belongs to no creation."""
+    return (element.category or "").lower() == "light" or element.part.lower() == "light.dat"
+
+
 def describe(element) -> tuple[str, str]:
     """(category, description), with BrickNet's part names for MPD-embedded copies that lack a header (a custom
     printed part, "50747ps1", by the name of the part it is printed on: "Windscreen 6x6x3 Dome ... (printed)")."""
