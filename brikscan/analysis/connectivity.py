@@ -360,6 +360,32 @@ def build_graph(model) -> nx.Graph:
     return g
 
 
+_HALF_WORDS = {"top", "bottom", "base", "upper", "lower"}
+
+
+def turntable_halves(model, g: nx.Graph) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
+    """The two halves of one turntable ("Technic Turntable 28 Tooth Top" on its "... Bottom") fitted into each
+    other with no connector pair matched between them, as (a, b, centre, axis): one joint that turns."""
+    els = model.elements
+    halves: dict[str, list[int]] = defaultdict(list)
+    for e in els:
+        w = e.description.lower().split()
+        if not e.missing and "turntable" in w and _HALF_WORDS & set(w):
+            halves[" ".join(x for x in w if x not in _HALF_WORDS)].append(e.index)
+    out = []
+    for group in halves.values():
+        for a in group:
+            for b in group:
+                ea, eb = els[a], els[b]
+                lo, hi = np.maximum(ea.bbox_min, eb.bbox_min), np.minimum(ea.bbox_max, eb.bbox_max)
+                if a < b and not g.has_edge(a, b) and ea.description != eb.description and \
+                        np.all(hi - lo >= PENETRATION_LDU):
+                    t = np.asarray(ea.transform, dtype=np.float64)
+                    axis = t[:3, 1] / (np.linalg.norm(t[:3, 1]) or 1.0)  # its up axis: what it turns round
+                    out.append((a, b, (lo + hi) / 2, axis))
+    return out
+
+
 JUDGED_KIND = "resting"  # edges the judging adds (a piece lying on or built against another: analysis/joining.py, scenery.py)
 
 
@@ -369,6 +395,13 @@ def add_resting(g: nx.Graph, a: int, b: int, reason: str) -> None:
     ``connections_only`` can take it off again. The one place such an edge is made."""
     g.add_edge(int(a), int(b), kind=JUDGED_KIND, movable=False, source="contact", count=1, kinds=[JUDGED_KIND],
                reason=reason)
+
+
+def add_turning(g: nx.Graph, a: int, b: int, centre: np.ndarray, axis: np.ndarray, reason: str) -> None:
+    """Record a turning joint the judging found with no connector (a turntable's two halves fitted together):
+    movable, so its halves are weak points and a blast can part them there."""
+    g.add_edge(int(a), int(b), kind="turntable", movable=True, source="contact", count=1, kinds=["turntable"],
+               joints=[(centre, axis)], reason=reason)
 
 
 def connections_only(g: nx.Graph) -> nx.Graph:
