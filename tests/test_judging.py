@@ -1838,3 +1838,17 @@ def test_a_turntable_s_two_halves_are_one_creation(tmp_path):
     big = [c for c in a.creations if c.kind != "scenery"]
     assert len(big) == 1 and len(big[0].elements) == len(a.model.elements), [(c.name, c.kind) for c in a.creations]
     assert big[0].roles[bottom_i].role == "weak point" and big[0].roles[top_i].role == "weak point"
+
+
+@needs_shared
+def test_a_windscreen_in_a_house_is_a_pane_not_a_cockpit(tmp_path):
+    """A "Windscreen 2 x 4 x 2 Vertical" set into a build with a house's door frame is a shop front's pane: no
+    cockpit, no vehicle (10270's bookshop, not in ../shared, was a vehicle for it) [000 §9.4 Controls]; without the
+    door the same windscreen on a body is still a cab's, a vehicle with its propulsion to annotate."""
+    shop = BODY + [f"1 15 0 -120 -70 {ID} 3853.dat", f"1 47 0 -48 30 {ID} 4594.dat"]
+    door = [f"1 15 0 -192 70 {ID} 60596.dat"]
+    house = _analyse(_model(tmp_path, "shop.ldr", shop + door))
+    assert [(c.kind, len(c.elements)) for c in house.creations] == [("building", len(shop) + 1)], \
+        [(c.kind, c.kind_reason) for c in house.creations]
+    cab = _analyse(_model(tmp_path, "cab.ldr", shop))
+    assert [c.kind for c in cab.creations] == ["vehicle"] and "cockpit" in cab.creations[0].kind_reason

@@ -24,7 +24,7 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import components_in, rigid_groups
 from .creation import Creation
 from .details import _detail_part, _details
-from .element_shape import (_COCKPIT_WORDS, _JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _rests_on, _up_axis,
+from .element_shape import (cockpits, _JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _rests_on, _up_axis,
                             _words_of, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _nozzles, _rocket_tails, _sail_rig)
@@ -291,7 +291,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         _engine_bank(model, graph, idx, classes, roles)
         _rocket_tails(model, graph, idx, classes, roles)
     _fin_rings(model, idx, classes, roles)
-    flyer = flies(roles, boat) or (not boat and (any(classes[i].word in _COCKPIT_WORDS for i in idx) or
+    flyer = flies(roles, boat) or (not boat and (bool(cockpits(model, idx, classes)) or
                                                  _vehicle_name(model, idx, flying_only=True)) and
                                    not any(r.role == "propulsion" for r in roles.values()))
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)

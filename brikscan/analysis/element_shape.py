@@ -160,6 +160,36 @@ def _on_axis(element, centre: np.ndarray, d: np.ndarray) -> bool:
 
 
 _COCKPIT_WORDS = {"cockpit", "windscreen", "canopy"}
+_DIMS = re.compile(r"(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)")
+_VEHICLE_FITTING = {"left", "right", "plane", "aircraft", "train", "car", "truck", "bus", "lift"}
+HOUSE_DOOR_BRICKS = 4.0  # a door a minifig walks through stands at least 4 bricks high (1 x 4 x 6, 1 x 3 x 4)
+
+
+def house_fittings(model, idx) -> list[int]:
+    """A house's doors and windows in ``idx``: a Door or door frame at least ``HOUSE_DOOR_BRICKS`` high that is
+    not one side of a vehicle's pair (a truck's "Door 1 x 5 x 4 Left"), or Window frames where there are two or
+    more, none made for a vehicle (one pane in a cab is not a house; "Window 1 x 2 x 2 Plane" is an airliner's)."""
+    doors, windows = [], []
+    for i in idx:
+        words = describe(model.elements[i])[1].lower().split()
+        if not words or words[0] not in ("door", "window") or _VEHICLE_FITTING & set(words):
+            continue
+        dims = _DIMS.search(" ".join(words))
+        if words[0] == "window":
+            windows.append(i)
+        elif dims and float(dims.group(3)) >= HOUSE_DOOR_BRICKS:
+            doors.append(i)
+    return doors + (windows if len(windows) >= 2 else [])
+
+
+def cockpits(model, idx, classes) -> list[int]:
+    """The pilot's places of a build: windscreens, canopies and cockpit parts, unless the build has a house's
+    doors or windows, where a "Windscreen 2 x 4 x 2 Vertical" is a shop front's pane, not a cockpit (a part's
+    name is evidence; its place decides)."""
+    found = [i for i in idx if classes[i].word in _COCKPIT_WORDS]
+    return found if found and not house_fittings(model, idx) else []
+
+
 _FLYING_TYPES = ("thrust", "flight", "forward_flight")
 RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held against another (no connector)
 _CREW_PLACE_WORDS = {"seat", "steering", "control", "controls", "cockpit", "windscreen", "canopy", "saddle"}

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..geometry.boxes import box_gaps, elements_box
 from .connectivity import add_resting, add_turning, components_in, turntable_halves
-from .element_shape import _COCKPIT_WORDS, RESTING_GAP_LDU, _crew_place, nx
+from .element_shape import RESTING_GAP_LDU, cockpits, _crew_place, nx
 from .engines import _bare_masts
 from .kinds import _boat_hull
 from .measure import element_boxes
@@ -170,7 +170,7 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
         # a vehicle (an engine, wheels, a boat hull, a cockpit) is no block of a building; a "Wing" plate on a
         # block fixed onto the base plate with no engine is its Structure (it cannot take off)
         if any((classes[i].role == "propulsion" and classes[i].type != "forward_flight") or classes[i].minifig_body
-               or classes[i].word in _COCKPIT_WORDS for i in c) or _boat_hull(model, c, classes):
+               for i in c) or cockpits(model, c, classes) or _boat_hull(model, c, classes):
             continue
         place = _placement(model, c)
         if not place or not _wide(model, c, classes):
