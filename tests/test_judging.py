@@ -1469,29 +1469,35 @@ def test_what_looks_like_a_detail_but_does_the_work_of_the_build_keeps_its_role(
     assert _role(a, "4282.dat")[1].role != "device"  # ... but not with the Controls on it
 
 
-def test_a_boat_is_named_by_the_last_word_of_its_submodel():
-    """"house boat" and "crane barge" are boats, "boat yard", "lifeboat station" and "boat trailer" are not, and a
-    "space ship" flies; the main file's name (the set's) does not count."""
+def _names_model(paths, main: str = "6285 - the set.ldr"):
+    """A stand-in model for the name rules alone: elements placed by these submodel paths, in a main file."""
     from types import SimpleNamespace
 
+    return SimpleNamespace(main=SimpleNamespace(name=main),
+                           elements=[SimpleNamespace(submodel_path=p, category="") for p in paths])
+
+
+def test_a_boat_is_named_by_the_last_word_of_its_submodel():
+    """"house boat" and "crane barge" are boats, "boat yard", "lifeboat station" and "boat trailer" are not, and a
+    "space ship" flies; the main file's name (the set's) counts only for a build that is the whole model."""
     from brikscan.analysis.kinds import _boat_name
 
     def named(sub: str) -> bool:
-        model = SimpleNamespace(elements=[SimpleNamespace(submodel_path=(sub,) if sub else ())])
-        return bool(_boat_name(model, [0]))
+        return bool(_boat_name(_names_model([(sub,) if sub else ()]), [0]))
     assert named("house boat.ldr") and named("crane barge.ldr") and named("raft 2.ldr") and named("pirate ship.ldr")
     assert not any(map(named, ["boat yard.ldr", "lifeboat station.ldr", "boat trailer.ldr", "928 - space ship.ldr",
                                "boathouse.ldr", ""]))
     # the submodel that holds four fifths of the build names it, as a vehicle's does: a rope or an oar placed in
     # the main file does not hide a raft's name; a build spread over two submodels names neither
-    raft = SimpleNamespace(elements=[SimpleNamespace(submodel_path=("raft.ldr",))] * 8 +
-                           [SimpleNamespace(submodel_path=())] * 2)
+    raft = _names_model([("raft.ldr",)] * 8 + [()] * 2)
     assert _boat_name(raft, list(range(10))) == "raft.ldr"
     assert not _boat_name(raft, [0, 1, 2, 8, 9])  # three fifths in the raft: no name of its own
     # a ship whose hull is a submodel of its own ("hull.ldr" inside "pirate ship.ldr") is still named a ship
-    ship = SimpleNamespace(elements=[SimpleNamespace(submodel_path=("pirate ship.ldr", "hull.ldr"))] * 9 +
-                           [SimpleNamespace(submodel_path=("pirate ship.ldr",))])
+    ship = _names_model([("pirate ship.ldr", "hull.ldr")] * 9 + [("pirate ship.ldr",)])
     assert _boat_name(ship, list(range(10))) == "pirate ship.ldr"
+    # a one-file "rowboat.ldr" names its one build; not a build of half of it
+    one = _names_model([()] * 10, main="rowboat.ldr")
+    assert _boat_name(one, list(range(10))) == "rowboat.ldr" and not _boat_name(one, list(range(5)))
 
 
 @needs_shared
@@ -1650,24 +1656,23 @@ def test_a_submodel_named_for_a_vehicle_makes_the_build_one_and_a_place_does_not
     """The build's own submodel name is evidence of what it is, as a boat's is: its first or last whole word names
     a vehicle ("6955 - spaceship", "podracer anakin", "fire truck 2"); a craft that flies (a spaceship, a shuttle,
     an X-Wing) is judged as a flyer. A word naming a place or a part ("car park", "bus stop", "shuttle launch pad",
-    "spaceship cockpit") names no vehicle, nor a "fire fighter"; the main file names the set and does not count."""
-    from types import SimpleNamespace
-
+    "spaceship cockpit") names no vehicle, nor a "fire fighter"; the main file names the set and counts only for a
+    build that is the whole model."""
     from brikscan.analysis.kinds import _vehicle_name
 
     def named(sub: str, flying: bool = False) -> bool:
-        model = SimpleNamespace(elements=[SimpleNamespace(submodel_path=(sub,) if sub else ())])
-        return bool(_vehicle_name(model, [0], flying_only=flying))
+        return bool(_vehicle_name(_names_model([(sub,) if sub else ()]), [0], flying_only=flying))
     assert all(named(n) for n in ["6955 - spaceship.ldr", "podracer anakin.ldr", "fire truck 2.ldr", "x-wing.ldr",
                                   "21321 - international space station - shuttle.ldr"])
     assert all(named(n, True) for n in ["6955 - spaceship.ldr", "space ship.ldr", "Y-Wing.ldr", "shuttle.ldr"])
     assert not named("fire truck.ldr", True)  # a truck drives: named a vehicle, but not a flyer
     # a spaceship whose cockpit is a submodel holding most of it is still named a spaceship
-    craft = SimpleNamespace(elements=[SimpleNamespace(submodel_path=("spaceship.ldr", "cockpit.ldr"))] * 9 +
-                            [SimpleNamespace(submodel_path=("spaceship.ldr",))])
+    craft = _names_model([("spaceship.ldr", "cockpit.ldr")] * 9 + [("spaceship.ldr",)])
     assert _vehicle_name(craft, list(range(10)), flying_only=True) == "spaceship.ldr"
     assert not any(map(named, ["car park.ldr", "bus stop.ldr", "shuttle launch pad.ldr", "spaceship cockpit.ldr",
                                "fire fighter.ldr", "pirate ship.ldr", "castle.ldr", ""]))
+    one = _names_model([()] * 4, main="7131 - anakin's podracer.ldr")
+    assert _vehicle_name(one, [0, 1, 2, 3], flying_only=True) and not _vehicle_name(one, [0, 1], flying_only=True)
 
 
 def test_an_x_wing_submodel_names_a_starfighter_not_its_wings():
@@ -1852,3 +1857,18 @@ def test_a_windscreen_in_a_house_is_a_pane_not_a_cockpit(tmp_path):
         [(c.kind, c.kind_reason) for c in house.creations]
     cab = _analyse(_model(tmp_path, "cab.ldr", shop))
     assert [c.kind for c in cab.creations] == ["vehicle"] and "cockpit" in cab.creations[0].kind_reason
+
+
+@needs_shared
+def test_a_one_file_model_s_name_names_its_one_build(tmp_path):
+    """A single-file model "boat.ldr" of bricks with no hull part and no propulsion part is a boat, as a submodel
+    "boat.ldr" would make it [000 §9.1 Water]: the main file names the build when the build is the model (a single-file
+    4018 ship, not in ../shared, was a building). A set's name names no build beside the others: "boat.ldr" holding a
+    second build as big as the first names neither."""
+    a = _analyse(_model(tmp_path, "boat.ldr", BODY))
+    assert [c.kind for c in a.creations] == ["vehicle"] and "boat" in a.creations[0].kind_reason, \
+        [(c.kind, c.kind_reason) for c in a.creations]
+    twin = BODY + [line.replace(" 0 -", " 300 -", 1) for line in BODY]
+    two = _analyse(_model(tmp_path, "boats.ldr", twin))
+    assert sorted(c.kind for c in two.creations) == ["building", "building"], \
+        [(c.kind, c.kind_reason) for c in two.creations]

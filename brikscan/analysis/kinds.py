@@ -33,10 +33,22 @@ def _rooted(model, graph: nx.Graph, idx: list[int], scenery: set[int]) -> bool:
 
 
 def _own_names(model, idx) -> list[tuple[str, list[str]]]:
-    """The build's own submodels (those holding four fifths of it, innermost first; not the main file, which names
-    the set), each with the whole words of its name without numbers ("raft 2" is a copy's): what a boat or a
-    vehicle name is read from. The first that names one decides ("spaceship" round its "cockpit")."""
-    return [(sub, [w for w in words(file_stem(sub)) if not w.isdigit()]) for sub in _holding_submodels(model, idx)]
+    """The build's own submodels (those holding four fifths of it, innermost first), then the main file when the
+    build is the model (four fifths of its elements outside the minifigs: "boat.ldr" names its one boat, "6256 -
+    Island Catamaran" its catamaran, while a set's name says nothing of its other builds), each with the whole
+    words of its name without numbers ("raft 2" is a copy's): what a boat or a vehicle name is read from. The
+    first that names one decides ("spaceship" round its "cockpit")."""
+    subs = _holding_submodels(model, idx)
+    if _is_the_model(model, idx) and model.main.name not in subs:
+        subs = subs + [model.main.name]
+    return [(sub, [w for w in words(file_stem(sub)) if not w.isdigit()]) for sub in subs]
+
+
+def _is_the_model(model, idx) -> bool:
+    """The build holds four fifths of the model's elements that are not minifig parts."""
+    rest = sum(1 for e in model.elements if not (e.category or "").lower().startswith("minifig"))
+    own = sum(1 for i in idx if not (model.elements[i].category or "").lower().startswith("minifig"))
+    return own * 5 >= rest * 4 > 0
 
 
 _BOAT_NAMES = {"boat", "boats", "raft", "rafts", "canoe", "canoes", "dinghy", "rowboat", "lifeboat", "kayak",
@@ -46,7 +58,7 @@ _NOT_AT_SEA = {"space", "star", "air", "sky", "rocket", "mother", "cloud"}  # a 
 
 
 def _boat_name(model, idx) -> str:
-    """The submodel the build is (not the main file, which names the set) when its name names a boat: the last
+    """The submodel the build is (``_own_names``) when its name names a boat: the last
     whole word names the thing, as in "house boat" or "crane barge"; "boat dock", "lifeboat station" and "boat
     trailer" name something else, and a "space ship" flies. A trailing number ("raft 2") is a copy's. "" when it
     names none."""
