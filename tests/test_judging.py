@@ -1872,3 +1872,32 @@ def test_a_one_file_model_s_name_names_its_one_build(tmp_path):
     two = _analyse(_model(tmp_path, "boats.ldr", twin))
     assert sorted(c.kind for c in two.creations) == ["building", "building"], \
         [(c.kind, c.kind_reason) for c in two.creations]
+
+
+# 42020's main rotor (a set not in ../shared): three "Technic Rotor 1 Blade 8L" on a bush with three axles, on a
+# vertical axle with its bevel gear and bushes; the hub's origin at the bottom bush
+ROTOR_HUB = ["1 72 0 -47 0 0 1 0 -1 0 0 0 0 1 59426.dat", "1 71 0 0 0 0 1 0 0 0 1 1 0 0 3713.dat",
+             "1 19 0 -57 0 0 1 0 0 0 1 1 0 0 6589.dat", "1 71 0 -75 0 0 1 0 0 0 1 1 0 0 32123b.dat",
+             "1 71 0 -92 0 -1 0 0 0 1 0 0 0 -1 57585.dat", "1 72 0 -92 -40 1 0 0 0 0 -1 0 1 0 99012.dat",
+             "1 72 -34.641 -92 20 -0.5 0.866025 0 0 0 -1 -0.866025 -0.5 0 99012.dat",
+             "1 72 34.641 -92 20 -0.5 -0.866025 0 0 0 -1 0.866025 -0.5 0 99012.dat"]
+
+
+@needs_shared
+def test_single_rotor_blades_lying_level_lift_the_build(tmp_path):
+    """A rotor of single blades ("Technic Rotor 1 Blade 8L", its axle hole along its length) turns round the hub
+    it is fitted on: lying level on top of the build it is flight propulsion [000 §9.1 Flight] (42020's
+    helicopter, not in ../shared, had its six blades as decoration and did not fly). Turned on its side, the same
+    hub cannot lift: a detail."""
+    def blades(turn: str):
+        lines = ["0 FILE heli.ldr", "0 heli", "0 Name: heli.ldr"] + BODY + [f"1 16 0 -20 0 {turn} hub.ldr", "0 NOFILE",
+                                                                           "0 FILE hub.ldr", "0 hub",
+                                                                           "0 Name: hub.ldr"] + ROTOR_HUB
+        a = _analyse(_model(tmp_path, "heli.mpd", lines))
+        return a, [c.roles[i] for c in a.creations for i in c.elements if a.model.elements[i].part == "99012.dat"]
+    a, level = blades(ID)
+    assert len(level) == 3 and all(r.role == "propulsion" and r.params.get("type") == "flight" for r in level), \
+        [r.reason for r in level]
+    assert [c.kind for c in a.creations] == ["vehicle"]
+    _, side = blades("0 -1 0 1 0 0 0 0 1")
+    assert len(side) == 3 and not any(r.role == "propulsion" for r in side), [r.reason for r in side]

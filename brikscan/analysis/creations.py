@@ -161,7 +161,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                                                   "blades or under the build; a detail, not propulsion [000 §9.1]",
                                     "geometry")
         elif boat and r.role == "propulsion" and r.source == "part" and r.params.get("type") == "thrust" and \
-                classes[i].word == "propeller" and _spins_level(model.elements[i]):
+                classes[i].word == "propeller" and _spins_level(model, i):
             # a propeller pushes along its axis: lying flat on a ship's deck it pushes nothing (a capstan)
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it lies flat on the boat: it pushes no way "
                                                   "the boat floats, not propulsion [000 §9.3]", "geometry")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _words_of,
-                            nx)
+from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _own_points,
+                            _words_of, nx)
 from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU, STRUT_NEAR_LDU, is_detail_sized, is_open
 from .roles import RoleDecision
@@ -15,9 +15,22 @@ from .roles import RoleDecision
 MIN_LEGS = 2  # legs come in pairs (or more); a lone hinged body reaching the ground is a ramp or a stand
 
 
-def _spins_level(element) -> bool:
-    """The part's spin axis (its local Y) stands near vertical: a rotor or propeller lying flat."""
-    y = np.asarray(element.transform, dtype=float)[:3, 1]
+def _spin_axis(model, i: int) -> np.ndarray:
+    """The axis a rotor or propeller part turns round, in world space: its local Y (LDraw draws them round it),
+    unless that is the part's longest own extent: a single blade ("Technic Rotor 1 Blade 8L") has its axle hole
+    along its length and turns round the hub it is fitted on, flat, round its thinnest axis."""
+    t, local = _own_points(model, i)
+    k = 1
+    if local is not None:
+        ext = np.linalg.norm(t[:3, :3], axis=0) * (local.max(axis=0) - local.min(axis=0))
+        if int(np.argmax(ext)) == 1:
+            k = int(np.argmin(ext))
+    return t[:3, k]
+
+
+def _spins_level(model, i: int) -> bool:
+    """The part's spin axis stands near vertical: a rotor or propeller lying flat."""
+    y = _spin_axis(model, i)
     return abs(float(y[1])) >= ROTOR_LEVEL_COS * (float(np.linalg.norm(y)) or 1.0)
 
 
@@ -25,12 +38,12 @@ ROTOR_LEVEL_COS = 0.87  # a lifting rotor spins within 30 degrees of level ...
 
 
 def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
-    """A rotor that can lift: its spin axis (the part's local Y) near vertical, nothing built on its blades (a
+    """A rotor that can lift: its spin axis (``_spin_axis``) near vertical, nothing built on its blades (a
     rotor carrying a desk top or a chair on its blade studs is a plate of them, it cannot spin) and nothing of
     the build above its hub (LDraw -Y is up). The hub is the part's origin, where LDraw rotors have their axle
     hole (a three-blade rotor's box centre is off it)."""
     e = model.elements[i]
-    if not _spins_level(e):
+    if not _spins_level(model, i):
         return False
     c = np.asarray(e.transform, dtype=float)[:3, 3]
     els = model.elements
