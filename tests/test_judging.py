@@ -1901,3 +1901,22 @@ def test_single_rotor_blades_lying_level_lift_the_build(tmp_path):
     assert [c.kind for c in a.creations] == ["vehicle"]
     _, side = blades("0 -1 0 1 0 0 0 0 1")
     assert len(side) == 3 and not any(r.role == "propulsion" for r in side), [r.reason for r in side]
+
+
+@needs_shared
+def test_a_boat_with_a_helm_and_nothing_to_drive_it_is_a_motorboat(tmp_path):
+    """A boat with a steering wheel and no oars, sails or propeller is driven by the motor in its hull: Standard
+    water propulsion, the water default Move 8" [000 §9.1] on its card, its hull still its Structure (6353's
+    dinghy, a set not in ../shared, had no Move). Without the helm it is a rowing boat without oars: no Move."""
+    from brikscan.analysis.stats import analyse
+
+    helm = [f"1 4 0 -48 20 {ID} 3829c01.dat"]
+    a = analyse(_model(tmp_path, "boat.ldr", BODY + helm))
+    (card,) = a.cards
+    water = [p for p in card.propulsion if p.type == "water"]
+    assert len(water) == 1 and water[0].move_in == 8 and "motor" in water[0].reason, \
+        [(p.type, p.reason) for p in card.propulsion]
+    assert all(card.creation.roles[i].role == "structural" for i in water[0].elements)
+    assert len(card.creation.structural_elements) == len(BODY)
+    rowboat = analyse(_model(tmp_path, "boat2.ldr", BODY))
+    assert not rowboat.cards[0].propulsion

@@ -29,6 +29,9 @@ class Creation:
     # propulsion worked from another creation: the oars its crew hold (element -> the role they have in the
     # minifig that holds them) [000 §9.1 "manned oars"]
     rowed: dict[int, RoleDecision] = field(default_factory=dict)
+    # propulsion its own Structure gives: a motorboat's hull (element -> the propulsion role it has on the card,
+    # while it stays Structure in ``roles``) [000 §9.1]
+    motor: dict[int, RoleDecision] = field(default_factory=dict)
 
     def elements_with(self, role: str) -> list[int]:
         return [i for i in self.elements if self.roles[i].role == role]

@@ -32,14 +32,14 @@ from .ground import MIN_LEGS, _carriages, _ground_contact, _lifts, _spins_level
 from .guns import _barrels, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
-from .kinds import _boat_hull, _kind, _rooted, _vehicle_name
+from .kinds import _boat_hull, _boat_reason, _kind, _rooted, _vehicle_name
 from .measure import box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .mounts import GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
 from .moving_parts import (CLOSER_REASON, LOCKED_REASON, _closes_opening, _device_arms, _interior_roles,
                            _jointed_body_role, _locked)
 from .naming import _common_submodel, _unique_names
-from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, is_marker, jointed_bodies,
+from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker, jointed_bodies,
                     parse_override, select_elements, structural_kind)
 from .scenery import (STAND_REASON, _animal_ornaments, _cargo_on_animals, _display_stand, _fitted, _loose_props,
                       _lying_on_scenery, _scenery_reason)
@@ -505,6 +505,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
         creations.append(c)
     _manned_oars(model, graph, creations, classes)
+    _motor_boats(model, creations, classes)
     _name_minifigs(model, ann, [c for c in creations if c.kind == "minifig"])
     for c in creations:
         if c.kind != "minifig" and c.annotation.get("side"):
@@ -545,6 +546,32 @@ def _manned_oars(model, graph: nx.Graph, creations: list[Creation], classes) -> 
                              {"type": "water"})
             f.roles[i] = r
             boat.rowed[i] = r
+
+
+def _motor_boats(model, creations: list[Creation], classes) -> None:
+    """A boat with a helm (a steering wheel, a control stick) and nothing else that drives it (no oars, sails,
+    propeller, nor oars in its crew's hands) is a motorboat, its motor in the hull: the hull is its Standard water
+    propulsion [000 §9.1 Water: "motorboats"], on its card (``Creation.motor``) while its pieces stay its Structure.
+    A rowing boat with neither oars nor helm gets no Move."""
+    for c in creations:
+        if c.kind != "vehicle" or c.rowed or any(r.role == "propulsion" for r in c.roles.values()) or \
+                not _boat_reason(model, c.elements, classes):
+            continue
+        helm = [i for i in c.elements if c.roles[i].role == "device" and (
+            c.roles[i].params.get("type") == "controls" or classes[i].word in ("steering", "control"))]
+        if not helm:
+            continue
+        els = model.elements
+        hull = [i for i in c.elements if classes[i].word == "boat" and c.roles[i].role == "structural"]
+        if not hull:  # a boat of bricks: what its bottom is made of, in the water
+            bottom = max(float(els[i].bbox_max[1]) for i in c.elements)
+            hull = [i for i in c.structural_elements if float(els[i].bbox_max[1]) >= bottom - GROUND_TOL_LDU]
+        helm_name = describe(els[helm[0]])[1]
+        for i in hull:
+            c.motor[i] = RoleDecision("propulsion", f"{describe(els[i])[1]!r}: the hull of a boat with a helm "
+                                                    f"({helm_name}) and no oars, sails or propeller: its motor "
+                                                    "drives it, Standard water propulsion [000 §9.1] (annotate "
+                                                    "its propulsion to change this)", "topology", {"type": "water"})
 
 
 def _floating(model, graph: nx.Graph, idx: list[int], name: str, diagnostics: list) -> None:

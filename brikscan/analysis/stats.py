@@ -516,8 +516,9 @@ def _propulsion_cards(model, creation: Creation, size: int, sl: float, rules, wa
     """One card per propulsion kind; Move as annotated, else the [000 §9.1] default for the kind (or the
     [004 §9.1] formula with ``move="formula"``)."""
     by_type: dict[str, list[int]] = {}
-    roles = {**creation.roles, **creation.rowed}  # the oars its crew hold row it [000 §9.1 "manned oars"]
-    for i in creation.elements_with("propulsion") + sorted(creation.rowed):
+    # the oars its crew hold row it [000 §9.1 "manned oars"]; a motorboat's hull drives it
+    roles = {**creation.roles, **creation.rowed, **creation.motor}
+    for i in creation.elements_with("propulsion") + sorted(creation.rowed) + sorted(creation.motor):
         by_type.setdefault(propulsion_kind(roles[i].params.get("type")), []).append(i)
     cards = []
     for t, idx in sorted(by_type.items()):
