@@ -51,6 +51,35 @@ def test_hinge_brick_halves_are_a_movable_hinge(tmp_path, loaded):
 
 
 @needs_shared
+def test_a_rotation_joint_s_pin_in_its_socket_is_one_turning_joint(tmp_path, loaded):
+    """BrickNet pairs no connector between "Technic Beam 3 with Rotation Joint 3 Socket" and its "... Pin" fitted
+    into it (an AT-ST's hips, 10174, not in ../shared): each half held by its own Technic pin, ``joint_halves``
+    finds them, a hinge turning round their shared disc's axis (their local Y here); two sockets fitted into each
+    other, or a pin half set apart, are no joint."""
+    from brikscan.analysis.connectivity import joint_halves
+
+    turn = "0.5 0 -0.866 0 -1 0 -0.866 0 -0.5"  # the pin half flipped into the socket, turned 120 degrees
+    up = "0 1 0 1 0 0 0 0 -1"  # a Technic pin's axis along Y, in the beam's end hole
+    lines = []
+    for x, (a, b), dz in ((0, ("44224", "44225"), 0), (300, ("44224", "44224"), 0), (600, ("44224", "44225"), 120)):
+        lines += [f"1 16 {x} 0 0 {ID} half-{a}.ldr", f"1 16 {x} 0 {dz} {turn} half-{b}.ldr"]
+    lines = ["0 FILE hips.ldr", "0 hips", "0 Name: hips.ldr"] + lines + ["0 NOFILE"]
+    for part in ("44224", "44225"):
+        lines += [f"0 FILE half-{part}.ldr", "0 half", f"0 Name: half-{part}.ldr", f"1 71 0 0 0 {ID} {part}.dat",
+                  f"1 0 0 0 80 {up} 3673.dat", "0 NOFILE"]
+    p = tmp_path / "hips.mpd"
+    p.write_text("\n".join(lines) + "\n")
+    m = loaded(p)
+    g = build_graph(m)
+    assert all(g.degree(i) >= 1 for i in range(len(m.elements)))  # every half is held by its pin
+    halves = [e.index for e in m.elements if e.part != "3673.dat"]
+    found = joint_halves(m, g)
+    assert [(a, b, kind) for a, b, _, _, kind in found] == [(halves[0], halves[1], "hinge")], found
+    _, _, centre, axis, _ = found[0]
+    assert abs(abs(float(axis[1])) - 1) < 1e-9 and np.allclose(centre[[0, 2]], 0, atol=12)
+
+
+@needs_shared
 def test_unlabelled_part_falls_back_to_contact(tmp_path, loaded):
     # an MPD-embedded part BrickNet cannot know, resting on a brick
     text = ("0 FILE main.ldr\n0 main\n1 4 0 0 0 " + ID + " 3001.dat\n1 2 0 -8 0 " + ID + " mywedge.dat\n"

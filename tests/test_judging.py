@@ -1920,3 +1920,39 @@ def test_a_boat_with_a_helm_and_nothing_to_drive_it_is_a_motorboat(tmp_path):
     assert len(card.creation.structural_elements) == len(BODY)
     rowboat = analyse(_model(tmp_path, "boat2.ldr", BODY))
     assert not rowboat.cards[0].propulsion
+
+
+def _walker(jet: bool = False) -> list[str]:
+    """A body on two legs, each a thigh and a shin of bricks, pinned at the hip and the knee by Technic pins whose
+    axes lie level (an AT-AT's legs, in brick); ``jet``: a jet engine fan built on top of the body."""
+    y0, pin = -168, "0 0 -1 0 1 0 1 0 0"  # the body's bottom; a Technic pin's axis along z
+    body = [line.replace(" 0 -24 ", f" 0 {y0 - 24} ", 1).replace(" 0 -48 ", f" 0 {y0 - 48} ", 1) for line in BODY]
+    legs = []
+    for s in (1, -1):
+        legs += [f"1 7 20 {y0} {70 * s} {ID} 3700.dat", f"1 0 20 {y0 + 10} {80 * s} {pin} 3673.dat",  # hip
+                 f"1 7 20 {y0} {90 * s} {ID} 3700.dat"] + [
+            f"1 7 20 {y0 + 24 * k} {90 * s} {ID} 3004.dat" for k in (1, 2)] + [  # thigh
+            f"1 7 20 {y0 + 72} {90 * s} {ID} 3700.dat", f"1 0 20 {y0 + 82} {100 * s} {pin} 3673.dat",  # knee
+            f"1 7 20 {y0 + 72} {110 * s} {ID} 3700.dat"] + [
+            f"1 7 20 {y0 + 72 + 24 * k} {110 * s} {ID} 3004.dat" for k in (1, 2, 3)]  # shin, to the ground
+    return body + legs + ([f"1 0 0 {y0 - 68} 0 {ID} 46667.dat"] if jet else [])
+
+
+@needs_shared
+def test_a_leg_of_thigh_and_shin_is_one_leg_and_a_jet_does_not_stop_it_walking(tmp_path):
+    """A leg of several jointed sections (thigh and shin, pinned at the knee) is one leg: both sections are its
+    ground propulsion, the hip and knee its weak points [000 §9.1, §7.1] (an AT-AT's thighs were 'turret/arm'
+    Structure). A walker with a jet engine built into it still walks, and is no flyer (an AT-ST's jet fan made its
+    walker a rocket ship, its knee caps exhausts: 10174, not in ../shared)."""
+    from brikscan.analysis.stats import analyse
+
+    for jet in (False, True):
+        a = analyse(_model(tmp_path, f"walker{int(jet)}.ldr", _walker(jet)))
+        (card,) = a.cards
+        c = card.creation
+        bricks = [i for i in c.elements if a.model.elements[i].part == "3004.dat"]
+        assert len(bricks) == 10 and all(c.roles[i].role == "propulsion" and "a leg of 2 jointed sections"
+                                         in c.roles[i].reason for i in bricks), [c.roles[i].reason for i in bricks]
+        pins = [i for i in c.elements if a.model.elements[i].part == "3673.dat"]
+        assert len(pins) == 4 and all(c.roles[i].role == "weak point" for i in pins)
+        assert [p.type for p in card.propulsion][0] == "ground" and not card.flying

@@ -361,28 +361,51 @@ def build_graph(model) -> nx.Graph:
 
 
 _HALF_WORDS = {"top", "bottom", "base", "upper", "lower"}
+JOINT_CENTRE_LDU = 12.0  # a rotation joint's pin half and socket half have their origins this close (one centre)
 
 
-def turntable_halves(model, g: nx.Graph) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
-    """The two halves of one turntable ("Technic Turntable 28 Tooth Top" on its "... Bottom") fitted into each
-    other with no connector pair matched between them, as (a, b, centre, axis): one joint that turns."""
+def _joint_half(description: str) -> tuple[str, str] | None:
+    """(joint family, which half) of a part that is one half of a two-part turning joint: a turntable's top or
+    bottom ("Technic Turntable 28 Tooth Top": family the words without the half's), or a rotation joint's socket
+    or pin/ball half ("Technic Beam 3 with Rotation Joint 3 Socket"); None for anything else."""
+    w = description.lower().replace(",", " ").split()
+    if "turntable" in w and _HALF_WORDS & set(w):
+        return "turntable " + " ".join(x for x in w if x not in _HALF_WORDS), " ".join(sorted(_HALF_WORDS & set(w)))
+    text = " ".join(w)
+    if "rotation joint" in text:
+        return "rotation joint", "socket" if "socket" in w else "pin"
+    return None
+
+
+def joint_halves(model, g: nx.Graph) -> list[tuple[int, int, np.ndarray, np.ndarray, str]]:
+    """The two halves of one turning joint fitted into each other with no connector pair matched between them
+    (a Technic turntable's top on its bottom, a rotation joint's pin in its socket: BrickNet pairs neither), as
+    (a, b, centre, axis, kind): one joint that turns, a "turntable" or, for a rotation joint, a "hinge". Halves of one family and of different halves, whose boxes
+    interpenetrate at least ``PENETRATION_LDU`` on every axis."""
     els = model.elements
-    halves: dict[str, list[int]] = defaultdict(list)
+    halves: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for e in els:
-        w = e.description.lower().split()
-        if not e.missing and "turntable" in w and _HALF_WORDS & set(w):
-            halves[" ".join(x for x in w if x not in _HALF_WORDS)].append(e.index)
+        h = None if e.missing else _joint_half(e.description)
+        if h is not None:
+            halves[h[0]].append((e.index, h[1]))
     out = []
-    for group in halves.values():
-        for a in group:
-            for b in group:
+    for family, group in halves.items():
+        for a, ha in group:
+            for b, hb in group:
                 ea, eb = els[a], els[b]
                 lo, hi = np.maximum(ea.bbox_min, eb.bbox_min), np.minimum(ea.bbox_max, eb.bbox_max)
-                if a < b and not g.has_edge(a, b) and ea.description != eb.description and \
-                        np.all(hi - lo >= PENETRATION_LDU):
-                    t = np.asarray(ea.transform, dtype=np.float64)
-                    axis = t[:3, 1] / (np.linalg.norm(t[:3, 1]) or 1.0)  # its up axis: what it turns round
-                    out.append((a, b, (lo + hi) / 2, axis))
+                if a < b and ha != hb and not g.has_edge(a, b) and np.all(hi - lo >= PENETRATION_LDU):
+                    if family.startswith("turntable"):
+                        t = np.asarray(ea.transform, dtype=np.float64)
+                        axis = t[:3, 1] / (np.linalg.norm(t[:3, 1]) or 1.0)  # its up axis: what it turns round
+                    else:  # the disc the two halves share is thinnest along the axis they turn round ...
+                        axis = np.eye(3)[int(np.argmin(hi - lo))]
+                        # ... and LDraw draws both halves round the joint's centre: their beams crossing is none
+                        if np.linalg.norm(np.asarray(ea.transform, dtype=float)[:3, 3] -
+                                          np.asarray(eb.transform, dtype=float)[:3, 3]) > JOINT_CENTRE_LDU:
+                            continue
+                    kind = "turntable" if family.startswith("turntable") else "hinge"
+                    out.append((a, b, (lo + hi) / 2, axis, kind))
     return out
 
 
@@ -397,10 +420,11 @@ def add_resting(g: nx.Graph, a: int, b: int, reason: str) -> None:
                reason=reason)
 
 
-def add_turning(g: nx.Graph, a: int, b: int, centre: np.ndarray, axis: np.ndarray, reason: str) -> None:
-    """Record a turning joint the judging found with no connector (a turntable's two halves fitted together):
-    movable, so its halves are weak points and a blast can part them there."""
-    g.add_edge(int(a), int(b), kind="turntable", movable=True, source="contact", count=1, kinds=["turntable"],
+def add_turning(g: nx.Graph, a: int, b: int, centre: np.ndarray, axis: np.ndarray, reason: str,
+                kind: str = "turntable") -> None:
+    """Record a turning joint the judging found with no connector (a turntable's two halves fitted together, a
+    rotation joint's pin in its socket): movable, so its halves are weak points and a blast can part them there."""
+    g.add_edge(int(a), int(b), kind=kind, movable=True, source="contact", count=1, kinds=[kind],
                joints=[(centre, axis)], reason=reason)
 
 

@@ -37,10 +37,10 @@ from .measure import box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .mounts import GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
 from .moving_parts import (CLOSER_REASON, LOCKED_REASON, _closes_opening, _device_arms, _interior_roles,
-                           _jointed_body_role, _locked)
+                           _jointed_body_role, _locked, limb_chains)
 from .naming import _common_submodel, _unique_names
-from .roles import (PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker, jointed_bodies,
-                    parse_override, select_elements, structural_kind)
+from .roles import (JointedBody, PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker,
+                    jointed_bodies, parse_override, select_elements, structural_kind)
 from .scenery import (STAND_REASON, _animal_ornaments, _cargo_on_animals, _display_stand, _fitted, _loose_props,
                       _lying_on_scenery, _scenery_reason)
 from .wings import _airfoils, _wing_sections
@@ -201,7 +201,26 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     walks = not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight", "thrust", "water") for r in roles.values())
     verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, walks)
                 for jb in hanging]
-    if sum(1 for v in verdicts if v is not None and v[0] == "propulsion") < MIN_LEGS:  # no lone legs
+    # a leg of several jointed sections (thigh, shin, foot): judged whole, as the limb it is [000 §9.1]; a walker
+    # on knees walks though a jet engine is built into it (an AT-ST's), where a boat, a rotor or wings do not
+    limb_of = {k: k for k in range(len(hanging))}
+    kneels = not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight", "water")
+                     for r in roles.values())
+    walker = False
+    for chain in limb_chains(model, graph, hanging, core, idx) if kneels else []:
+        whole = JointedBody(sorted(i for k in chain for i in hanging[k].elements),
+                            set().union(*(hanging[k].joint_kinds for k in chain)),
+                            sorted({p for k in chain for p in hanging[k].joint_parts}),
+                            [a for k in chain for a in hanging[k].axes])
+        v = _jointed_body_role(model, whole, core, idx, classes, cache, ldu_per_inch, True, chain=True)
+        if v is not None and v[0] == "propulsion":
+            walker = True
+            for k in chain:
+                limb_of[k] = chain[0]
+                verdicts[k] = (v[0], v[1].replace("a leg:", f"a leg of {len(chain)} jointed sections:", 1),
+                               v[2], True)  # its hip and knee stay the weak points [000 §7.1]
+    if len({limb_of[k] for k, v in enumerate(verdicts) if v is not None and v[0] == "propulsion"}) < MIN_LEGS:
+        walker = False
         verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, False)
                     if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
     # the hinged mount a wing swings on, beyond its joint, carrying that wing and nothing else, moves with it:
@@ -279,7 +298,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     moving = {i for jb in hanging for i in jb.elements} | {i for i, how in rest.items() if how != "detached"}
     # what a build that does not fly stands or floats on at its lowest level, carrying a part above it (the
     # logs under a raft, the feet of a wall), holds it up: Structure, not a surface detail [000 §7.1]
-    feet = set() if flies(roles, boat) else {
+    feet = set() if flies(roles, boat) and not walker else {
         i for i in idx if low[i] >= ground - GROUND_TOL_LDU and i not in wheels and
         any(j in low and float(els[j].bbox_min[1]) < float(els[i].bbox_min[1]) - MESH_TOL_LDU and
             roles.get(j) is not None and roles[j].role == "structural" and not _detail_part(model, els[j])
@@ -287,16 +306,16 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     _details(model, graph, idx, classes, roles, feet)
     # a flyer: flying propulsion, or a starfighter's cockpit with no wheel, leg or keel (its engines and wings
     # are told by where they are, below)
-    if not boat:
+    if not boat and not walker:  # a walker's round joint caps are no exhausts
         _engine_bank(model, graph, idx, classes, roles)
         _rocket_tails(model, graph, idx, classes, roles)
     _fin_rings(model, idx, classes, roles)
-    flyer = flies(roles, boat) or (not boat and (bool(cockpits(model, idx, classes)) or
+    flyer = (flies(roles, boat) and not walker) or (not boat and (bool(cockpits(model, idx, classes)) or
                                                  _vehicle_name(model, idx, flying_only=True)) and
                                    not any(r.role == "propulsion" for r in roles.values()))
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
-    _barrels(model, graph, idx, classes, roles, flyer, nozzles)
+    _barrels(model, graph, idx, classes, roles, flyer or walker, nozzles)  # a war walker's guns stick out too
     _engine_assemblies(model, graph, idx, classes, roles, flyer)
     if named_prop and flyer:
         _fitted_in_named(model, graph, idx, classes, roles, named_prop)

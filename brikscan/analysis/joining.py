@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..geometry.boxes import box_gaps, elements_box
-from .connectivity import add_resting, add_turning, components_in, turntable_halves
+from .connectivity import add_resting, add_turning, components_in, joint_halves
 from .element_shape import RESTING_GAP_LDU, cockpits, _crew_place, nx
 from .engines import _bare_masts
 from .kinds import _boat_hull
@@ -125,12 +125,13 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
                 size[b] += size[a]
                 crewed[b] = crewed[b] or crewed[a]
                 break
-    # a turntable's two halves fitted into each other are one joint, whatever each half carries (a backhoe's
-    # arm on its own wheels, on the chassis it turns on): one creation, the turntable its weak point [000 §7.1]
-    for a, b, centre, axis in turntable_halves(model, graph):
+    # a turning joint's two halves fitted into each other are one joint, whatever each half carries (a backhoe's
+    # arm on its own wheels, on the chassis it turns on; an AT-ST's leg on its hip): one creation, the joint its
+    # weak point [000 §7.1]
+    for a, b, centre, axis, kind in joint_halves(model, graph):
         if comp_of[a] >= 0 and comp_of[b] >= 0 and root(int(comp_of[a])) != root(int(comp_of[b])):
-            add_turning(graph, a, b, centre, axis, "the two halves of one turntable, fitted together (pivots: a "
-                                                   "weak point)")
+            add_turning(graph, a, b, centre, axis, "the two halves of one turning joint, fitted together (pivots: "
+                                                   "a weak point)", kind)
             parent[root(int(comp_of[a]))] = root(int(comp_of[b]))
     merged: dict[int, list[int]] = {}
     for k, c in enumerate(comps):

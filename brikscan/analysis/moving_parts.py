@@ -47,14 +47,17 @@ def _interior_roles(model, idx: list[int], classes, roles: dict[int, RoleDecisio
 
 
 def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache: dict | None,
-                       ldu_per_inch: float, legs_allowed: bool = True) -> tuple[str, str, dict, bool] | None:
+                       ldu_per_inch: float, legs_allowed: bool = True,
+                       chain: bool = False) -> tuple[str, str, dict, bool] | None:
     """What a body hanging on the core by movable joints is: legs (propulsion), a turret or arm body
     (structural), or None (too small or not built of structural parts: it stays decoration / weak point).
 
     Legs [000 §9.1 Standard Propulsion]: below the core, hanging by hinge/Technic/ball joints whose axes are
     horizontal (knees, hips), reaching the ground (the creation's lowest point) while the core stands clear of
     it, no bigger than the core they carry; legs come at least in pairs (``legs_allowed`` is False for a lone
-    candidate). A turret or arm [000 §7.1]:
+    candidate). ``chain``: the bodies of a limb judged whole (``limb_chains``), whose hip may sit as high as the
+    core's middle: only its top must be under the core's, and it may be bigger than the core (an AT-ST stands on
+    legs taller than its cab and of more pieces). A turret or arm [000 §7.1]:
     built of structural-type parts (bricks, plates, slopes, tiles), big (at least 1" or JOINTED_MIN_ELEMENTS
     of them) and not a flat panel (doors, drawbridges and hatches stay Non-Structural).
     """
@@ -81,7 +84,8 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
     # a leg carries the core from below: all of it under the core's middle, so a wing or hull panel folded down
     # from the top of the hull to the ground is no leg (10212's lower wings walked the shuttle; its hinges are
     # low on the hull, so where it turns does not tell; a leg arching up above the body's middle is missed)
-    under = float(lo[:, 1].min()) > core_y
+    core_top = min(float(model.elements[i].bbox_min[1]) for i in core)
+    under = float(lo[:, 1].min()) > (core_top if chain else core_y)
     # ... and reaches down: at least as tall as it is across the narrower way (a plate frame lying flat on the
     # ground under a display, jointed to it, is a foot or a base, not a leg)
     tall = float(hi[:, 1].max() - lo[:, 1].min()) + MESH_TOL_LDU >= min(float(hi[:, k].max() - lo[:, k].min())
@@ -89,7 +93,8 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
     if legs_allowed and pivots and "turntable" not in jb.joint_kinds and horizontal and under and tall and \
             body_y > core_y and \
             core_bottom < ground - LEG_LIFT_LDU and hi[:, 1].max() >= ground - GROUND_TOL_LDU and \
-            len(els) <= len(core) and m.length_ldu <= measure_size(model, core, ldu_per_inch, cache).length_ldu:
+            (chain or len(els) <= len(core) and
+             m.length_ldu <= measure_size(model, core, ldu_per_inch, cache).length_ldu):
         kinds = "/".join(sorted(pivots))
         return ("propulsion", f"a leg: a body below the core on {kinds} joints that reaches the ground; "
                               "'legs' are ground propulsion [000 §9.1]", {"type": "ground"}, False)
@@ -106,6 +111,42 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
         return None
     return ("structural", "turret/arm body on a movable joint: structural, the joint is the weak point "
                           f"[000 §7.1] ({len(struct)} structural parts, {m.size_in:.2f}\")", {}, True)
+
+
+def limb_chains(model, graph: nx.Graph, hanging: list, core: set[int], idx: list[int]) -> list[list[int]]:
+    """Limbs of several jointed bodies, one on the next (an AT-AT's thigh, shin and foot, each a rigid body on
+    Technic joints): for every body that reaches the ground and does not hang on the core itself, the shortest
+    chain of bodies (indices into ``hanging``, the foot first) up to one that does. Two bodies are linked when a
+    piece of one touches a piece of the other, or both hang by one joint part outside the core."""
+    owner = {i: k for k, jb in enumerate(hanging) for i in jb.elements}
+    links = nx.Graph()
+    links.add_nodes_from(range(len(hanging)))
+    by_part: dict[int, list[int]] = {}
+    at_core = set()
+    for k, jb in enumerate(hanging):
+        for p in jb.joint_parts:
+            if any(j in core for j in graph.neighbors(p)):
+                at_core.add(k)
+            by_part.setdefault(p, []).append(k)
+        for i in jb.elements:
+            for j in graph.neighbors(i):
+                if j in core:
+                    at_core.add(k)
+                o = owner.get(j)
+                if o is not None and o != k:
+                    links.add_edge(k, o)
+    for ks in by_part.values():
+        links.add_edges_from((ks[0], k) for k in ks[1:])
+    ground = max(float(model.elements[i].bbox_max[1]) for i in idx)
+    out = []
+    for k, jb in enumerate(hanging):
+        if k in at_core or max(float(model.elements[i].bbox_max[1]) for i in jb.elements) < ground - GROUND_TOL_LDU:
+            continue
+        paths = nx.single_source_shortest_path(links, k)
+        ends = sorted((len(p), p) for t, p in paths.items() if t in at_core)
+        if ends:
+            out.append(ends[0][1])
+    return out
 
 
 ARM_MAX_SHARE = 0.5  # an arm is at most this share of its creation's Structure, not the craft itself ...
