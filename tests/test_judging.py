@@ -1956,3 +1956,16 @@ def test_a_leg_of_thigh_and_shin_is_one_leg_and_a_jet_does_not_stop_it_walking(t
         pins = [i for i in c.elements if a.model.elements[i].part == "3673.dat"]
         assert len(pins) == 4 and all(c.roles[i].role == "weak point" for i in pins)
         assert [p.type for p in card.propulsion][0] == "ground" and not card.flying
+
+
+def test_a_submodel_names_a_door_by_its_last_word():
+    """A body swinging on hinges is a door, a hatch or a drawbridge (Non-Structural [000 §7.1]) when a submodel of
+    it is named one by its last word, sides and numbers aside: "hatch left", "castle gate 2"; a "door support" or
+    the "side of door pillar" in a castle's hinged wall section names a support and a pillar (6080's back wall,
+    a set not in ../shared, was 135 free decoration elements for them)."""
+    from brikscan.analysis.moving_parts import _names_panel
+
+    assert all(map(_names_panel, ["928 - space ship - hatch left.ldr", "castle gate 2.ldr", "6080 - drawbridge.ldr",
+                                  "Trapdoor_R.ldr", "cockpit hatch.ldr"]))
+    assert not any(map(_names_panel, ["door_support.ldr", "side_of_door_pillar.ldr", "back_right_top.ldr",
+                                      "hatchback.ldr", "gatehouse.ldr", "left.ldr"]))

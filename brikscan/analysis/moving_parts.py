@@ -12,6 +12,7 @@ from .element_shape import LEG_LIFT_LDU, MESH_TOL_LDU, _text_words, _words_of, n
 from .interior import PendingEnclosure
 from .measure import box_gap, box_volume, element_boxes, measure_size
 from .mounts import GROUND_TOL_LDU
+from .annotations import file_stem
 from .roles import RoleDecision, describe, encloses_reason, structural_kind
 
 
@@ -23,6 +24,19 @@ STRUCTURAL_SHARE = 0.75  # share of its elements that must be structural-type pa
 PANEL_MAX_THICK_LDU = 30.0  # a flat panel (door, drawbridge, hatch, lid: Non-Structural) is about a brick thick
 PANEL_RATIO = 0.5  # ... and than this share of its second-longest side
 STICK_MAX_LDU = 36.0  # a body narrower than this on two sides is a linkage or lever, not a turret or an arm
+_SIDE_WORDS = {"left", "right", "front", "back", "rear", "top", "bottom", "upper", "lower", "inner", "outer",
+               "l", "r"}
+
+
+def _names_panel(submodel: str) -> bool:
+    """The submodel's name names a door, a hatch or a lid by its last word, numbers and trailing sides aside
+    ("928 - space ship - hatch left", "castle gate 2"); "door support" names a support."""
+    words = [w for w in re.split(r"[^a-z0-9]+", file_stem(submodel).lower()) if w and not w.isdigit()]
+    while words and words[-1] in _SIDE_WORDS:
+        words.pop()
+    return bool(words) and words[-1] in _PANEL_WORDS
+
+
 _PANEL_WORDS = {"door", "doors", "gate", "gates", "hatch", "lid", "ramp", "drawbridge", "flap", "trapdoor",
                 "shutter", "shutters", "canopy"}
 
@@ -105,8 +119,10 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
         return ("device", f"a carriage or lift moved by a gear drive ({describe(model.elements[drive])[1]}): an "
                           "activated function, a device, Non-Structural [000 §7.1]", {}, True)
     panel = thin < PANEL_MAX_THICK_LDU and thin + MESH_TOL_LDU < PANEL_RATIO * middle
-    names = {n.lower() for i in els for n in model.elements[i].submodel_path}
-    named_panel = any(w in _PANEL_WORDS for n in names for w in re.split(r"[^a-z]+", n))
+    # a submodel named for a door by its last word (numbers and sides aside), as a boat's name is read:
+    # "drawbridge", "castle gate 2", "hatch left"; a "door support" or the "side of door pillar" inside a castle's
+    # wall section names a support and a pillar, and does not make the section a door
+    named_panel = any(map(_names_panel, {n for i in els for n in model.elements[i].submodel_path}))
     if panel or named_panel or middle + MESH_TOL_LDU < STICK_MAX_LDU:  # doors, hatches, lids; linkages and levers
         return None
     return ("structural", "turret/arm body on a movable joint: structural, the joint is the weak point "
