@@ -1654,7 +1654,7 @@ def test_a_hose_bends_and_holds_nothing_up_wherever_it_is_made():
 
 def test_a_submodel_named_for_a_vehicle_makes_the_build_one_and_a_place_does_not():
     """The build's own submodel name is evidence of what it is, as a boat's is: its first or last whole word names
-    a vehicle ("6955 - spaceship", "podracer anakin", "fire truck 2"); a craft that flies (a spaceship, a shuttle,
+    a vehicle ("6955 - spaceship", "podracer anakin", "fire truck 2", "1621 - droid"); a craft that flies (a spaceship, a shuttle,
     an X-Wing) is judged as a flyer. A word naming a place or a part ("car park", "bus stop", "shuttle launch pad",
     "spaceship cockpit") names no vehicle, nor a "fire fighter"; the main file names the set and counts only for a
     build that is the whole model."""
@@ -1671,6 +1671,10 @@ def test_a_submodel_named_for_a_vehicle_makes_the_build_one_and_a_place_does_not
     assert _vehicle_name(craft, list(range(10)), flying_only=True) == "spaceship.ldr"
     assert not any(map(named, ["car park.ldr", "bus stop.ldr", "shuttle launch pad.ldr", "spaceship cockpit.ldr",
                                "fire fighter.ldr", "pirate ship.ldr", "castle.ldr", ""]))
+    # a droid, a robot or a mech is a machine that moves, not a building (1621's droid, not in ../shared), though
+    # it flies no more than a truck; a droid's repair bay names a place
+    assert all(named(n) for n in ["1621 - droid.ldr", "astromech droid.ldr", "robot 2.ldr", "battle mech.ldr"])
+    assert not named("droid.ldr", True) and not named("droid repair bay.ldr")
     one = _names_model([()] * 4, main="7131 - anakin's podracer.ldr")
     assert _vehicle_name(one, [0, 1, 2, 3], flying_only=True) and not _vehicle_name(one, [0, 1], flying_only=True)
 

@@ -86,7 +86,7 @@ _NOT_A_VEHICLE = {"stop", "park", "parking", "hangar", "garage", "pad", "station
                   "crew", "door", "roof", "interior", "transporter", "carrier"}
 _DRIVER_NAMES = {"car", "truck", "lorry", "van", "bus", "jeep", "buggy", "motorbike", "motorcycle", "bike",
                  "scooter", "racer", "dragster", "rover", "tractor", "bulldozer", "digger", "excavator",
-                 "forklift", "trike", "kart", "locomotive", "crawler", "walker"}
+                 "forklift", "trike", "kart", "locomotive", "crawler", "walker", "droid", "robot", "mech"}
 
 
 def _vehicle_name(model, idx, flying_only: bool = False) -> str:
