@@ -1973,3 +1973,34 @@ def test_a_submodel_names_a_door_by_its_last_word():
                                   "Trapdoor_R.ldr", "cockpit hatch.ldr"]))
     assert not any(map(_names_panel, ["door_support.ldr", "side_of_door_pillar.ldr", "back_right_top.ldr",
                                       "hatchback.ldr", "gatehouse.ldr", "left.ldr"]))
+
+
+@needs_shared
+def test_a_seaplane_on_boat_hull_floats_flies_on_its_wings(tmp_path):
+    """A body on two "Boat Base 6 x 6" floats, with wings sticking out and a propeller, is a seaplane: its wings
+    are Forward Flight and its propeller a Thruster [000 §9.1, §9.3], the floats its Structure (5935's Island
+    Hopper, not in ../shared, was a boat whose wings were deck plates). Without the propeller it is a boat."""
+    from brikscan.analysis.stats import analyse
+
+    floats = [f"1 7 0 0 {z} {ID} 2626.dat" for z in (-60, 60)]
+    wings = [f"1 7 90 -56 0 {ID} 30356.dat", f"1 7 -90 -56 0 {ID} 30355.dat"]  # on the body's top edges
+    prop = [f"1 0 0 -24 -100 {ID} 30332.dat"]
+    (card,) = analyse(_model(tmp_path, "plane.ldr", BODY + floats + wings + prop)).cards
+    kinds = {p.type: len(p.elements) for p in card.propulsion}
+    assert kinds == {"forward_flight": 2, "thrust": 1}, kinds
+    assert all(card.creation.roles[i].role == "structural" for i in range(len(BODY), len(BODY) + 2))
+    (boat,) = analyse(_model(tmp_path, "barge.ldr", BODY + floats + wings)).cards
+    assert "forward_flight" not in {p.type for p in boat.propulsion}
+
+
+def test_a_submodel_named_for_a_sensor_or_a_crane_is_a_device():
+    """A submodel named for a device by its last (or first) word is that device [000 §9.4 Systems], as "cannon.ldr"
+    is a weapon: the radar of "6879 - spaceship - radar" (its cone was a gun), the dish of "889 - truck - radar
+    dish" (a set not in ../shared: its radar was a turret body), the magnet crane of "6956 - spaceship - crane"
+    (its cones were exhausts). A radar station or a crane's tower names a place."""
+    from brikscan.analysis.annotations import word_role
+
+    for name in ("6879 - spaceship - radar.ldr", "889 - truck - radar dish.ldr", "6956 - spaceship - crane.ldr",
+                 "searchlight_left.ldr", "sensors.ldr"):
+        assert word_role(name) == ("device", {}), name
+    assert word_role("radar station.ldr") is None and word_role("crane tower.ldr") is None

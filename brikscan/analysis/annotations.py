@@ -39,13 +39,16 @@ _PROPULSION_WORDS = {"wheel": "ground", "wheels": "ground", "tread": "ground", "
                      "forward": "forward_flight", "sail": "thrust", "sails": "thrust", "propeller": "thrust",
                      "propellers": "thrust", "thruster": "thrust", "thrusters": "thrust", "jet": "thrust",
                      "jets": "thrust", "rocket": "thrust", "rockets": "thrust"}
+# Devices a submodel's name names [000 §9.4 Systems]: the radar of "6879 - spaceship - radar", a "radar dish"
+_DEVICE_WORDS = {"radar", "radars", "sensor", "sensors", "scanner", "searchlight", "crane", "winch", "telescope",
+                 "dish"}
 # A name with one of these words names something else: a water wheel, a steering wheel, a gun rack, a cannon ball,
 # a train track (the rails, not a tank's tracks).
 _NOT_A_ROLE = {"water", "steering", "spinning", "ship", "ships", "arch", "arches", "well", "rack", "holder",
                "stand", "base", "cover", "guard", "ball", "balls", "box", "crate", "port", "ports", "mount",
                "cart", "barrow", "wheelbarrow", "logo", "sticker", "print", "decoration", "deco", "house", "room",
                "bay", "hangar", "shop", "store", "storage", "tower", "wall", "shelf", "display", "train", "rail",
-               "rails", "railway", "ramp"}
+               "rails", "railway", "ramp", "station"}
 
 
 @dataclass
@@ -148,6 +151,8 @@ def word_role(name: str) -> tuple[str, dict[str, str]] | None:
             return "weapon", {"type": _WEAPON_WORDS[w]}
         if w in _PROPULSION_WORDS:
             return "propulsion", {"type": _PROPULSION_WORDS[w]}
+        if w in _DEVICE_WORDS:
+            return "device", {}
     return None
 
 

@@ -43,7 +43,7 @@ from .roles import (JointedBody, PartClass, RoleDecision, classify_part, core_an
                     jointed_bodies, parse_override, select_elements, structural_kind)
 from .scenery import (STAND_REASON, _animal_ornaments, _cargo_on_animals, _display_stand, _fitted, _loose_props,
                       _lying_on_scenery, _scenery_reason)
-from .wings import _airfoils, _wing_sections
+from .wings import AIRFOIL_OUT, _airfoils, _outside_share, _wing_sections
 
 if TYPE_CHECKING:
     from ..rules.tables import Rules
@@ -101,6 +101,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     roles: dict[int, RoleDecision] = {}
     boat = _boat_hull(model, idx, classes) or any(classes[i].role == "propulsion" and classes[i].type == "water"
                                                   for i in idx)
+    if boat and _seaplane(model, idx, classes):
+        boat = False  # its hull parts are floats, its wings fly it [000 §9.1 Forward Flight]
     # a submodel named for a role that is a whole creation by itself ("cannon.ldr" standing on its own wheels)
     # names what the creation is, not what each of its bricks does: its parts are judged by their place (the
     # barrel is the Cannon, the trail its Structure, the wheels its running gear) [000 §7.1]
@@ -343,6 +345,25 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     if boat:
         _sail_rig(model, graph, idx, roles)
     return roles
+
+
+def _seaplane(model, idx: list[int], classes) -> bool:
+    """A boat hull with wing parts sticking out past it, sideways, and a propeller, a jet or a rotor is a seaplane
+    or a flying boat: it flies, floating on its hull or floats when it lands (5935's Island Hopper stands on two
+    "Boat Base 6 x 6" floats; a car or a starfighter with a "Boat Bow Plate" for its nose flies on its jets). A
+    ship's "Wing" plates laid as its deck lie over its hull, and a ship with masts or sails is a sailing ship."""
+    hull = [i for i in idx if classes[i].word == "boat"]
+    wings = [i for i in idx if classes[i].word == "wing"]
+    if not hull or not wings or not any(classes[i].role == "propulsion" and classes[i].word in _AIR_ENGINE_WORDS
+                                        for i in idx) or \
+            any(classes[i].word in ("mast", "sail") or model.elements[i].category.lower() == "sheet fabric"
+                for i in idx):
+        return False
+    lo, hi = element_boxes(model, hull)
+    return any(_outside_share(model, i, lo, hi) >= AIRFOIL_OUT for i in wings)
+
+
+_AIR_ENGINE_WORDS = {"propeller", "rotor", "jet", "engine"}
 
 
 def _fitted_in_named(model, graph, idx: list[int], classes, roles: dict[int, RoleDecision],
