@@ -160,7 +160,9 @@ def test_resting_sweep_joins_what_the_full_scan_joined(seed):
     n = int(rng.integers(2, 120))
     lo = rng.integers(0, 400, size=(n, 3)).astype(float) + rng.choice([0.0, 0.5, 0.999], size=(n, 3))
     hi = lo + rng.integers(1, 80, size=(n, 3)) * rng.choice([1.0, 0.25], size=(n, 1))
-    model = SimpleNamespace(elements=[SimpleNamespace(bbox_min=lo[k], bbox_max=hi[k]) for k in range(n)])
+    # plain boxes: no part is half of a turning joint (joint_halves reads descriptions), none is missing
+    model = SimpleNamespace(elements=[SimpleNamespace(bbox_min=lo[k], bbox_max=hi[k], index=k, description="",
+                                                      missing=False) for k in range(n)])
     classes = {k: SimpleNamespace(minifig_body=("torso" if rng.random() < 0.05 else ""),
                                   role=("propulsion" if rng.random() < 0.1 else None), word="", type="")
                for k in range(n)}  # no wings and no cockpits: the loose-wing rule (test_judging) is not in play
