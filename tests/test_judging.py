@@ -1654,10 +1654,10 @@ def test_a_hose_bends_and_holds_nothing_up_wherever_it_is_made():
 
 def test_a_submodel_named_for_a_vehicle_makes_the_build_one_and_a_place_does_not():
     """The build's own submodel name is evidence of what it is, as a boat's is: its first or last whole word names
-    a vehicle ("6955 - spaceship", "podracer anakin", "fire truck 2", "1621 - droid"); a craft that flies (a spaceship, a shuttle,
-    an X-Wing) is judged as a flyer. A word naming a place or a part ("car park", "bus stop", "shuttle launch pad",
-    "spaceship cockpit") names no vehicle, nor a "fire fighter"; the main file names the set and counts only for a
-    build that is the whole model."""
+    a vehicle ("6955 - spaceship", "podracer anakin", "fire truck 2", "1621 - droid"); a craft that flies (a
+    spaceship, a shuttle, an X-Wing) is judged as a flyer. A word naming a place or a part ("car park", "bus stop",
+    "shuttle launch pad", "spaceship cockpit") names no vehicle, nor a "fire fighter"; the main file names the set
+    and counts only for a build that is the whole model."""
     from brikscan.analysis.kinds import _vehicle_name
 
     def named(sub: str, flying: bool = False) -> bool:

@@ -380,8 +380,9 @@ def _joint_half(description: str) -> tuple[str, str] | None:
 def joint_halves(model, g: nx.Graph) -> list[tuple[int, int, np.ndarray, np.ndarray, str]]:
     """The two halves of one turning joint fitted into each other with no connector pair matched between them
     (a Technic turntable's top on its bottom, a rotation joint's pin in its socket: BrickNet pairs neither), as
-    (a, b, centre, axis, kind): one joint that turns, a "turntable" or, for a rotation joint, a "hinge". Halves of one family and of different halves, whose boxes
-    interpenetrate at least ``PENETRATION_LDU`` on every axis."""
+    (a, b, centre, axis, kind): one joint that turns, a "turntable" or, for a rotation joint, a "hinge". Halves
+    of one family and of different halves, whose boxes interpenetrate at least ``PENETRATION_LDU`` on every axis
+    (and, for a rotation joint, whose origins are one centre)."""
     els = model.elements
     halves: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for e in els:

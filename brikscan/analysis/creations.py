@@ -24,8 +24,8 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import components_in, rigid_groups
 from .creation import Creation
 from .details import _detail_part, _details
-from .element_shape import (cockpits, _JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _rests_on, _up_axis,
-                            _words_of, nx)
+from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _rests_on, _up_axis, _words_of,
+                            cockpits, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _nozzles, _rocket_tails, _sail_rig)
 from .ground import MIN_LEGS, _carriages, _ground_contact, _lifts, _spins_level
@@ -591,7 +591,7 @@ def _manned_oars(model, graph: nx.Graph, creations: list[Creation], classes) -> 
 def _motor_boats(model, creations: list[Creation], classes) -> None:
     """A boat with a helm (a steering wheel, a control stick) and nothing else that drives it (no oars, sails,
     propeller, nor oars in its crew's hands) is a motorboat, its motor in the hull: the hull is its Standard water
-    propulsion [000 §9.1 Water: "motorboats"], on its card (``Creation.motor``) while its pieces stay its Structure.
+    propulsion [000 §9.1], on its card (``Creation.motor``) while its pieces stay its Structure.
     A rowing boat with neither oars nor helm gets no Move."""
     for c in creations:
         if c.kind != "vehicle" or c.rowed or any(r.role == "propulsion" for r in c.roles.values()) or \

@@ -7,12 +7,12 @@ import re
 
 import numpy as np
 
+from .annotations import file_stem
 from .connectivity import collinear
 from .element_shape import LEG_LIFT_LDU, MESH_TOL_LDU, _text_words, _words_of, nx
 from .interior import PendingEnclosure
 from .measure import box_gap, box_volume, element_boxes, measure_size
 from .mounts import GROUND_TOL_LDU
-from .annotations import file_stem
 from .roles import RoleDecision, describe, encloses_reason, structural_kind
 
 

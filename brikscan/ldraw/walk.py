@@ -1,7 +1,8 @@
 """The main model's type-1 lines, depth first in file order, into elements (one per part reference).
 
 An element is a reference, made from a model or submodel, to a part: a ``.dat`` file unless its header says
-Model (or, with no ``!LDRAW_ORG`` line, it is a local file that places parts: an old MPD's submodel). Other files (``.ldr``, ``.mpd``) are submodels and are expanded unless their header says Part or Shortcut.
+Model (or, with no ``!LDRAW_ORG`` line, it is a local file that places parts: an old MPD's submodel). Other
+files (``.ldr``, ``.mpd``) are submodels and are expanded unless their header says Part or Shortcut.
 
 Before anything is expanded, :func:`plan` counts the elements each submodel would give (multiplied through the
 nesting, once per distinct submodel), so a reference bomb is refused in microseconds; both passes use explicit
