@@ -2004,3 +2004,18 @@ def test_a_submodel_named_for_a_sensor_or_a_crane_is_a_device():
                  "searchlight_left.ldr", "sensors.ldr"):
         assert word_role(name) == ("device", {}), name
     assert word_role("radar station.ldr") is None and word_role("crane tower.ldr") is None
+
+
+@needs_shared
+def test_wings_fly_a_build_named_for_a_craft_that_flies(tmp_path):
+    """With no engine and no cockpit to find (a micro-scale starfighter), wings sticking out of a build whose own
+    name is a flyer's ("tie interceptor") fly it, Forward Flight [000 §9.1]; the same bricks named for nothing are
+    a sculpture whose wing plates are Structure."""
+    wings = [f"1 7 90 -56 0 {ID} 30356.dat", f"1 7 -90 -56 0 {ID} 30355.dat"]
+
+    def wing_roles(name: str) -> list[str]:
+        a = _analyse(_model(tmp_path, name, BODY + wings))
+        return [c.roles[i].role for c in a.creations for i in c.elements if a.model.elements[i].part in
+                ("30355.dat", "30356.dat")]
+    assert wing_roles("tie interceptor.ldr") == ["propulsion", "propulsion"]
+    assert wing_roles("sculpture.ldr") == ["structural", "structural"]

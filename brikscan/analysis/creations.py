@@ -174,7 +174,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                                                   "fitting, not propulsion [000 §9.1, §7.1]", "geometry")
     inside = set(idx)
     aboard = any(classes[j].minifig_body for i in idx for j in graph.neighbors(i) if j not in inside)
-    _airfoils(model, idx, classes, roles, boat, on_ground, aboard)
+    _airfoils(model, idx, classes, roles, boat, on_ground, aboard,
+              named=bool(_vehicle_name(model, idx, flying_only=True)))
     stowed = _stowed(graph, idx, classes, roles, boat)
     # wheels on a weapon's carriage are part of that weapon (a deck gun's trucks) ...
     carriage_wheels: list[int] = []

@@ -45,11 +45,12 @@ def _flyer_body(model, idx: list[int], classes) -> tuple[list[int], np.ndarray, 
 
 
 def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool,
-              fixed: bool = False, aboard: bool = False) -> None:
+              fixed: bool = False, aboard: bool = False, named: bool = False) -> None:
     """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
     of the body (the footprint of its bricks and slopes) on a creation that flies. Built into a hull, a roof or a
     rock, a "Wing" plate is Structure; so is any on a build ``fixed`` onto a base plate with no engine: it cannot
-    take off. Plain plates sticking out are wings only on a flyer that does not stand on its wheels."""
+    take off. Plain plates sticking out are wings only on a flyer that does not stand on its wheels. ``named``:
+    the build's own submodel names a craft that flies (a micro-scale "TIE Interceptor" has no cockpit to find)."""
     if boat:
         return
     els = model.elements
@@ -68,8 +69,9 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     # annotation: 0 !BRIKSCAN ROLE propulsion type=thrust on its engines)
     engines = any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight") for r in roles.values())
     # with no engine, wings sticking out make a flyer only with a pilot or a place for one (a minifig aboard, a
-    # glider's cockpit, a seat, controls) [000 §9.1, §9.4]: a skyline's wedge-plate towers have none
-    crewed = aboard or _crew_place(classes, idx)
+    # glider's cockpit, a seat, controls) [000 §9.1, §9.4], or a flyer's name: a skyline's wedge-plate towers
+    # have none
+    crewed = aboard or named or _crew_place(classes, idx)
     sticks_out = any(v >= AIRFOIL_OUT for v in out.values())
     flies = engines or (crewed and sticks_out)
     fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
@@ -77,7 +79,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
         if fixed or out[i] < AIRFOIL_OUT or not flies:
             why = "the build is fixed onto a base plate: it cannot take off;" if fixed else \
                 f"built into the body ({out[i]:.0%} of it outside):" if out[i] < AIRFOIL_OUT else \
-                "nothing could fly it (no engine, no one aboard, no cockpit, seat or controls):"
+                "nothing could fly it (no engine, no one aboard, no cockpit, seat or controls, no flyer's name):"
             del roles[i]  # decided by the topology: Structure where it is built in
             classes[i] = PartClass("structural", f"{classes[i].reason}, but {why} Structure, not a wing [000 §7.1]",
                                    word="plate")
