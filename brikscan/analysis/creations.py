@@ -37,7 +37,7 @@ from .measure import box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .mounts import GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
 from .moving_parts import (CLOSER_REASON, LOCKED_REASON, _closes_opening, _device_arms, _interior_roles,
-                           _jointed_body_role, _locked, limb_chains)
+                           _jointed_body_role, _locked, limb_chains, turns_level)
 from .naming import _common_submodel, _unique_names
 from .roles import (JointedBody, PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker,
                     jointed_bodies, parse_override, select_elements, structural_kind)
@@ -215,6 +215,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                             set().union(*(hanging[k].joint_kinds for k in chain)),
                             sorted({p for k in chain for p in hanging[k].joint_parts}),
                             [a for k in chain for a in hanging[k].axes])
+        if "turntable" in whole.joint_kinds or not turns_level(whole):
+            continue  # no leg (told before the limb is measured)
         v = _jointed_body_role(model, whole, core, idx, classes, cache, ldu_per_inch, True, chain=True)
         if v is not None and v[0] == "propulsion":
             walker = True

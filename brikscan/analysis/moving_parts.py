@@ -94,7 +94,7 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
     body_y = float((lo[:, 1].min() + hi[:, 1].max()) / 2)
     core_bottom = max(model.elements[i].bbox_max[1] for i in core)
     pivots = jb.joint_kinds - {"turntable"}
-    horizontal = bool(jb.axes) and all(abs(float(a[1])) < 0.5 for a in jb.axes)  # knees and hips, not doors
+    horizontal = turns_level(jb)
     # a leg carries the core from below: all of it under the core's middle, so a wing or hull panel folded down
     # from the top of the hull to the ground is no leg (10212's lower wings walked the shuttle; its hinges are
     # low on the hull, so where it turns does not tell; a leg arching up above the body's middle is missed)
@@ -127,6 +127,12 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
         return None
     return ("structural", "turret/arm body on a movable joint: structural, the joint is the weak point "
                           f"[000 §7.1] ({len(struct)} structural parts, {m.size_in:.2f}\")", {}, True)
+
+
+def turns_level(jb) -> bool:
+    """The body hangs on joints that all turn round level axes, as knees and hips do (a door turns round an
+    upright one)."""
+    return bool(jb.axes) and all(abs(float(a[1])) < 0.5 for a in jb.axes)
 
 
 def limb_chains(model, graph: nx.Graph, hanging: list, core: set[int], idx: list[int]) -> list[list[int]]:
