@@ -1677,6 +1677,12 @@ def test_a_submodel_named_for_a_vehicle_makes_the_build_one_and_a_place_does_not
     assert not named("droid.ldr", True) and not named("droid repair bay.ldr")
     one = _names_model([()] * 4, main="7131 - anakin's podracer.ldr")
     assert _vehicle_name(one, [0, 1, 2, 3], flying_only=True) and not _vehicle_name(one, [0, 1], flying_only=True)
+    # the words that say which version of a set it is trail its name: "Jedi Starfighter - Mini" is a starfighter
+    # (6966 and 4494, not in ../shared, were buildings)
+    for main in ("6966 - jedi starfighter - mini.mpd", "4494 - imperial shuttle - mini.mpd",
+                 "10129 - rebel snowspeeder - ucs.mpd"):
+        assert _vehicle_name(_names_model([()] * 4, main=main), [0, 1, 2, 3], flying_only=True), main
+    assert not _vehicle_name(_names_model([()] * 4, main="mini.ldr"), [0, 1, 2, 3])
 
 
 def test_an_x_wing_submodel_names_a_starfighter_not_its_wings():

@@ -41,7 +41,21 @@ def _own_names(model, idx) -> list[tuple[str, list[str]]]:
     subs = _holding_submodels(model, idx)
     if _is_the_model(model, idx) and model.main.name not in subs:
         subs = subs + [model.main.name]
-    return [(sub, [w for w in words(file_stem(sub)) if not w.isdigit()]) for sub in subs]
+    return [(sub, _name_words(sub)) for sub in subs]
+
+
+# words that trail a set's name to say which version of the thing it is, not what it is ("Imperial Shuttle - Mini",
+# "Millennium Falcon - UCS")
+_VERSION_WORDS = {"mini", "micro", "ucs", "moc", "model", "set"}
+
+
+def _name_words(sub: str) -> list[str]:
+    """The whole words of a (sub)model's name without numbers ("raft 2" is a copy's) and without the version
+    words that trail it ("jedi starfighter - mini" names a starfighter)."""
+    name = [w for w in words(file_stem(sub)) if not w.isdigit()]
+    while len(name) > 1 and name[-1] in _VERSION_WORDS:
+        name.pop()
+    return name
 
 
 def _is_the_model(model, idx) -> bool:
@@ -68,7 +82,7 @@ def _boat_name(model, idx) -> str:
 
 def _plain_ship(model, sub: str) -> bool:
     """The name says only "ship", which names a starship as well as a boat."""
-    name = [w for w in words(file_stem(sub)) if not w.isdigit()]
+    name = _name_words(sub)
     return bool(name) and name[-1] in ("ship", "ships")
 
 
