@@ -238,6 +238,20 @@ def test_limits_are_options(lib, tmp_path, capsys):
     assert rc == 3 and "--max-triangles" in err
 
 
+def test_deep_headerless_dat_submodels_are_refused_not_a_crash(lib, tmp_path, capsys):
+    """An old MPD's headerless .dat files are asked whether they are submodels one inside the next; 1,500 of them
+    nested are a submodel chain refused past --max-depth (exit 3, one line), never a RecursionError; within the
+    limit, with --max-depth raised, the chain is walked to its brick."""
+    depth = 1500
+    text = "0 FILE main.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 s0.dat\n" + "".join(
+        f"0 FILE s{i}.dat\n1 16 0 -24 0 1 0 0 0 1 0 0 0 1 s{i + 1}.dat\n" for i in range(depth))
+    model = write(tmp_path / "chain.mpd", text + f"0 FILE s{depth}.dat\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 tb.dat\n")
+    rc, out, err = cli(capsys, "info", model, "--library", lib, "--json")
+    assert rc == 3 and "--max-depth" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    m = brikscan.load(model, lib, cache=False, limits=Limits(max_depth=2000))
+    assert len(m.elements) == 1 and len(m.elements[0].refs) == depth + 2
+
+
 def test_deep_nesting_walks_iteratively_up_to_the_limit(lib, tmp_path):
     depth = 1500
     text = "".join(f"0 FILE s{i}.ldr\n1 16 0 0 0 1 0 0 0 1 0 0 0 1 s{i + 1}.ldr\n" for i in range(depth))

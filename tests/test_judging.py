@@ -2025,3 +2025,30 @@ def test_wings_fly_a_build_named_for_a_craft_that_flies(tmp_path):
                 ("30355.dat", "30356.dat")]
     assert wing_roles("tie interceptor.ldr") == ["propulsion", "propulsion"]
     assert wing_roles("sculpture.ldr") == ["structural", "structural"]
+
+
+@needs_shared
+def test_a_black_motorboat_is_no_tank(tmp_path):
+    """A motorboat's water propulsion (its hull, ``Creation.motor``) counts as a ship's for the Structure Level
+    suggestion: black bricks make a tank SL 3 but "a black-hulled ship is no tank" (digest §13.1), so the boat
+    stays at its colour's SL 2 (the hull's propulsion was not seen there)."""
+    from brikscan.analysis.stats import analyse
+
+    black = [line.replace("1 4 ", "1 0 ", 1) for line in BODY] + [f"1 0 0 -72 {z} {ID} 3001.dat"
+                                                                  for z in (-60, -20, 20, 60)]  # 11 bricks
+    (boat,) = analyse(_model(tmp_path, "boat.ldr", black + [f"1 4 0 -72 20 {ID} 3829c01.dat"])).cards
+    assert [p.type for p in boat.propulsion] == ["water"] and boat.structure_level == 2, boat.creation.sl_reason
+    (bunker,) = analyse(_model(tmp_path, "bunker.ldr", black)).cards
+    assert bunker.structure_level == 3, bunker.creation.sl_reason  # the same bricks with no water: a bunker
+
+
+def test_legs_are_counted_by_limb_not_by_foot():
+    """Legs come at least in pairs [000 §9.1]: a shin with two feet is one leg (its two chains share the shin), two
+    legs hanging from one hip bar are two (they share only their top), a lone jointed leg counts one."""
+    from brikscan.analysis.creations import _count_legs
+
+    leg = ("propulsion", "a leg", {"type": "ground"}, True)
+    verdicts = [leg] * 10
+    assert _count_legs([[0, 1, 2], [3, 1, 2]], verdicts[:4]) == 1  # feet 0 and 3 on shin 1, thigh 2
+    assert _count_legs([[0, 1, 9], [2, 3, 9]], [leg, leg, leg, leg] + [None] * 5 + [leg]) == 2
+    assert _count_legs([[0, 1, 2]], verdicts[:3] + [leg]) == 2  # the chain and the lone body 3

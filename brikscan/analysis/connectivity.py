@@ -391,11 +391,19 @@ def joint_halves(model, g: nx.Graph) -> list[tuple[int, int, np.ndarray, np.ndar
             halves[h[0]].append((e.index, h[1]))
     out = []
     for family, group in halves.items():
-        for a, ha in group:
-            for b, hb in group:
+        ids = np.array([a for a, _ in group])
+        half = np.array([h for _, h in group])
+        los = np.array([els[a].bbox_min for a in ids], dtype=float).reshape(-1, 3)
+        his = np.array([els[a].bbox_max for a in ids], dtype=float).reshape(-1, 3)
+        for k in range(len(ids) - 1):  # the boxes of the later halves, all at once: many turntables stay cheap
+            deep = np.all(np.minimum(his[k], his[k + 1:]) - np.maximum(los[k], los[k + 1:]) >= PENETRATION_LDU,
+                          axis=1) & (half[k + 1:] != half[k])
+            for m in np.flatnonzero(deep):
+                a, b = int(ids[k]), int(ids[k + 1 + m])
+                a, b = min(a, b), max(a, b)
                 ea, eb = els[a], els[b]
                 lo, hi = np.maximum(ea.bbox_min, eb.bbox_min), np.minimum(ea.bbox_max, eb.bbox_max)
-                if a < b and ha != hb and not g.has_edge(a, b) and np.all(hi - lo >= PENETRATION_LDU):
+                if not g.has_edge(a, b):
                     if family.startswith("turntable"):
                         t = np.asarray(ea.transform, dtype=np.float64)
                         axis = t[:3, 1] / (np.linalg.norm(t[:3, 1]) or 1.0)  # its up axis: what it turns round

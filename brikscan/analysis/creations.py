@@ -206,7 +206,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 for jb in hanging]
     # a leg of several jointed sections (thigh, shin, foot): judged whole, as the limb it is [000 §9.1]; a walker
     # on knees walks though a jet engine is built into it (an AT-ST's), where a boat, a rotor or wings do not
-    limb_of = {k: k for k in range(len(hanging))}
+    legs: list[list[int]] = []  # the chains judged legs
     kneels = not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight", "water")
                      for r in roles.values())
     walker = False
@@ -220,11 +220,11 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         v = _jointed_body_role(model, whole, core, idx, classes, cache, ldu_per_inch, True, chain=True)
         if v is not None and v[0] == "propulsion":
             walker = True
+            legs.append(chain)
             for k in chain:
-                limb_of[k] = chain[0]
                 verdicts[k] = (v[0], v[1].replace("a leg:", f"a leg of {len(chain)} jointed sections:", 1),
                                v[2], True)  # its hip and knee stay the weak points [000 §7.1]
-    if len({limb_of[k] for k, v in enumerate(verdicts) if v is not None and v[0] == "propulsion"}) < MIN_LEGS:
+    if _count_legs(legs, verdicts) < MIN_LEGS:
         walker = False
         verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, False)
                     if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
@@ -348,6 +348,27 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     if boat:
         _sail_rig(model, graph, idx, roles)
     return roles
+
+
+def _count_legs(chains: list[list[int]], verdicts: list) -> int:
+    """How many legs: the chains judged legs, one leg where two share a body below their tops (a shin with two
+    feet, a thigh with two shins: one limb; two legs on one hip bar are two), and each lone jointed body judged
+    one (indices into the jointed bodies, a chain's foot first and its top last)."""
+    parent = list(range(len(chains)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+    below = [set(c[:-1]) for c in chains]
+    for a in range(len(chains)):
+        for b in range(a + 1, len(chains)):
+            if below[a] & below[b]:
+                parent[root(a)] = root(b)
+    in_chain = {k for c in chains for k in c}
+    lone = sum(1 for k, v in enumerate(verdicts) if v is not None and v[0] == "propulsion" and k not in in_chain)
+    return len({root(k) for k in range(len(chains))}) + lone
 
 
 def _seaplane(model, idx: list[int], classes) -> bool:

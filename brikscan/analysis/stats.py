@@ -276,7 +276,9 @@ def suggest_sl(model, creation: Creation, rules=None) -> tuple[float, str]:
     else:
         sl, why = float(mat.sl), mat.reason.format(sl=F.sl_text(mat.sl))
     why = f"{why}: {share:.0%} of the structural elements"
-    moving = {r.params.get("type") for r in creation.roles.values() if r.role == "propulsion"}
+    # its own propulsion, the oars its crew row it with and a motorboat's hull (``Creation.rowed``, ``.motor``)
+    moving = {r.params.get("type") for r in [*creation.roles.values(), *creation.rowed.values(),
+                                             *creation.motor.values()] if r.role == "propulsion"}
     craft = moving & set(t.brick_bonus_not_with)
     if craft == {"thrust"} and "ground" in moving:
         craft = set()  # a car with a jet booster still drives like a tank

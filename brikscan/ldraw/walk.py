@@ -65,14 +65,17 @@ def ref_matrix(r: SubRef) -> np.ndarray:
     return np.array([[a, b, c, x], [d, e, f, y], [g, h, i, z], [0, 0, 0, 1]], dtype=np.float64)
 
 
-def is_part_ref(name: str, resolver: Resolver) -> bool:
+def is_part_ref(name: str, resolver: Resolver, _depth: int = 0) -> bool:
     """Parts by extension, corrected by the header where the file is ours to read cheaply (MPD/model folder).
 
     A local ``.dat`` without an ``!LDRAW_ORG`` line is read by what it is: old MLCad-era MPDs name their
     submodels ``whole.dat`` or ``engine.dat`` with a "0 Unofficial Model" line or no header at all, and a player's
     mech is not one brick. Such a file is a submodel when it says "Model" in its header or when it has no
     geometry of its own and places library parts or other local submodels (a custom part is drawn from
-    triangles and primitives)."""
+    triangles and primitives). ``_depth``: how many headerless ``.dat`` files deep this question was asked from;
+    past ``JUDGE_DEPTH`` a local file placed by one is taken for a submodel without reading further (a chain
+    of hundreds of them is a submodel chain, and ``plan`` refuses it past ``--max-depth``), so the question never
+    recurses beyond that."""
     known = resolver.part_memo.get(name)
     if known is not None:
         return known
@@ -85,7 +88,7 @@ def is_part_ref(name: str, resolver: Resolver) -> bool:
         elif org or f is None:
             answer = org != "model"
         else:
-            answer = not _assembly(f, resolver)
+            answer = not _assembly(f, resolver, _depth)
     else:
         answer = name.endswith(".dat")
     resolver.part_memo[name] = answer
@@ -98,7 +101,10 @@ _PRIMITIVE = re.compile(r"^(\d+-\d+|stu|box|rect|ring|disc|ndis|edge|cyl|con\d|t
                         r"logo|t\d\d|bump|arc|empty|filstud|knob|wpin|beam|bush|clh|clip|h[0-9]|typeplug)")
 
 
-def _assembly(f: LDrawFile, resolver: Resolver) -> bool:
+JUDGE_DEPTH = 32  # headerless .dat files asked about one inside the next before the next is taken for a submodel
+
+
+def _assembly(f: LDrawFile, resolver: Resolver, depth: int = 0) -> bool:
     """A headerless local ``.dat`` that is a model: its header's old "Unofficial Model" line, or no triangles of
     its own and a reference to a library part (not a subpart or primitive) or to another local submodel."""
     if any(text.strip().lower() in _OLD_MODEL_HEADERS for text in [f.header.description] + [t for _, t in f.metas[:8]]):
@@ -109,7 +115,7 @@ def _assembly(f: LDrawFile, resolver: Resolver) -> bool:
         if refusal(r.raw_name):
             continue
         if resolver.local(r.name):
-            if not is_part_ref(r.name, resolver):
+            if depth >= JUDGE_DEPTH or not is_part_ref(r.name, resolver, depth + 1):
                 return True
             continue
         loc = resolver.locator(r.name)
