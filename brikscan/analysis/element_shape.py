@@ -168,7 +168,8 @@ HOUSE_DOOR_BRICKS = 4.0  # a door a minifig walks through stands at least 4 bric
 def house_fittings(model, idx) -> list[int]:
     """A house's doors and windows in ``idx``: a Door or door frame at least ``HOUSE_DOOR_BRICKS`` high that is
     not one side of a vehicle's pair (a truck's "Door 1 x 5 x 4 Left"), or Window frames where there are two or
-    more, none made for a vehicle (one pane in a cab is not a house; "Window 1 x 2 x 2 Plane" is an airliner's)."""
+    more, not counting those made for a vehicle (one pane in a cab is not a house; "Window 1 x 2 x 2 Plane" is an
+    airliner's)."""
     doors, windows = [], []
     for i in idx:
         words = describe(model.elements[i])[1].lower().split()
