@@ -354,21 +354,13 @@ def _count_legs(chains: list[list[int]], verdicts: list) -> int:
     """How many legs: the chains judged legs, one leg where two share a body below their tops (a shin with two
     feet, a thigh with two shins: one limb; two legs on one hip bar are two), and each lone jointed body judged
     one (indices into the jointed bodies, a chain's foot first and its top last)."""
-    parent = list(range(len(chains)))
-
-    def root(k: int) -> int:
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
+    limbs = nx.Graph()
+    limbs.add_nodes_from(range(len(chains)))
     below = [set(c[:-1]) for c in chains]
-    for a in range(len(chains)):
-        for b in range(a + 1, len(chains)):
-            if below[a] & below[b]:
-                parent[root(a)] = root(b)
+    limbs.add_edges_from((a, b) for a in range(len(chains)) for b in range(a + 1, len(chains)) if below[a] & below[b])
     in_chain = {k for c in chains for k in c}
     lone = sum(1 for k, v in enumerate(verdicts) if v is not None and v[0] == "propulsion" and k not in in_chain)
-    return len({root(k) for k in range(len(chains))}) + lone
+    return nx.number_connected_components(limbs) + lone
 
 
 def _seaplane(model, idx: list[int], classes) -> bool:
