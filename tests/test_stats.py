@@ -387,7 +387,7 @@ def _fake(colours: list[str], kind: str, descriptions: list[str] | None = None, 
                elements=[NS(colour=i, description=d) for i, d in enumerate(descriptions)])
     roles = {len(colours): RoleDecision("propulsion", "", "part", {"type": propulsion})} if propulsion else {}
     creation = NS(structural_elements=list(range(len(colours))), elements=list(range(len(colours))), kind=kind,
-                  roles=roles)
+                  roles=roles, rowed={}, motor={})  # no oars rowed by its crew, no motor in a hull
     return model, creation
 
 
