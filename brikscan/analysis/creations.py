@@ -25,7 +25,7 @@ from .connectivity import components_in, rigid_groups
 from .creation import Creation
 from .details import _detail_part, _details
 from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _rests_on, _up_axis, _words_of,
-                            cockpits, nx)
+                            cockpits, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _nozzles, _rocket_tails, _sail_rig)
 from .ground import MIN_LEGS, _carriages, _ground_contact, _lifts, _spins_level
@@ -201,14 +201,14 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 roles[i].params.get("type") == "ground"}
     hanging = jointed_bodies(graph, cand, core, body, joint_parts | bearings, classes)
     # flyers and boats do not walk: what hangs under a ship or a starship is landing gear or a keel
-    walks = not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight", "thrust", "water") for r in roles.values())
+    moving = {r.params.get("type") for r in roles.values() if r.role == "propulsion"}
+    walks = not moving & {"flight", "forward_flight", "thrust", "water"}
     verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, walks)
                 for jb in hanging]
     # a leg of several jointed sections (thigh, shin, foot): judged whole, as the limb it is [000 §9.1]; a walker
     # on knees walks though a jet engine is built into it (an AT-ST's), where a boat, a rotor or wings do not
     legs: list[list[int]] = []  # the chains judged legs
-    kneels = not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight", "water")
-                     for r in roles.values())
+    kneels = not moving & {"flight", "forward_flight", "water"}
     walker = False
     for chain in limb_chains(model, graph, hanging, core, idx) if kneels else []:
         whole = JointedBody(sorted(i for k in chain for i in hanging[k].elements),
@@ -613,8 +613,7 @@ def _motor_boats(model, creations: list[Creation], classes) -> None:
         if c.kind != "vehicle" or c.rowed or any(r.role == "propulsion" for r in c.roles.values()) or \
                 not _boat_reason(model, c.elements, classes):
             continue
-        helm = [i for i in c.elements if c.roles[i].role == "device" and (
-            c.roles[i].params.get("type") == "controls" or classes[i].word in ("steering", "control"))]
+        helm = [i for i in c.elements if is_controls(c.roles[i], classes[i])]
         if not helm:
             continue
         els = model.elements

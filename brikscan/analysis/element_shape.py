@@ -196,6 +196,11 @@ RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held again
 _CREW_PLACE_WORDS = {"seat", "steering", "control", "controls", "cockpit", "windscreen", "canopy", "saddle"}
 
 
+def is_controls(role: RoleDecision, cls) -> bool:
+    """A device that is the Controls [000 §9.4]: said so, or a steering wheel or a control stick by its part."""
+    return role.role == "device" and (role.params.get("type") == "controls" or cls.word in ("steering", "control"))
+
+
 def _crew_place(classes, idx) -> bool:
     """A seat, controls, a cockpit or a windscreen among ``idx``: a place for a pilot or a crew [000 §9.4]."""
     return any(classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" for i in idx)

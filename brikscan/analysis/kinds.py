@@ -11,8 +11,8 @@ from ..geometry.boxes import elements_box
 from .annotations import file_stem, letter_wing
 from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, _extent, _local_y, cockpits, nx
 from .mounts import TWO_STUDS_LDU
-from .naming import _holding_submodels
-from .roles import describe, words
+from .naming import _holding_submodels, name_words
+from .roles import describe
 
 
 ROOTED_MIN = 8  # a build with this many pieces on its base plate ...
@@ -50,12 +50,8 @@ _VERSION_WORDS = {"mini", "micro", "ucs", "moc", "model", "set"}
 
 
 def _name_words(sub: str) -> list[str]:
-    """The whole words of a (sub)model's name without numbers ("raft 2" is a copy's) and without the version
-    words that trail it ("jedi starfighter - mini" names a starfighter)."""
-    name = [w for w in words(file_stem(sub)) if not w.isdigit()]
-    while len(name) > 1 and name[-1] in _VERSION_WORDS:
-        name.pop()
-    return name
+    """The words of a (sub)model's name that say what it is: "jedi starfighter - mini" names a starfighter."""
+    return name_words(sub, _VERSION_WORDS, keep=1)
 
 
 def _is_the_model(model, idx) -> bool:

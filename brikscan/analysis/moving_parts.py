@@ -3,16 +3,14 @@ device arms, drives on a rack, and the insides of a build [000 §7.1 "anything t
 """
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-from .annotations import file_stem
 from .connectivity import collinear
-from .element_shape import LEG_LIFT_LDU, MESH_TOL_LDU, _text_words, _words_of, nx
+from .element_shape import LEG_LIFT_LDU, MESH_TOL_LDU, _text_words, _words_of, is_controls, nx
 from .interior import PendingEnclosure
 from .measure import box_gap, box_volume, element_boxes, measure_size
 from .mounts import GROUND_TOL_LDU
+from .naming import name_words
 from .roles import RoleDecision, describe, encloses_reason, structural_kind
 
 
@@ -31,10 +29,8 @@ _SIDE_WORDS = {"left", "right", "front", "back", "rear", "top", "bottom", "upper
 def _names_panel(submodel: str) -> bool:
     """The submodel's name names a door, a hatch or a lid by its last word, numbers and trailing sides aside
     ("928 - space ship - hatch left", "castle gate 2"); "door support" names a support."""
-    words = [w for w in re.split(r"[^a-z0-9]+", file_stem(submodel).lower()) if w and not w.isdigit()]
-    while words and words[-1] in _SIDE_WORDS:
-        words.pop()
-    return bool(words) and words[-1] in _PANEL_WORDS
+    noun = name_words(submodel, _SIDE_WORDS)
+    return bool(noun) and noun[-1] in _PANEL_WORDS
 
 
 _PANEL_WORDS = {"door", "doors", "gate", "gates", "hatch", "lid", "ramp", "drawbridge", "flap", "trapdoor",
@@ -190,8 +186,7 @@ def _device_arms(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
                   j not in joint_parts and j in roles}
 
         def controls(j: int) -> bool:
-            return roles[j].role == "device" and (roles[j].params.get("type") == "controls" or
-                                                   classes[j].word in ("steering", "control"))
+            return is_controls(roles[j], classes[j])
         devices = [i for i in mine if roles[i].role == "device" and not controls(i)]
         arm = [i for i in mine if roles[i].role == "structural"]
         if not devices or not arm or len(arm) > ARM_MAX_SHARE * structure or any(map(controls, mine | beyond)):

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from .annotations import Annotations, file_stem
 from .creation import Creation
+from .roles import words
 
 
 def _common_submodel(model, idx: list[int]) -> str:
@@ -29,6 +30,16 @@ def _common_submodel(model, idx: list[int]) -> str:
         if cnt * 5 >= len(paths) * 4:  # nearly all of it is one submodel
             return name
     return ""
+
+
+def name_words(name: str, trailing=frozenset(), keep: int = 0) -> list[str]:
+    """The whole words of a (sub)model's name without numbers ("raft 2" is a copy's), and without the ``trailing``
+    words that end it, keeping at least ``keep`` ("hatch left" -> "hatch", "jedi starfighter - mini" ->
+    "jedi starfighter")."""
+    out = [w for w in words(file_stem(name)) if not w.isdigit()]
+    while len(out) > keep and out[-1] in trailing:
+        out.pop()
+    return out
 
 
 def _holding_submodels(model, idx: list[int]) -> list[str]:
