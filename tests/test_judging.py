@@ -888,6 +888,7 @@ def test_a_bench_standing_on_two_floor_plates_inside_the_walls_is_furniture(tmp_
     room, seat = _role(a, "3069b.dat")
     assert room.kind == "building"
     assert seat.role == "decoration" and "interior furniture" in seat.reason
+    assert seat.source == "furniture"  # the verdict says what decided it: kinds reads it, not the reason's words
     legs = [i for i in room.elements if a.model.elements[i].part == "3062b.dat"]
     assert len(legs) == 2 and all(room.roles[i].role == "decoration" for i in legs)
     walls = [i for i in room.elements if a.model.elements[i].part in ("3009.dat", "3010.dat")]

@@ -12,7 +12,7 @@ from .element_shape import (_BARREL_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, M
                             _grown_from, _in_any_box, _local_y, _on_axis, _own_points, _points_out, _rod_axis,
                             _thrust, _words_of, nx)
 from .measure import box_gap, element_boxes
-from .mounts import TWO_STUDS_LDU, is_detail_sized
+from .mounts import FURNITURE, TWO_STUDS_LDU, is_detail_sized
 from .roles import PartClass, RoleDecision, describe
 
 
@@ -297,7 +297,7 @@ def _strung_on(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDeci
 
     def strung(j: int) -> bool:
         rj = roles.get(j)
-        if j not in inside or rj is None or rj.source not in ("part", "topology", "detail", "geometry") or \
+        if j not in inside or rj is None or rj.source not in ("part", "topology", "detail", "geometry", FURNITURE) or \
                 "landing strut" in rj.reason or not _on_axis(els[j], centre, d):
             return False
         if rj.role == "propulsion" and rj.source == "geometry" and rj.params.get("type") == "thrust":

@@ -10,7 +10,7 @@ import numpy as np
 from ..geometry.boxes import elements_box
 from .annotations import file_stem, letter_wing
 from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, _extent, _local_y, cockpits, nx
-from .mounts import TWO_STUDS_LDU
+from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import _holding_submodels, name_words
 from .roles import describe
 
@@ -158,7 +158,7 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if boat:
         return "vehicle", boat
     # a pilot's place, not a pane judged the furniture of a room
-    cockpit = [i for i in cockpits(model, idx, classes) if 'furniture' not in roles[i].reason]
+    cockpit = [i for i in cockpits(model, idx, classes) if roles[i].source != FURNITURE]
     if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
         return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
                           "annotate its engines or wings (0 !BRIKSCAN ROLE propulsion type=...)"

@@ -34,6 +34,8 @@ CLEAR_LDU = 8.0  # ... and the hull stands at least a plate clear of it
 MIN_STRUTS = 2
 FLAT_LDU = 10.0  # a plate (8 LDU) with a margin
 
+FURNITURE = "furniture"  # the source of a furniture verdict: a room's table or chair, never a pilot's place
+
 _OPEN = {("structural", "part"), ("structural", "topology"), ("decoration", "topology"),
          ("decoration", "detail")}  # judged by part or place only: a mount may take its payload's role
 _PAYLOAD = ("weapon", "propulsion", "device", "decoration")
@@ -176,7 +178,7 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
             base = roles[i].reason.split(";")[0]
             roles[i] = RoleDecision("decoration", f"{base}; stands on the floor inside the walls and holds nothing "
                                                   "up: interior furniture, free [000 §7.1 Non-Structural Elements]",
-                                    "geometry")
+                                    FURNITURE)
         done |= set(m)
 
 

@@ -27,7 +27,7 @@ class RoleDecision:
     role: str
     reason: str
     source: str  # "cli", "annotation file:line", "group file:line", "submodel", "part", "topology", "geometry",
-    #              "minifig"
+    #              "detail", "furniture", "mount", "minifig"
     params: dict[str, str] = field(default_factory=dict)  # type=, size=, name=, move= from annotations
     group: str = ""  # elements sharing a non-empty group form one weapon / propulsion unit
 
