@@ -2053,3 +2053,19 @@ def test_legs_are_counted_by_limb_not_by_foot():
     assert _count_legs([[0, 1, 2], [3, 1, 2]], verdicts[:4]) == 1  # feet 0 and 3 on shin 1, thigh 2
     assert _count_legs([[0, 1, 9], [2, 3, 9]], [leg, leg, leg, leg] + [None] * 5 + [leg]) == 2
     assert _count_legs([[0, 1, 2]], verdicts[:3] + [leg]) == 2  # the chain and the lone body 3
+
+
+@needs_shared
+def test_a_tail_fin_on_a_rover_with_jet_boosters_is_no_airfoil(tmp_path):
+    """A body on four wheeled plates with a jet engine and a tail fin on its back stands on its wheels: a ground
+    vehicle whose jet is a Thruster [000 §9.1, §9.3]. Jets do not fly it, so its tail fin is Structure, not
+    Forward Flight, and its Power is not halved [000 §8.1]."""
+    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
+    top = [f"1 0 0 -48 -60 {ID} 3475b.dat", f"1 15 0 -48 40 {ID} 4746.dat"]
+    a = _analyse(_model(tmp_path, "rover.ldr", BODY + wheels + top))
+    rover, jet = _role(a, "3475b.dat")
+    _, fin = _role(a, "4746.dat")
+    assert rover.kind == "vehicle" and jet.role == "propulsion" and jet.params.get("type") == "thrust"
+    assert fin.role != "propulsion", fin.reason
+    card = next(k for k in a.cards if k.creation is rover)
+    assert {p.type for p in card.propulsion} >= {"ground", "thrust"} and not card.flying

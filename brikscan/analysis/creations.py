@@ -28,7 +28,7 @@ from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _r
                             cockpits, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _nozzles, _rocket_tails, _sail_rig)
-from .ground import MIN_LEGS, _carriages, _ground_contact, _lifts, _spins_level
+from .ground import MIN_LEGS, MIN_STANDING_WHEELS, _carriages, _ground_contact, _lifts, _spins_level
 from .guns import _barrels, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
@@ -318,6 +318,9 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     flyer = (flies(roles, boat) and not walker) or (not boat and (bool(cockpits(model, idx, classes)) or
                                                  _vehicle_name(model, idx, flying_only=True)) and
                                    not any(r.role == "propulsion" for r in roles.values()))
+    if flyer and not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight")
+                         for r in roles.values()) and len(rolling) >= MIN_STANDING_WHEELS:
+        flyer = False  # jets on a build that stands on its wheels: a rover's boosters, Thrusters [000 §9.3]
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
     _barrels(model, graph, idx, classes, roles, flyer or walker, nozzles)  # a war walker's guns stick out too

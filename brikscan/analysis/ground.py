@@ -115,6 +115,11 @@ def _ground_contact(model, idx: list[int], roles: dict[int, RoleDecision]
     return wheels, rolling, low, ground
 
 
+def rolls_on_wheels(model, idx: list[int], roles: dict[int, RoleDecision]) -> bool:
+    """The build stands on its wheels: at least three of its wheel parts reach the ground [000 §9.1]."""
+    return len(_ground_contact(model, idx, roles)[1]) >= MIN_STANDING_WHEELS
+
+
 def _carriages(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision]) -> None:
     """A cannon's carriage is part of the Cannon [000 §8.4]: the pieces that touch nothing but the cannon's parts
     (the plates its wheels turn on), and the small ones it stands on that touch nothing else but the deck."""

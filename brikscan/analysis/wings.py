@@ -10,7 +10,7 @@ import numpy as np
 from ..geometry.boxes import elements_box
 from .details import _detail_part
 from .element_shape import _crew_place
-from .ground import MIN_STANDING_WHEELS, _ground_contact
+from .ground import rolls_on_wheels
 from .measure import element_boxes, measure_size
 from .roles import PartClass, RoleDecision, structural_kind
 
@@ -90,13 +90,17 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
                                              "outside), an airfoil", "geometry", dict(r.params))
     if not flies or fixed:
         return
+    # a build standing on its wheels with engines and no wing sticking out is a rover with jet boosters: it
+    # drives, and its Thrusters push it along the ground [000 §9.1, §9.3]; its fins and panels are no airfoils
+    rolls = rolls_on_wheels(model, idx, roles)
+    rover = rolls and not sticks_out
     flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}  # only a flyer's (the slow part on a city)
     # plates stick out of a body only where there is a body: a hull built of plates alone has no wings to tell
     # apart, so most of the flat parts sticking out means the hull itself (issue 8)
     winglike = [i for i, v in flat_out.items() if v >= AIRFOIL_OUT]
     if len(body) < WING_MIN_BODY or len(winglike) * 2 > len(flat) + len(body):
         flat_out = {}
-    elif len(_ground_contact(model, idx, roles)[1]) >= MIN_STANDING_WHEELS:
+    elif rolls:
         # it stands on its wheels [000 §9.1]: a rover with jet boosters is a ground vehicle, its panels no wings
         for i in winglike:
             classes[i] = replace(classes[i], reason=f"{classes[i].reason}; sticks out of the body, but the build "
@@ -106,7 +110,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
         c = classes[i]
         if not open_(i) or not structural_kind(c, els[i]):
             continue
-        if c.word == "tail":
+        if c.word == "tail" and not rover:
             roles[i] = RoleDecision("propulsion", f"{c.reason}; a tail fin of a flyer: an airfoil, Forward Flight "
                                                   "[000 §9.1]", "geometry", {"type": "forward_flight"})
         elif i in flat_out and (share := flat_out[i]) >= AIRFOIL_OUT:
