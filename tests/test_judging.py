@@ -1885,6 +1885,21 @@ def test_a_one_file_model_s_name_names_its_one_build(tmp_path):
         [(c.kind, c.kind_reason) for c in two.creations]
 
 
+@needs_shared
+def test_the_file_s_own_name_names_the_build_when_its_main_file_name_says_nothing(tmp_path):
+    """8099's Midi-Scale Imperial Star Destroyer (not in ../shared) has its main file named "8099 - main.ldr": the
+    name the file has on disk names the build, and a "Star Destroyer" is a starship (a warship's class after
+    "star" or "space"), so its Wing plates sticking out of the hull fly it [000 §9.1]. Named "main" alone, the
+    same bricks are a building: nothing could fly it."""
+    wings = [f"1 7 60 0 0 {ID} 3933.dat", f"1 7 -60 0 0 {ID} 3934.dat"]  # under the body, a stud in
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + wings
+    a = _analyse(_model(tmp_path, "Imperial Star Destroyer.mpd", lines))
+    assert [c.kind for c in a.creations] == ["vehicle"], [(c.kind, c.kind_reason) for c in a.creations]
+    assert a.cards[0].flying
+    b = _analyse(_model(tmp_path, "main.mpd", lines))
+    assert [c.kind for c in b.creations] == ["building"], [(c.kind, c.kind_reason) for c in b.creations]
+
+
 # 42020's main rotor (a set not in ../shared): three "Technic Rotor 1 Blade 8L" on a bush with three axles, on a
 # vertical axle with its bevel gear and bushes; the hub's origin at the bottom bush
 ROTOR_HUB = ["1 72 0 -47 0 0 1 0 -1 0 0 0 0 1 59426.dat", "1 71 0 0 0 0 1 0 0 0 1 1 0 0 3713.dat",

@@ -39,8 +39,10 @@ def _own_names(model, idx) -> list[tuple[str, list[str]]]:
     words of its name without numbers ("raft 2" is a copy's): what a boat or a vehicle name is read from. The
     first that names one decides ("spaceship" round its "cockpit")."""
     subs = _holding_submodels(model, idx)
-    if _is_the_model(model, idx) and model.main.name not in subs:
-        subs = subs + [model.main.name]
+    if _is_the_model(model, idx):
+        # the main file's name, then the name the file has on disk when it says more ("8099 - main.ldr" inside
+        # "Midi-Scale Imperial Star Destroyer.mpd")
+        subs = subs + [n for n in dict.fromkeys((model.main.name, model.path.name)) if n not in subs]
     return [(sub, _name_words(sub)) for sub in subs]
 
 
@@ -94,6 +96,9 @@ _NOT_A_VEHICLE = {"stop", "park", "parking", "hangar", "garage", "pad", "station
                   "trailer", "shop", "wash", "depot", "yard", "bay", "base", "lift", "ramp", "track", "road", "rack",
                   "tower", "wheel", "wheels", "engine", "cockpit", "seat", "driver", "pilot", "minifig", "figure",
                   "crew", "door", "roof", "interior", "transporter", "carrier"}
+# a warship's class after "star" or "space" names a starship (a "Star Destroyer"); alone it may be a boat's
+_STAR_SHIPS = {"ship", "ships", "destroyer", "destroyers", "cruiser", "cruisers", "frigate", "corvette",
+               "dreadnought", "battleship"}
 _DRIVER_NAMES = {"car", "truck", "lorry", "van", "bus", "jeep", "buggy", "motorbike", "motorcycle", "bike",
                  "scooter", "racer", "dragster", "rover", "tractor", "bulldozer", "digger", "excavator",
                  "forklift", "trike", "kart", "locomotive", "crawler", "walker", "droid", "robot", "mech"}
@@ -112,7 +117,7 @@ def _names_vehicle(name: list[str], flying_only: bool) -> bool:
         if k != len(name) - 1 and _NOT_A_VEHICLE & set(name):
             break  # ... unless a later word names a place or a part ("car park"); "space station - shuttle" is one
         w, before = name[k], name[k - 1] if k else ""
-        if (w in _FLYER_NAMES and before != "fire") or (w in ("ship", "ships") and before in ("space", "star")) \
+        if (w in _FLYER_NAMES and before != "fire") or (w in _STAR_SHIPS and before in ("space", "star")) \
                 or letter_wing(name, k):  # an "X-Wing" is a starfighter, not a wing
             return True
         if not flying_only and w in _DRIVER_NAMES:
