@@ -2084,3 +2084,25 @@ def test_a_tail_fin_on_a_rover_with_jet_boosters_is_no_airfoil(tmp_path):
     assert fin.role != "propulsion", fin.reason
     card = next(k for k in a.cards if k.creation is rover)
     assert {p.type for p in card.propulsion} >= {"ground", "thrust"} and not card.flying
+
+
+@needs_shared
+def test_a_propeller_spinning_level_on_top_is_a_helicopter_rotor(tmp_path):
+    """2531's rescue helicopter (not in ../shared) has a "Propeller 4 Blade 5 Diameter" on a pin tile on its
+    roof, its blades lengthened by two 1 x 8 plates: spinning level with nothing over its hub it is a rotor,
+    Flight [000 §9.1 Flight: helicopter blades], and the plates are part of it (it was Thrust, and the plates
+    and the plates sticking out of the body were Forward Flight wings: a helicopter flies on its rotor)."""
+    turn, back = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"
+    rotor = [f"1 0 0 -56 0 {back} 3176.dat", f"1 7 0 -64 0 {ID} 2460.dat", f"1 0 0 -88 0 {turn} 2479.dat",
+             f"1 0 0 -96 90 {turn} 3460.dat", f"1 0 0 -96 -90 {turn} 3460.dat"]
+    stubs = [f"1 0 {x} 0 0 {ID} 3666.dat" for x in (-60, 60)]  # 1 x 6 plates under the body, sticking out
+    a = _analyse(_model(tmp_path, "heli.ldr", BODY + rotor + stubs))
+    heli, prop = _role(a, "2479.dat")
+    assert prop.role == "propulsion" and prop.params.get("type") == "flight", prop.reason
+    blades = [heli.roles[i] for i in heli.elements if a.model.elements[i].part == "3460.dat"]
+    assert len(blades) == 2 and all(r.role == "propulsion" and r.params.get("type") == "flight" and
+                                    "lengthens a blade" in r.reason for r in blades), [r.reason for r in blades]
+    _, stub = _role(a, "3666.dat")
+    assert stub.role != "propulsion" and "a stub, not a wing" in stub.reason, stub.reason
+    card = next(k for k in a.cards if k.creation is heli)
+    assert card.flying and "forward_flight" not in {p.type for p in card.propulsion}

@@ -28,7 +28,7 @@ from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _r
                             cockpits, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _nozzles, _rocket_tails, _sail_rig)
-from .ground import MIN_LEGS, MIN_STANDING_WHEELS, _carriages, _ground_contact, _lifts, _spins_level
+from .ground import MIN_LEGS, MIN_STANDING_WHEELS, blade_extensions, _carriages, _ground_contact, _lifts, _spins_level
 from .guns import _barrels, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
@@ -162,6 +162,17 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side, loaded on its "
                                                   "blades or under the build; a detail, not propulsion [000 §9.1]",
                                     "geometry")
+        elif not boat and not rooted and r.role == "propulsion" and r.source == "part" and \
+                r.params.get("type") == "thrust" and classes[i].word == "propeller" and _lifts(model, graph, idx, i):
+            # a propeller spinning level on top of the build, nothing over its hub: a helicopter's rotor, its
+            # plates lengthening the blades part of it [000 §9.1 Flight: helicopter blades]
+            roles[i] = RoleDecision("propulsion", f"{r.reason}, but it spins level on top of the build with "
+                                                  "nothing over it: a rotor, Flight [000 §9.1]", "geometry",
+                                    {"type": "flight"})
+            for j in blade_extensions(model, graph, i):
+                roles[j] = RoleDecision("propulsion", f"{classes[j].reason}; lengthens a blade of the rotor "
+                                                      f"{describe(model.elements[i])[1]!r}: part of it, Flight "
+                                                      "[000 §9.1]", "geometry", {"type": "flight"})
         elif boat and r.role == "propulsion" and r.source == "part" and r.params.get("type") == "thrust" and \
                 classes[i].word == "propeller" and _spins_level(model, i):
             # a propeller pushes along its axis: lying flat on a ship's deck it pushes nothing (a capstan)

@@ -37,6 +37,35 @@ def _spins_level(model, i: int) -> bool:
 ROTOR_LEVEL_COS = 0.87  # a lifting rotor spins within 30 degrees of level ...
 
 
+BLADE_MIN_LDU = 80.0  # a plate lengthening a rotor blade is at least four studs long ...
+BLADE_MAX_WIDE_LDU = 20.0  # ... one stud wide, a plate thick (with its studs) ...
+BLADE_THICK_LDU = 12.0
+BLADE_OUT_LDU = 20.0  # ... and reaches a stud beyond the rotor's own tips
+
+
+def blade_extensions(model, graph: nx.Graph, rotor: int) -> list[int]:
+    """The plates built on ``rotor`` that lengthen its blades (``_blade_extension``)."""
+    return [j for j in graph.neighbors(rotor) if _blade_extension(model, graph, rotor, j)]
+
+
+def _blade_extension(model, graph: nx.Graph, rotor: int, j: int) -> bool:
+    """``j`` lengthens a blade of ``rotor``: a long one-stud plate on it (measured along its own axes), reaching a
+    stud past the rotor's tips from its hub, that carries nothing else (a helicopter's plate blades on a
+    propeller hub, 2531's); a chair on a blade does not."""
+    t, local = _own_points(model, j)
+    if local is None or any(k != rotor for k in graph.neighbors(j)):
+        return False
+    small, middle, large = sorted(np.linalg.norm(t[:3, :3], axis=0) * (local.max(axis=0) - local.min(axis=0)))
+    if small > BLADE_THICK_LDU or middle > BLADE_MAX_WIDE_LDU or large < BLADE_MIN_LDU:
+        return False
+    hub = np.asarray(model.elements[rotor].transform, dtype=float)[:3, 3]
+
+    def reach(i: int) -> float:  # how far from the hub, across the spin plane, the part's triangles reach
+        pts = model.mesh.element_triangles(i).reshape(-1, 3).astype(float)
+        return float(np.max(np.hypot(pts[:, 0] - hub[0], pts[:, 2] - hub[2]))) if len(pts) else 0.0
+    return reach(j) >= reach(rotor) + BLADE_OUT_LDU
+
+
 def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
     """A rotor that can lift: its spin axis (``_spin_axis``) near vertical, nothing built on its blades (a
     rotor carrying a desk top or a chair on its blade studs is a plate of them, it cannot spin) and nothing of
@@ -49,7 +78,7 @@ def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
     els = model.elements
     if any(float(els[j].bbox_max[1]) <= float(c[1]) and not (
             els[j].bbox_min[0] <= c[0] <= els[j].bbox_max[0] and els[j].bbox_min[2] <= c[2] <= els[j].bbox_max[2])
-           for j in graph.neighbors(i)):
+           and not _blade_extension(model, graph, i, j) for j in graph.neighbors(i)):
         return False  # something built on its blades, off its spin axis
     for j in idx:
         o = model.elements[j]

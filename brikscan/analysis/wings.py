@@ -100,6 +100,12 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     winglike = [i for i, v in flat_out.items() if v >= AIRFOIL_OUT]
     if len(body) < WING_MIN_BODY or len(winglike) * 2 > len(flat) + len(body):
         flat_out = {}
+    elif any(r.role == "propulsion" and r.params.get("type") == "flight" for r in roles.values()):
+        # it flies on a rotor (or hovers) [000 §9.1 Flight]: plates sticking out are its stubs and skids, no wings
+        for i in winglike:
+            classes[i] = replace(classes[i], reason=f"{classes[i].reason}; sticks out of the body, but the build "
+                                                    "flies on its rotor: a stub, not a wing [000 §9.1]")
+        flat_out = {}
     elif rolls:
         # it stands on its wheels [000 §9.1]: a rover with jet boosters is a ground vehicle, its panels no wings
         for i in winglike:
