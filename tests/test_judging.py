@@ -2106,3 +2106,14 @@ def test_a_propeller_spinning_level_on_top_is_a_helicopter_rotor(tmp_path):
     assert stub.role != "propulsion" and "a stub, not a wing" in stub.reason, stub.reason
     card = next(k for k in a.cards if k.creation is heli)
     assert card.flying and "forward_flight" not in {p.type for p in card.propulsion}
+
+
+@needs_shared
+def test_an_animal_is_named_for_what_it_is(tmp_path):
+    """A creature with no name of its own is called what its animal part says it is ("Animal Monkey (Complete,
+    Standing)" a monkey, "Animal Bird Parrot with ..." a parrot), not "creature 2": a name a player reads and
+    types [000 §10.1]."""
+    lines = BODY + [f"1 6 200 0 0 {ID} 2550c02.dat", f"1 2 -200 0 0 {ID} 2546p01.dat"]
+    a = _analyse(_model(tmp_path, "zoo.ldr", lines))
+    names = sorted(c.name for c in a.creations if c.kind == "creature")
+    assert names == ["monkey", "parrot"], [(c.name, c.kind) for c in a.creations]

@@ -5,6 +5,8 @@ import re
 from collections import Counter
 from functools import lru_cache
 
+import numpy as np
+
 from .annotations import Annotations, file_stem
 from .creation import Creation
 from .roles import words
@@ -111,6 +113,21 @@ def _ref_prefixes(model) -> Counter:
     return Counter(e.refs[:k] for e in model.elements for k in range(1, len(e.refs) + 1))
 
 
+def _animal_name(model, elements: list[int]) -> str:
+    """What animal a creature is, read from its biggest animal part: the word after "Animal" ("Animal Monkey
+    (Complete, Standing)" is a monkey, "Animal Dragon Body" a dragon, "Animal Cat Crouching" a cat), the bird's
+    kind after "Bird" ("Animal Bird Parrot with ..." a parrot); "" when no part says."""
+    els = model.elements
+    animals = [i for i in elements if (els[i].description or "").lower().startswith("animal ")]
+    if not animals:
+        return ""
+    best = max(animals, key=lambda i: float(np.prod(els[i].bbox_max - els[i].bbox_min)))
+    words = [w for w in _split_words(els[best].description.lower())[1:] if w]
+    if words[:1] == ["bird"] and len(words) > 1 and words[1].isalpha() and words[1] not in ("with", "wing"):
+        return words[1]
+    return words[0] if words and words[0].isalpha() else ""
+
+
 def _unique_names(model, creations: list[Creation]) -> None:
     """Names a player can type: the same name twice becomes 'soldier', 'soldier-2', … in order."""
     seen: dict[str, int] = {}
@@ -119,6 +136,8 @@ def _unique_names(model, creations: list[Creation]) -> None:
             if c.kind in ("loose item", "scenery") and len(c.elements) <= 3:
                 first = model.elements[c.elements[0]]
                 c.name = (first.description or first.part).strip("~ ")
+            elif c.kind == "creature" and _animal_name(model, c.elements):
+                c.name = _animal_name(model, c.elements)
             else:
                 c.name = f"{c.kind} {len([x for x in creations if x.kind == c.kind and x is not c]) + 1}"
         base = c.name
