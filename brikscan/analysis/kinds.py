@@ -101,7 +101,8 @@ _STAR_SHIPS = {"ship", "ships", "destroyer", "destroyers", "cruiser", "cruisers"
                "dreadnought", "battleship"}
 _DRIVER_NAMES = {"car", "truck", "lorry", "van", "bus", "jeep", "buggy", "motorbike", "motorcycle", "bike",
                  "scooter", "racer", "dragster", "rover", "tractor", "bulldozer", "digger", "excavator",
-                 "forklift", "trike", "kart", "locomotive", "crawler", "walker", "droid", "robot", "mech"}
+                 "forklift", "trike", "kart", "locomotive", "crawler", "walker", "walkers", "droid", "droids",
+                 "robot", "robots", "mech", "mechs"}
 
 
 def _vehicle_name(model, idx, flying_only: bool = False) -> str:
