@@ -195,6 +195,8 @@ def test_crlf_bom_and_malformed_lines(lib, tmp_path):
 @pytest.mark.parametrize("content, message", [
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
     (b"hello world\nthis is not LDraw\n", "not an LDraw file"),
+    # a README whose lines begin with numbers: "2 ..." and "5 ..." are no edge lines
+    (b"# notes\n2 of the castles were red\n5 models were seen\n", "bad.ldr:1: not an LDraw file"),
     (b"0 just a comment\n", "empty model"),
     (b"", "empty model"),
 ])

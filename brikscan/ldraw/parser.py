@@ -326,7 +326,14 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 tgt.tri_colour.extend((colour, colour))
                 tgt.tri_line.extend((lineno, lineno))
             n_geom += 1
-        else:  # 2 and 5: edges and optional lines are not needed for solids
+        else:  # 2 and 5: edges and optional lines are not needed for solids, but must be lines ("2 of them" in a
+            # README is no edge); told in the user's own files only (the library's are read by the thousand)
+            toks = s.split() if strict else ()
+            if strict and (len(toks) < (8 if lt == "2" else 14) or _floats(toks[2:3]) is None):
+                n_bad += 1
+                first_bad = first_bad or lineno
+                diags.append(Diagnostic(path, lineno, f"malformed type-{lt} line (skipped)"))
+                continue
             n_geom += 1
     diags.close()
     if strict and n_geom == 0 and n_bad:
