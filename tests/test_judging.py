@@ -2127,3 +2127,13 @@ def test_a_build_named_for_robots_is_a_vehicle(tmp_path):
     a = _analyse(_model(tmp_path, "mini robots.ldr", BODY))
     assert [c.kind for c in a.creations] == ["vehicle"], [(c.kind, c.kind_reason) for c in a.creations]
     assert "annotate" in a.creations[0].kind_reason
+
+
+@needs_shared
+def test_the_plain_word_vehicle_names_a_vehicle_unless_a_place_is_named_too(tmp_path):
+    """7140's "support vehicle" (not in ../shared) is a vehicle by its name as a "truck" is [000 §9 Vehicles]; a
+    submodel "base + vehicle" names a base and what docks at it, no one vehicle."""
+    a = _analyse(_model(tmp_path, "support vehicle.ldr", BODY))
+    assert [c.kind for c in a.creations] == ["vehicle"], [(c.kind, c.kind_reason) for c in a.creations]
+    b = _analyse(_model(tmp_path, "base + vehicle.ldr", BODY))
+    assert [c.kind for c in b.creations] == ["building"], [(c.kind, c.kind_reason) for c in b.creations]

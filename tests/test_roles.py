@@ -22,6 +22,7 @@ def _el(desc, cat="", part="x.dat"):
 @pytest.mark.parametrize("desc,cat,role,typ", [
     ("Wheel Rim  6.4 x  8", "", "propulsion", "ground"),
     ("Tyre 20/ 48 x 30", "", "propulsion", "ground"),
+    ("Technic Ski", "Technic", "propulsion", "ground"),  # a sled runs on its skis [000 §9.1 Ground]
     ("Tile  2 x  2 with Winged Wheel Logo", "", "structural", ""),  # a sticker-like print is not a wheel
     ("Sticker  1.9 x  1.9 with Wheel", "Sticker", "decoration", ""),
     ("Minifig Sword Cutlass", "Minifig Accessory", "weapon", "melee"),

@@ -102,7 +102,7 @@ _STAR_SHIPS = {"ship", "ships", "destroyer", "destroyers", "cruiser", "cruisers"
 _DRIVER_NAMES = {"car", "truck", "lorry", "van", "bus", "jeep", "buggy", "motorbike", "motorcycle", "bike",
                  "scooter", "racer", "dragster", "rover", "tractor", "bulldozer", "digger", "excavator",
                  "forklift", "trike", "kart", "locomotive", "crawler", "walker", "walkers", "droid", "droids",
-                 "robot", "robots", "mech", "mechs"}
+                 "robot", "robots", "mech", "mechs", "vehicle"}
 
 
 def _vehicle_name(model, idx, flying_only: bool = False) -> str:
@@ -121,8 +121,8 @@ def _names_vehicle(name: list[str], flying_only: bool) -> bool:
         if (w in _FLYER_NAMES and before != "fire") or (w in _STAR_SHIPS and before in ("space", "star")) \
                 or letter_wing(name, k):  # an "X-Wing" is a starfighter, not a wing
             return True
-        if not flying_only and w in _DRIVER_NAMES:
-            return True
+        if not flying_only and w in _DRIVER_NAMES and not (w == "vehicle" and _NOT_A_VEHICLE & set(name)):
+            return True  # the plain word "vehicle" beside a place's ("base + vehicle") names no one vehicle
     return False
 
 

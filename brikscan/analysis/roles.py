@@ -61,7 +61,8 @@ _WEAPON = {**{w: "melee" for w in _MELEE}, "shield": "shield", "gun": "gun", "pi
            "cannon": "cannon", "missile": "rocket", "rocket": "rocket", "torpedo": "rocket", "bomb": "explosive",
            "dynamite": "explosive", "grenade": "explosive", "flamethrower": "flamethrower", "catapult": "launcher",
            "shooter": "launcher"}
-_PROPULSION = {"wheel": "ground", "tyre": "ground", "tire": "ground", "tread": "ground", "propeller": "thrust",
+_PROPULSION = {"wheel": "ground", "tyre": "ground", "tire": "ground", "tread": "ground", "ski": "ground",
+               "propeller": "thrust",
                "rotor": "flight", "wing": "forward_flight", "sail": "thrust", "oar": "water", "rudder": "water"}
 # Controls and sensors printed or built as a part ("Tile 1 x 2 with Blue Screen", "Hinge Control Stick")
 _CONTROLS = {"screen", "screens", "computer", "console", "keyboard", "gauges", "gauge", "joystick", "controls",
