@@ -2137,3 +2137,24 @@ def test_the_plain_word_vehicle_names_a_vehicle_unless_a_place_is_named_too(tmp_
     assert [c.kind for c in a.creations] == ["vehicle"], [(c.kind, c.kind_reason) for c in a.creations]
     b = _analyse(_model(tmp_path, "base + vehicle.ldr", BODY))
     assert [c.kind for c in b.creations] == ["building"], [(c.kind, c.kind_reason) for c in b.creations]
+
+
+@needs_shared
+def test_a_build_named_a_walker_walks_on_its_feet(tmp_path):
+    """30054's micro AT-ST (not in ../shared) stands on two feet whose legs are clips and bars no joint rule
+    reads: a build named for a walker ("AT-ST", "walker", "mech", "robot") with no propulsion found walks on the
+    pieces it stands on, two or more feet apart, ground propulsion [000 §9.1 Standard Propulsion: legs]. Its
+    name is evidence, its feet decide: the same body on one foot, or named "tower", is a building."""
+    legs = [f"1 4 0 {y} {z} {ID} 3004.dat" for z in (-60, 60) for y in (0, 24)]  # two legs of 1 x 2 bricks
+    body = BODY
+    a = _analyse(_model(tmp_path, "AT-ST.ldr", body + legs))
+    (walker,) = [c for c in a.creations]
+    assert walker.kind == "vehicle", walker.kind_reason
+    feet = [walker.roles[i] for i in walker.elements if a.model.elements[i].bbox_max[1] >= 47]
+    assert len(feet) == 2 and all(r.role == "propulsion" and r.params["type"] == "ground" and "a foot" in r.reason
+                                  for r in feet), [r.reason for r in feet]
+    card = next(k for k in a.cards if k.creation is walker)
+    assert [(p.type, p.move_in) for p in card.propulsion] == [("ground", 10)]  # the [000 §9.1] default
+    for name, lines in (("tower.ldr", body + legs), ("AT-ST one leg.ldr", body + legs[:2])):
+        b = _analyse(_model(tmp_path, name, lines))
+        assert [c.kind for c in b.creations] == ["building"], (name, [(c.kind, c.kind_reason) for c in b.creations])

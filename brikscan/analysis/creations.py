@@ -32,8 +32,8 @@ from .ground import MIN_LEGS, MIN_STANDING_WHEELS, blade_extensions, _carriages,
 from .guns import _barrels, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
-from .kinds import _boat_hull, _boat_reason, _kind, _rooted, _vehicle_name
-from .measure import box_volume, element_boxes
+from .kinds import _boat_hull, _boat_reason, _kind, _rooted, _vehicle_name, _walker_name
+from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .mounts import GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
 from .moving_parts import (CLOSER_REASON, LOCKED_REASON, _closes_opening, _device_arms, _interior_roles,
@@ -306,6 +306,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         if i in wheels and i not in rolling:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
+    if not walker and not boat and not any(r.role == "propulsion" for r in roles.values()):
+        walker = _named_walker_feet(model, graph, idx, roles, low, ground)
     for i in carriage_wheels:  # the wheels a field piece rolls on are its running gear, not its barrel
         if low[i] >= ground - GROUND_TOL_LDU:
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; the gun's carriage rolls on it on the "
@@ -334,7 +336,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         flyer = False  # jets on a build that stands on its wheels: a rover's boosters, Thrusters [000 §9.3]
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
-    _barrels(model, graph, idx, classes, roles, flyer or walker, nozzles)  # a war walker's guns stick out too
+    _barrels(model, graph, idx, classes, roles, flyer or walker, nozzles,  # a war walker's guns stick out too
+             walker=walker and not flyer)
     _engine_assemblies(model, graph, idx, classes, roles, flyer)
     if named_prop and flyer:
         _fitted_in_named(model, graph, idx, classes, roles, named_prop)
@@ -352,7 +355,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                keep={i for i in idx if (classes[i].accessory and roles[i].source == "part") or i in stowed or
                      i in struts or classes[i].word in ("steering", "control", "winch") or
                     (classes[i].word == "door" and classes[i].role == "structural")},  # a door frame is wall
-               sensors={i for i in idx if is_open(roles[i]) and {"dish", "radar"} & _words_of(els[i])})
+               sensors={i for i in idx if is_open(roles[i]) and {"dish", "radar"} & _words_of(els[i]) and
+                        low[i] < ground - GROUND_TOL_LDU})  # a dish the build stands on is a foot, no sensor
         furniture(model, graph, idx, roles, root)
         _device_arms(model, graph, idx, classes, roles, core, joint_parts,
                      [jb for jb, v in zip(hanging, verdicts) if v is not None and v[0] == "structural" and
@@ -362,6 +366,37 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     if boat:
         _sail_rig(model, graph, idx, roles)
     return roles
+
+
+def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
+                       low: dict[int, float], ground: float) -> bool:
+    """A build named for a walker ("AT-TE Walker", "Mini Robots") with no propulsion found stands on its feet:
+    the pieces it stands on at the ground, in two or more separate feet, are its legs' ground propulsion
+    [000 §9.1 Standard Propulsion: legs] (a micro walker's legs are clips, bars and ball joints that no joint
+    rule reads as legs). Whether it is so named is evidence, where it stands decides; True when it walks."""
+    name = _walker_name(model, idx)
+    if not name:
+        return False
+    els = model.elements
+    feet = [i for i in idx if low[i] >= ground - GROUND_TOL_LDU and i in roles and
+            roles[i].role in ("structural", "decoration", "weak point") and roles[i].source in ("part", "topology")]
+    groups = components_in(graph, feet) if feet else []
+    # feet apart from each other: pieces of one foot touch or lie within a plate of each other
+    merged: list[list[int]] = []
+    for g in groups:
+        near = [m for m in merged if any(box_gap(els[a], els[b]) <= FOOT_GAP_LDU for a in g for b in m)]
+        merged = [m for m in merged if m not in near] + [sorted(set(g) | {i for m in near for i in m})]
+    if len(merged) < MIN_LEGS:
+        return False
+    for i in feet:
+        roles[i] = RoleDecision("propulsion", f"{roles[i].reason.split(';')[0]}; a foot of a build named a walker "
+                                              f"({name!r}), standing on the ground beside {len(merged) - 1} more: "
+                                              "its legs, ground propulsion [000 §9.1 Standard Propulsion: legs]",
+                                "geometry", {"type": "ground"})
+    return True
+
+
+FOOT_GAP_LDU = 8.0  # pieces of one foot lie within a plate of each other
 
 
 def _count_legs(chains: list[list[int]], verdicts: list) -> int:

@@ -66,7 +66,7 @@ class _FlyerBody:
 
 
 def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool,
-             nozzles: set[int] | frozenset[int] = frozenset()) -> None:
+             nozzles: set[int] | frozenset[int] = frozenset(), walker: bool = False) -> None:
     """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
     gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration.
     A minifig's torch or loudhailer is measured along its own axes (turned on a wing tip it is still a rod); what is
@@ -91,6 +91,9 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
             continue
         if not _words_of(els[i]) & _BARREL_WORDS or classes[i].minifig_body:
             continue
+        if any(j in roles and roles[j].role == "propulsion" and roles[j].params.get("type") == "ground"
+               for j in graph.neighbors(i)):
+            continue  # a rod holding a foot or a wheel is the leg's or the axle's, no barrel
         # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
         # is still a rod); built pieces by their box, as they line up with the build
         centre, d, length, thick = _rod_axis(model, i, own=classes[i].accessory)
@@ -115,8 +118,9 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                for e in ends]
         if not any(out):
             continue
-        roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of a flyer's "
-                                          "body: a gun barrel [000 §8.2 Ranged Weapons]", "geometry",
+        roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of the body of "
+                                          f"a {'walker' if walker else 'flyer'}: a gun barrel [000 §8.2 Ranged "
+                                          "Weapons]", "geometry",
                                 {"type": "gun"})
         _strung_on(model, graph, idx, roles, i, centre, d, nozzles)
 

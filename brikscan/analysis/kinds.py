@@ -112,6 +112,18 @@ def _vehicle_name(model, idx, flying_only: bool = False) -> str:
     return next((sub for sub, name in _own_names(model, idx) if name and _names_vehicle(name, flying_only)), "")
 
 
+_WALKER_NAMES = {"walker", "walkers", "mech", "mechs", "robot", "robots", "exosuit", "strider"}
+
+
+def _walker_name(model, idx) -> str:
+    """The first of the build's own submodels whose name names a walker: a walker, a mech, a robot, or an
+    "All Terrain" walker by its designation ("AT-AT", "AT-ST", "AT-TE"); "" when none does."""
+    def walks(name: list[str]) -> bool:
+        return bool(_WALKER_NAMES & set(name)) or any(
+            a == "at" and len(b) == 2 and b.isalpha() for a, b in zip(name, name[1:]))
+    return next((sub for sub, name in _own_names(model, idx) if walks(name)), "")
+
+
 def _names_vehicle(name: list[str], flying_only: bool) -> bool:
     """Whether these words of a submodel's name (numbers left out) name a vehicle, or a flyer with ``flying_only``."""
     for k in dict.fromkeys((len(name) - 1, 0)):  # the last word names the thing, or the first ("podracer anakin")
