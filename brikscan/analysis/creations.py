@@ -388,6 +388,14 @@ def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, 
         merged = [m for m in merged if m not in near] + [sorted(set(g) | {i for m in near for i in m})]
     if len(merged) < MIN_LEGS:
         return False
+    lo, hi = element_boxes(model, [i for m in merged for i in m])
+    area, k = [], 0
+    for m in merged:  # each foot's footprint on the ground
+        f_lo, f_hi = lo[k:k + len(m)].min(axis=0), hi[k:k + len(m)].max(axis=0)
+        area.append(float((f_hi[0] - f_lo[0]) * (f_hi[2] - f_lo[2])))
+        k += len(m)
+    if max(area) > FEET_ALIKE * min(area):
+        return False  # legs come alike: a crate standing against one foot makes that no foot
     for i in feet:
         roles[i] = RoleDecision("propulsion", f"{roles[i].reason.split(';')[0]}; a foot of a build named a walker "
                                               f"({name!r}), standing on the ground beside {len(merged) - 1} more: "
@@ -397,6 +405,7 @@ def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, 
 
 
 FOOT_GAP_LDU = 8.0  # pieces of one foot lie within a plate of each other
+FEET_ALIKE = 4.0  # the biggest foot's footprint is at most this many times the smallest's (a big and a small pair)
 
 
 def _count_legs(chains: list[list[int]], verdicts: list) -> int:
