@@ -1472,9 +1472,10 @@ def test_what_looks_like_a_detail_but_does_the_work_of_the_build_keeps_its_role(
 
 def _names_model(paths, main: str = "6285 - the set.ldr"):
     """A stand-in model for the name rules alone: elements placed by these submodel paths, in a main file."""
+    from pathlib import Path
     from types import SimpleNamespace
 
-    return SimpleNamespace(main=SimpleNamespace(name=main),
+    return SimpleNamespace(main=SimpleNamespace(name=main), path=Path(main),  # on disk as it names itself
                            elements=[SimpleNamespace(submodel_path=p, category="") for p in paths])
 
 
@@ -2158,3 +2159,29 @@ def test_a_build_named_a_walker_walks_on_its_feet(tmp_path):
     for name, lines in (("tower.ldr", body + legs), ("AT-ST one leg.ldr", body + legs[:2])):
         b = _analyse(_model(tmp_path, name, lines))
         assert [c.kind for c in b.creations] == ["building"], (name, [(c.kind, c.kind_reason) for c in b.creations])
+
+
+@needs_shared
+def test_a_craft_pinned_on_its_carrier_is_docked_when_its_own_submodel_names_a_vehicle(tmp_path):
+    """6544's space shuttle (not in ../shared) rides pinned on the back of its carrier plane: a submodel placed in
+    the main model, with its own engine and controls, held by one Technic pin, is a craft of its own when its
+    submodel names a vehicle ("space shuttle"); a pinned-on section named for nothing stays with the craft it is
+    pinned to [000 §7.1 Vehicle]."""
+    ry = "0 0 1 0 1 0 -1 0 0"
+    plane = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 7 -60 0 0 {ID} 3934.dat"] + \
+        [f"1 4 0 -56 {z} {ID} 3020.dat" for z in (-60, -20, 20)] + [f"1 4 0 -80 30 {ID} 3700.dat"]
+    top = [f"1 4 0 -80 50 {ID} 3700.dat"] + [f"1 15 0 {-104 - 24 * k} 50 {ID} 3004.dat" for k in range(7)]
+    top += [f"1 0 0 -256 50 {ID} 3475b.dat", f"1 0 0 -264 50 {ID} 4592c01.dat"]
+
+    def model(name: str):
+        sub = name.replace(" ", "_") if name else "section"
+        lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} plane.ldr",
+                 f"1 16 0 0 0 {ID} {sub}.ldr", f"1 0 0 -70 40 {ry} 3673.dat", "0 NOFILE",
+                 "0 FILE plane.ldr", "0 plane", "0 Name: plane.ldr"] + plane + ["0 NOFILE",
+                 f"0 FILE {sub}.ldr", f"0 {sub}", f"0 Name: {sub}.ldr"] + top + ["0 NOFILE"]
+        return _analyse(_model(tmp_path, f"{sub}.mpd", lines))
+    a = model("space shuttle")
+    crafts = sorted((c.name, len(c.elements)) for c in a.creations if c.kind == "vehicle")
+    assert len(crafts) == 2 and any("shuttle" in n for n, _ in crafts), crafts
+    b = model("")
+    assert len([c for c in b.creations if c.kind == "vehicle"]) == 1, [(c.name, c.kind) for c in b.creations]

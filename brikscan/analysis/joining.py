@@ -9,7 +9,7 @@ from ..geometry.boxes import box_gaps, elements_box
 from .connectivity import add_resting, add_turning, components_in, joint_halves
 from .element_shape import RESTING_GAP_LDU, cockpits, _crew_place, nx
 from .engines import _bare_masts
-from .kinds import _boat_hull
+from .kinds import _boat_hull, _name_words, _names_vehicle
 from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU
 from .roles import structural_kind
@@ -224,7 +224,10 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
                 pset = set(piece)
                 links = [graph.edges[i, j] for i in piece for j in graph.neighbors(i) if j in cset and j not in pset]
                 held = [d for d in links if d.get("kind") not in ("contact", "resting")]
-                if len(held) > DOCKED_MAX_STUDS or any(d.get("kind") == "technic" for d in held):
+                # pinned on: a section of the craft, unless its own submodel names a vehicle (a shuttle pinned on
+                # the back of its carrier plane flies off it)
+                named = _names_vehicle(_name_words(name), False)
+                if len(held) > DOCKED_MAX_STUDS or (any(d.get("kind") == "technic" for d in held) and not named):
                     continue
                 out.append(piece)
                 taken |= pset
