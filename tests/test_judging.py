@@ -1138,7 +1138,7 @@ def test_a_boat_part_high_above_the_keel_is_plating_and_a_bank_of_exhausts_drive
 
     a = _official("10019 - Rebel Blockade Runner - UCS.mpd")
     br = max(a.cards, key=lambda k: len(k.creation.elements))
-    assert br.creation.kind_reason != "a boat hull"
+    assert not br.creation.kind_reason.startswith("a boat hull")
     assert sum(1 for p in br.propulsion if p.type == "thrust" and len(p.elements) > 3) == 11
     a = _official("10030-1 - Imperial Star Destroyer - UCS.mpd")
     isd = max(a.cards, key=lambda k: len(k.creation.elements))
@@ -1880,6 +1880,8 @@ def test_a_one_file_model_s_name_names_its_one_build(tmp_path):
     a = _analyse(_model(tmp_path, "boat.ldr", BODY))
     assert [c.kind for c in a.creations] == ["vehicle"] and "boat" in a.creations[0].kind_reason, \
         [(c.kind, c.kind_reason) for c in a.creations]
+    # no oars, sails, engine or helm: the card says it cannot move and how to annotate what drives it
+    assert not a.cards[0].propulsion and any("no propulsion recognised" in w for w in a.cards[0].warnings)
     twin = BODY + [line.replace(" 0 -", " 300 -", 1) for line in BODY]
     two = _analyse(_model(tmp_path, "boats.ldr", twin))
     assert sorted(c.kind for c in two.creations) == ["building", "building"], \
