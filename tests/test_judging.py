@@ -1475,8 +1475,11 @@ def _names_model(paths, main: str = "6285 - the set.ldr"):
     from pathlib import Path
     from types import SimpleNamespace
 
+    import numpy as np
+
     return SimpleNamespace(main=SimpleNamespace(name=main), path=Path(main),  # on disk as it names itself
-                           elements=[SimpleNamespace(submodel_path=p, category="") for p in paths])
+                           elements=[SimpleNamespace(submodel_path=p, category="") for p in paths],
+                           element_categories=lambda: np.array([""] * len(paths), dtype=str))
 
 
 def test_a_boat_is_named_by_the_last_word_of_its_submodel():

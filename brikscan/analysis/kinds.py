@@ -58,8 +58,10 @@ def _name_words(sub: str) -> list[str]:
 
 def _is_the_model(model, idx) -> bool:
     """The build holds four fifths of the model's elements that are not minifig parts."""
-    rest = sum(1 for e in model.elements if not (e.category or "").lower().startswith("minifig"))
-    own = sum(1 for i in idx if not (model.elements[i].category or "").lower().startswith("minifig"))
+    cats = model.element_categories()
+    other = ~np.char.startswith(cats, "minifig") if len(cats) else np.zeros(0, dtype=bool)
+    rest = int(other.sum())
+    own = int(other[np.asarray(list(idx), dtype=np.int64)].sum()) if len(idx) else 0
     return own * 5 >= rest * 4 > 0
 
 

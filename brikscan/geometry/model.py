@@ -177,6 +177,16 @@ class Model:
     submodels: dict[str, LDrawFile]
     timings: dict[str, float] = field(default_factory=dict)
     _boxes: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False, compare=False)
+    _categories: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+
+    def element_categories(self) -> np.ndarray:
+        """(E,) every element's part category, lower case (a read-only array, gathered once): what the layers
+        above ask of all elements at once ("how many are minifig parts") without a Python loop per ask."""
+        if self._categories is None or len(self._categories) != len(self.elements):
+            cats = np.array([(e.category or "").lower() for e in self.elements], dtype=str)
+            cats.flags.writeable = False
+            self._categories = cats
+        return self._categories
 
     def element_boxes(self) -> tuple[np.ndarray, np.ndarray]:
         """(E,3) world box minima and maxima of every element: the one place every layer takes "the boxes of these
