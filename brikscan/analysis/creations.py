@@ -368,6 +368,10 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     return roles
 
 
+FOOT_GAP_LDU = 8.0  # pieces of one foot lie within a plate of each other
+FEET_ALIKE = 4.0  # the biggest foot's footprint is at most this many times the smallest's (a big and a small pair)
+
+
 def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
                        low: dict[int, float], ground: float) -> bool:
     """A build named for a walker ("AT-TE Walker", "Mini Robots") with no propulsion found stands on its feet:
@@ -402,10 +406,6 @@ def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, 
                                               "its legs, ground propulsion [000 §9.1 Standard Propulsion: legs]",
                                 "geometry", {"type": "ground"})
     return True
-
-
-FOOT_GAP_LDU = 8.0  # pieces of one foot lie within a plate of each other
-FEET_ALIKE = 4.0  # the biggest foot's footprint is at most this many times the smallest's (a big and a small pair)
 
 
 def _count_legs(chains: list[list[int]], verdicts: list) -> int:

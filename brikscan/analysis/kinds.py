@@ -121,8 +121,9 @@ def _walker_name(model, idx) -> str:
     """The first of the build's own submodels whose name names a walker: a walker, a mech, a robot, or an
     "All Terrain" walker by its designation ("AT-AT", "AT-ST", "AT-TE"); "" when none does."""
     def walks(name: list[str]) -> bool:
-        return bool(_WALKER_NAMES & (set(name) | {a + b for a, b in zip(name, name[1:])})) or any(
-            a == "at" and len(b) == 2 and b.isalpha() for a, b in zip(name, name[1:]))  # "exo-suit": one word
+        pairs = list(zip(name, name[1:]))
+        return bool(_WALKER_NAMES & (set(name) | {a + b for a, b in pairs})) or \
+            any(a == "at" and len(b) == 2 and b.isalpha() for a, b in pairs)  # "exo-suit" is one word, "AT-TE" a class
     return next((sub for sub, name in _own_names(model, idx) if walks(name)), "")
 
 
