@@ -2161,9 +2161,23 @@ def test_a_build_named_a_walker_walks_on_its_feet(tmp_path):
                                   for r in feet), [r.reason for r in feet]
     card = next(k for k in a.cards if k.creation is walker)
     assert [(p.type, p.move_in) for p in card.propulsion] == [("ground", 10)]  # the [000 §9.1] default
-    for name, lines in (("tower.ldr", body + legs), ("AT-ST one leg.ldr", body + legs[:2])):
+    for name, lines in (("tower.ldr", body + legs), ("AT-ST one leg.ldr", body + legs[:2]),
+                        ("robot shop.ldr", body + legs)):  # the last word names the thing: a shop on two piers
         b = _analyse(_model(tmp_path, name, lines))
         assert [c.kind for c in b.creations] == ["building"], (name, [(c.kind, c.kind_reason) for c in b.creations])
+
+
+def test_which_names_name_a_walker():
+    """The last word names the thing ("AT-TE Walker", "Mini Robots", "Exo-Suit", an All Terrain "AT-ST" at the
+    end); a "robot shop", a "walker hut" or a house one meets "at my" door names no walker."""
+    from brikscan.analysis.kinds import _walker_name
+
+    def walks(main: str) -> bool:
+        return bool(_walker_name(_names_model([()] * 4, main=main), [0, 1, 2, 3]))
+    assert all(map(walks, ["20009 - AT-TE Walker.ldr", "4917 - Mini Robots.ldr", "30054 - AT-ST.ldr",
+                           "4489 - at-at.ldr", "21109_Exo-Suit.ldr", "imperial at-st.ldr", "mech.ldr"]))
+    assert not any(map(walks, ["robot shop.ldr", "walker hut.ldr", "meet at my house.ldr", "at the beach.ldr",
+                               "robot factory.ldr"]))
 
 
 @needs_shared

@@ -121,9 +121,13 @@ def _walker_name(model, idx) -> str:
     """The first of the build's own submodels whose name names a walker: a walker, a mech, a robot, or an
     "All Terrain" walker by its designation ("AT-AT", "AT-ST", "AT-TE"); "" when none does."""
     def walks(name: list[str]) -> bool:
-        pairs = list(zip(name, name[1:]))
-        return bool(_WALKER_NAMES & (set(name) | {a + b for a, b in pairs})) or \
-            any(a == "at" and len(b) == 2 and b.isalpha() for a, b in pairs)  # "exo-suit" is one word, "AT-TE" a class
+        if not name or _NOT_A_VEHICLE & set(name[:-1]) or name[-1] in _NOT_A_VEHICLE:
+            return False  # the last word names the thing: a "robot shop" or a "walker hut" is no walker
+        last = name[-1] if len(name) < 2 else name[-2] + name[-1]  # "exo-suit" is one word
+        if name[-1] in _WALKER_NAMES or last in _WALKER_NAMES:
+            return True
+        core = name[:-1] if name[-1] in _WALKER_NAMES else name  # "AT-TE Walker", "Imperial AT-ST"
+        return len(core) >= 2 and core[-2] == "at" and len(core[-1]) == 2 and core[-1].isalpha()
     return next((sub for sub, name in _own_names(model, idx) if walks(name)), "")
 
 
