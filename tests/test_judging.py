@@ -2097,12 +2097,13 @@ def test_a_propeller_spinning_level_on_top_is_a_helicopter_rotor(tmp_path):
     """2531's rescue helicopter (not in ../shared) has a "Propeller 4 Blade 5 Diameter" on a pin tile on its
     roof, its blades lengthened by two 1 x 8 plates: spinning level with nothing over its hub it is a rotor,
     Flight [000 §9.1 Flight: helicopter blades], and the plates are part of it (it was Thrust, and the plates
-    and the plates sticking out of the body were Forward Flight wings: a helicopter flies on its rotor)."""
+    and the plates sticking out of the body were Forward Flight wings: a helicopter flies on its rotor). It is a
+    rotor only on a build with a pilot's place or a flyer's name; on a house's roof it is a fan."""
     turn, back = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"
     rotor = [f"1 0 0 -56 0 {back} 3176.dat", f"1 7 0 -64 0 {ID} 2460.dat", f"1 0 0 -88 0 {turn} 2479.dat",
              f"1 0 0 -96 90 {turn} 3460.dat", f"1 0 0 -96 -90 {turn} 3460.dat"]
     stubs = [f"1 0 {x} 0 0 {ID} 3666.dat" for x in (-60, 60)]  # 1 x 6 plates under the body, sticking out
-    a = _analyse(_model(tmp_path, "heli.ldr", BODY + rotor + stubs))
+    a = _analyse(_model(tmp_path, "rescue helicopter.ldr", BODY + rotor + stubs))
     heli, prop = _role(a, "2479.dat")
     assert prop.role == "propulsion" and prop.params.get("type") == "flight", prop.reason
     blades = [heli.roles[i] for i in heli.elements if a.model.elements[i].part == "3460.dat"]
@@ -2112,6 +2113,9 @@ def test_a_propeller_spinning_level_on_top_is_a_helicopter_rotor(tmp_path):
     assert stub.role != "propulsion" and "a stub, not a wing" in stub.reason, stub.reason
     card = next(k for k in a.cards if k.creation is heli)
     assert card.flying and "forward_flight" not in {p.type for p in card.propulsion}
+    # the same propeller on the roof of a build with no pilot's place and no flyer's name is a fan: no rotor
+    _, fan = _role(_analyse(_model(tmp_path, "house.ldr", BODY + rotor)), "2479.dat")
+    assert fan.params.get("type") != "flight", fan.reason
 
 
 @needs_shared

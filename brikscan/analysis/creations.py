@@ -24,8 +24,8 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import components_in, rigid_groups
 from .creation import Creation
 from .details import _detail_part, _details
-from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _rests_on, _up_axis, _words_of,
-                            cockpits, is_controls, nx)
+from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place, _rests_on, _up_axis,
+                            _words_of, cockpits, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _nozzles, _rocket_tails, _sail_rig)
 from .ground import MIN_LEGS, MIN_STANDING_WHEELS, blade_extensions, _carriages, _ground_contact, _lifts, _spins_level
@@ -155,6 +155,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 role, reason, params = "structural", f"{c.reason.split(': a ship')[0]}: {BARE_MAST_REASON}", {}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
+    piloted = _crew_place(classes, idx) or bool(_vehicle_name(model, idx))
     for i, r in list(roles.items()):  # a rotor lifts only spinning level with nothing over it (a helicopter's):
         # judged before the wings, which fly only a build with an engine or a pilot's place
         if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
@@ -163,9 +164,11 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                                                   "blades or under the build; a detail, not propulsion [000 §9.1]",
                                     "geometry")
         elif not boat and not rooted and r.role == "propulsion" and r.source == "part" and \
-                r.params.get("type") == "thrust" and classes[i].word == "propeller" and _lifts(model, graph, idx, i):
-            # a propeller spinning level on top of the build, nothing over its hub: a helicopter's rotor, its
-            # plates lengthening the blades part of it [000 §9.1 Flight: helicopter blades]
+                r.params.get("type") == "thrust" and classes[i].word == "propeller" and piloted and \
+                _lifts(model, graph, idx, i):
+            # a propeller spinning level on top of a build with a pilot's place, nothing over its hub: a
+            # helicopter's rotor, its plates lengthening the blades part of it [000 §9.1 Flight: helicopter
+            # blades] (on a roof with no one to fly it, a fan)
             roles[i] = RoleDecision("propulsion", f"{r.reason}, but it spins level on top of the build with "
                                                   "nothing over it: a rotor, Flight [000 §9.1]", "geometry",
                                     {"type": "flight"})
