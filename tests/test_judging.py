@@ -1511,7 +1511,7 @@ def test_a_propeller_lying_flat_on_a_ships_deck_is_no_thruster():
     propeller pushes along its axis [000 §9.3]: standing up on a deck it pushes the ship no way it floats, so it
     is no Thruster (the labels call it the capstan, a device); the masts and sails stay the Thrusters."""
     a = _official("6286 - Skulls Eye Schooner.mpd")
-    ship = next(c for c in a.creations if c.name == "6286 - main")
+    ship = next(c for c in a.creations if c.name == "6286 - Skulls Eye Schooner")
     props = [i for i in ship.elements if "'Propeller" in ship.roles[i].reason]  # parts embedded as "2479"
     assert props and all(ship.roles[i].role != "propulsion" and "lies flat" in ship.roles[i].reason for i in props)
     card = next(k for k in a.cards if k.creation is ship)
@@ -1524,7 +1524,7 @@ def test_a_mast_with_its_sections_yards_and_sails_is_one_thruster():
     one upright axis (a join the connector data does not know), with yards and sails. A player counts a Thruster
     per mast [000 §9.3 Thrust Vectors]: two, each with all its mast sections."""
     a = _official("6285 - Black Seas Barracuda.mpd")
-    ship = next(c for c in a.creations if c.name == "6285 - main")
+    ship = next(c for c in a.creations if c.name == "6285 - Black Seas Barracuda")
     card = next(k for k in a.cards if k.creation is ship)
     thrusters = [p for p in card.propulsion if p.type == "thrust"]
     assert len(thrusters) == 2
@@ -1902,6 +1902,7 @@ def test_the_file_s_own_name_names_the_build_when_its_main_file_name_says_nothin
     a = _analyse(_model(tmp_path, "Imperial Star Destroyer.mpd", lines))
     assert [c.kind for c in a.creations] == ["vehicle"], [(c.kind, c.kind_reason) for c in a.creations]
     assert a.cards[0].flying
+    assert a.creations[0].name == "Imperial Star Destroyer"  # shown by that name too, not as "main"
     b = _analyse(_model(tmp_path, "main.mpd", lines))
     assert [c.kind for c in b.creations] == ["building"], [(c.kind, c.kind_reason) for c in b.creations]
 
@@ -2145,8 +2146,20 @@ def test_the_plain_word_vehicle_names_a_vehicle_unless_a_place_is_named_too(tmp_
     submodel "base + vehicle" names a base and what docks at it, no one vehicle."""
     a = _analyse(_model(tmp_path, "support vehicle.ldr", BODY))
     assert [c.kind for c in a.creations] == ["vehicle"], [(c.kind, c.kind_reason) for c in a.creations]
-    b = _analyse(_model(tmp_path, "base + vehicle.ldr", BODY))
-    assert [c.kind for c in b.creations] == ["building"], [(c.kind, c.kind_reason) for c in b.creations]
+    for name in ("base + vehicle.ldr", "walker hut.ldr", "robot wars arena.ldr", "vehicle bridge.ldr"):
+        b = _analyse(_model(tmp_path, name, BODY))
+        assert [c.kind for c in b.creations] == ["building"], (name, [(c.kind, c.kind_reason) for c in b.creations])
+
+
+@needs_shared
+def test_a_loose_wheel_or_ski_with_no_body_is_a_spare_part(tmp_path):
+    """A Technic ski or a plate with its wheels lying apart from everything, with no body to carry, moves nothing:
+    a spare part lying about, scenery, not a 13 CP vehicle [000 §7.1]; on a body the same ski carries a sled."""
+    for part in ("2713.dat", "122c01.dat"):
+        a = _analyse(_model(tmp_path, "yard.ldr", BODY + [f"1 0 300 0 0 {ID} {part}"]))
+        _, r = _role(a, part)
+        (c,) = [c for c in a.creations if any(a.model.elements[i].part == part for i in c.elements)]
+        assert c.kind == "scenery", (part, c.kind, c.kind_reason)
 
 
 @needs_shared
@@ -2206,5 +2219,6 @@ def test_a_craft_pinned_on_its_carrier_is_docked_when_its_own_submodel_names_a_v
     a = model("space shuttle")
     crafts = sorted((c.name, len(c.elements)) for c in a.creations if c.kind == "vehicle")
     assert len(crafts) == 2 and any("shuttle" in n for n, _ in crafts), crafts
-    b = model("")
-    assert len([c for c in b.creations if c.kind == "vehicle"]) == 1, [(c.name, c.kind) for c in b.creations]
+    for section in ("", "truck cab"):  # named for nothing, or a section of a vehicle by its last word
+        b = model(section)
+        assert len([c for c in b.creations if c.kind == "vehicle"]) == 1, [(c.name, c.kind) for c in b.creations]

@@ -371,7 +371,7 @@ def test_6286_deck_cannons_are_the_ships_weapons(loaded, library_zip):
     minifigs, and Vehicle Weapons are for Vehicles" [000 §8.1 Turrets]. A pirate standing at one is its crew (the
     Gunner assigned to it, +1 CP Gunnery [000 §11.2], [000 §8.6]) and carries only his own weapons."""
     a = _cards(loaded, "6286 - Skulls Eye Schooner.mpd")
-    ship = a.card_named("6286 - main")
+    ship = a.card_named("6286 - Skulls Eye Schooner")
     cannons = [w for w in ship.weapons if w.type == "cannon"]
     assert len(cannons) == 4 and all((w.size, w.cost, w.category) == (2, 6, "") for w in cannons)
     figs = {c.creation.name: c for c in a.cards if c.creation.kind == "minifig"}

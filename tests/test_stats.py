@@ -499,7 +499,7 @@ def test_the_imperial_shuttles_twin_cannons_are_two_weapons(loaded, library_zip)
     from brikscan.analysis.stats import analyse
 
     m = loaded(MODELS_DIR / "10212-1 - Imperial Shuttle - UCS.mpd", library_zip)
-    card = next(c for c in analyse(m).cards if c.creation.name == "10212 - main")
+    card = next(c for c in analyse(m).cards if c.creation.name == "10212-1 - Imperial Shuttle - UCS")
     alone = [w.name for w in card.weapons if len(w.elements) == 1]
     assert not any("Technic" in n for n in alone), alone
     twins = [w for w in card.weapons if sum("Bar  8L" in m.elements[i].description for i in w.elements) == 2]

@@ -226,7 +226,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
                 held = [d for d in links if d.get("kind") not in ("contact", "resting")]
                 # pinned on: a section of the craft, unless its own submodel names a vehicle (a shuttle pinned on
                 # the back of its carrier plane flies off it)
-                named = _names_vehicle(_name_words(name), False)
+                named = _names_vehicle(_name_words(name), False, last_only=True)
                 if len(held) > DOCKED_MAX_STUDS or (any(d.get("kind") == "technic" for d in held) and not named):
                     continue
                 out.append(piece)

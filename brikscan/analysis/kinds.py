@@ -97,7 +97,9 @@ _FLYER_NAMES = {"spaceship", "spaceships", "starship", "starfighter", "fighter",
 _NOT_A_VEHICLE = {"stop", "park", "parking", "hangar", "garage", "pad", "station", "dock", "port", "stand", "display",
                   "trailer", "shop", "wash", "depot", "yard", "bay", "base", "lift", "ramp", "track", "road", "rack",
                   "tower", "wheel", "wheels", "engine", "cockpit", "seat", "driver", "pilot", "minifig", "figure",
-                  "crew", "door", "roof", "interior", "transporter", "carrier"}
+                  "crew", "door", "roof", "interior", "transporter", "carrier", "hut", "arena", "bridge",
+                  "building", "house", "storage", "factory", "store", "hall", "workshop", "lab", "camp", "fort",
+                  "outpost", "barracks", "warehouse", "museum"}
 # a warship's class after "star" or "space" names a starship (a "Star Destroyer"); alone it may be a boat's
 _STAR_SHIPS = {"ship", "ships", "destroyer", "destroyers", "cruiser", "cruisers", "frigate", "corvette",
                "dreadnought", "battleship"}
@@ -131,9 +133,11 @@ def _walker_name(model, idx) -> str:
     return next((sub for sub, name in _own_names(model, idx) if walks(name)), "")
 
 
-def _names_vehicle(name: list[str], flying_only: bool) -> bool:
-    """Whether these words of a submodel's name (numbers left out) name a vehicle, or a flyer with ``flying_only``."""
-    for k in dict.fromkeys((len(name) - 1, 0)):  # the last word names the thing, or the first ("podracer anakin")
+def _names_vehicle(name: list[str], flying_only: bool, last_only: bool = False) -> bool:
+    """Whether these words of a submodel's name (numbers left out) name a vehicle, or a flyer with ``flying_only``;
+    ``last_only``: by its last word alone (a "truck cab" or a "walker legs" names a section of one)."""
+    for k in dict.fromkeys((len(name) - 1,) if last_only else (len(name) - 1, 0)):  # the last word names the
+        # thing, or the first ("podracer anakin")
         if k != len(name) - 1 and _NOT_A_VEHICLE & set(name):
             break  # ... unless a later word names a place or a part ("car park"); "space station - shuttle" is one
         w, before = name[k], name[k - 1] if k else ""
@@ -167,6 +171,9 @@ def _boat_hull(model, idx, classes) -> bool:
     return bool(_boat_reason(model, idx, classes))
 
 
+LOOSE_GEAR_MAX = 4  # a wheel with its tyre, a pair of skis: a spare part, no vehicle, when nothing else is there
+
+
 def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if note_kind:
         return note_kind, "annotated"
@@ -174,6 +181,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if n_animal and n_animal * 2 >= len(idx):
         return "creature", "made of animal parts"
     prop = [i for i in idx if roles[i].role == "propulsion"]
+    if prop and len(idx) <= LOOSE_GEAR_MAX and \
+            not any(roles[i].role in ("structural", "weapon", "device", "crew") for i in idx):
+        return "scenery", f"{len(idx)} element(s) of running gear or engine and no body to carry: a spare part " \
+                          "lying about, scenery (listed, not priced; annotate it to field it) [000 §7.1]"
     if prop:
         kinds = Counter((roles[i].params or {}).get("type", "") or "propulsion" for i in prop)
         return "vehicle", f"{len(prop)} propulsion element(s) (" + ", ".join(

@@ -44,6 +44,18 @@ def name_words(name: str, trailing=frozenset(), keep: int = 0) -> list[str]:
     return out
 
 
+_GENERIC_NAMES = {"main", "model", "untitled", "unnamed", "new", "set"}
+
+
+def file_name_for(model, name: str) -> str:
+    """The name to show for a build named after the main file: the name the file has on disk when the main file's
+    own says nothing ("8099 - main" inside "Midi-Scale Imperial Star Destroyer.mpd"), else ``name``."""
+    disk = file_stem(model.path.name)
+    if set(name_words(name)) <= _GENERIC_NAMES and name_words(disk) and disk.lower() != name.lower():
+        return disk
+    return name
+
+
 def _holding_submodels(model, idx: list[int]) -> list[str]:
     """The submodels holding at least four fifths of the build (its hoses or a loose piece may be placed outside
     it, in the main file), innermost first: a "pirate ship" whose hull is a submodel "hull" of its own is held by
