@@ -2178,6 +2178,15 @@ def test_a_build_named_a_walker_walks_on_its_feet(tmp_path):
                                   for r in feet), [r.reason for r in feet]
     card = next(k for k in a.cards if k.creation is walker)
     assert [(p.type, p.move_in) for p in card.propulsion] == [("ground", 10)]  # the [000 §9.1] default
+    # a long crate standing against one foot, touching it with no connector (21109's Exo-Suit beside its
+    # crate), is joined to the walker but is no foot: the feet are what connectors hold to the walker
+    crate = [f"1 6 0 24 90 {ID} 3007.dat"]
+    c = _analyse(_model(tmp_path, "imperial AT-ST.ldr", body + legs + crate))
+    (walker,) = [k for k in c.creations if any(c.model.elements[i].part == "3007.dat" for i in k.elements)]
+    assert walker.kind == "vehicle" and any(r.role == "propulsion" for r in walker.roles.values()), \
+        (walker.kind, walker.kind_reason)
+    _, box = _role(c, "3007.dat")
+    assert box.role != "propulsion", box.reason
     for name, lines in (("tower.ldr", body + legs), ("AT-ST one leg.ldr", body + legs[:2]),
                         ("robot shop.ldr", body + legs)):  # the last word names the thing: a shop on two piers
         b = _analyse(_model(tmp_path, name, lines))

@@ -21,7 +21,7 @@ from ..errors import UsageError
 from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
-from .connectivity import components_in, rigid_groups
+from .connectivity import JUDGED_KIND, components_in, rigid_groups
 from .creation import Creation
 from .details import _detail_part, _details
 from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place, _rests_on, _up_axis,
@@ -373,6 +373,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
 
 FOOT_GAP_LDU = 8.0  # pieces of one foot lie within a plate of each other
 FEET_ALIKE = 4.0  # the biggest foot's footprint is at most this many times the smallest's (a big and a small pair)
+CRATE_MIN_LDU = 40.0  # a piece standing by itself on the floor is two studs wide or more each way
 
 
 def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
@@ -385,7 +386,22 @@ def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, 
     if not name:
         return False
     els = model.elements
-    feet = [i for i in idx if low[i] >= ground - GROUND_TOL_LDU and i in roles and
+    # not the walker's feet: a crate joined to it only because it touches a foot (no connector between them),
+    # standing on the floor by itself on a footprint of two studs or more each way; a foot resting on
+    # its leg with no connector found stays one
+    held = nx.Graph()
+    held.add_nodes_from(idx)
+    held.add_edges_from((a, b) for a, b, k in graph.subgraph(idx).edges(data="kind")
+                        if k not in (JUDGED_KIND, "contact"))  # touching, no connector
+    parts = sorted(nx.connected_components(held), key=len, reverse=True)
+    apart: set[int] = set()
+    for part in parts[1:]:
+        base = [i for i in part if low[i] >= ground - GROUND_TOL_LDU]
+        if base:
+            b_lo, b_hi = element_boxes(model, base)
+            if min(float(b_hi[:, k].max() - b_lo[:, k].min()) for k in (0, 2)) >= CRATE_MIN_LDU:
+                apart |= part
+    feet = [i for i in idx if low[i] >= ground - GROUND_TOL_LDU and i in roles and i not in apart and
             roles[i].role in ("structural", "decoration", "weak point") and roles[i].source in ("part", "topology")]
     groups = components_in(graph, feet) if feet else []
     # feet apart from each other: pieces of one foot touch or lie within a plate of each other
