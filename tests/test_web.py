@@ -35,6 +35,9 @@ def test_model_lists_every_element_with_role_and_cards(tank):
     assert all(x["role"] and x["reason"] for x in m["elements"])
     cli = cli_json("stats", str(TANK), *LIB_ARGS)
     assert m["creations"] == cli["creations"]
+    # one palette: the web app's roles layer takes the colours the pictures and cards use
+    from brikscan.render.roles_view import ROLE_RGB
+    assert m["role_colours"] == {"structural": [150, 150, 150], **{k: list(v) for k, v in ROLE_RGB.items()}}
 
 
 def _served_geometry(url: str) -> tuple[dict, dict]:

@@ -231,6 +231,8 @@ def test_a_role_change_updates_the_card(browser, tank):
     assert pg.page.inner_text("#pick-role") == "weapon"
     pg.page.check("input[name=layer][value=roles]")
     assert "weapon" in pg.page.inner_text("#legend")
+    from brikscan.render.roles_view import ROLE_RGB  # the key shows the cards' and pictures' weapon colour
+    assert "rgb({},{},{})".format(*ROLE_RGB["weapon"]) in pg.page.inner_html("#legend").replace(" ", "")
     pg.shot("tank-role-changed")
     pg.page.click("#undo")
     pg.page.wait_for_function(f"document.querySelector('#cards .card .total').innerText === {before!r}",

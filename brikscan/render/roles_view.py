@@ -14,9 +14,17 @@ ROLE_RGB = {
 TINT = 0.7  # share of the role colour in a tinted face
 
 
+STRUCTURAL_RGB = (150, 150, 150)  # the key's swatch for Structure (and the web app's roles layer tints it so)
+
+
+def role_palette() -> dict[str, tuple[int, int, int]]:
+    """Every role's colour, Structure's included: the one palette of the pictures, the cards and the web app."""
+    return {"structural": STRUCTURAL_RGB, **ROLE_RGB}
+
+
 def role_legend() -> dict[str, tuple[int, int, int]]:
     """What the tints of ``role_face_rgb`` mean, for a picture's key (Structure keeps its brick colours)."""
-    return {"structural (own colours)": (150, 150, 150), **ROLE_RGB}
+    return {"structural (own colours)": STRUCTURAL_RGB, **ROLE_RGB}
 
 
 def element_roles(analysis) -> dict[int, str]:

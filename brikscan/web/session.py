@@ -26,6 +26,7 @@ from ..battle.sight import line_of_sight, los_json
 from ..battle.units import select
 from ..errors import UsageError
 from ..geometry.boxes import elements_box
+from ..render.roles_view import role_palette
 from .geometry import bounds, pack_geometry
 
 MAX_TRIALS = 20000
@@ -246,6 +247,7 @@ class Session:
                     "rules": self.rules, "scale": self.scale, "ldu_per_inch": self.field.ldu_per_inch,
                     "elements": elements, "creations": cards, "units": self.units_json(),
                     "army": army_total(cards), "roles": list(ROLES), "attackers": self.attackers(),
+                    "role_colours": {k: list(v) for k, v in role_palette().items()},
                     "bbox_ldu": [[float(v) for v in lo], [float(v) for v in hi]],
                     "triangles": int(self.field.mesh.n_triangles), "changes": self.changes_json(),
                     "editable": True,

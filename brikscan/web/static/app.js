@@ -5,10 +5,8 @@
 
 const $ = (id) => document.getElementById(id);
 const T0 = performance.now();
-const ROLE_COLOURS = {
-  "structural": [150, 150, 150], "weapon": [230, 40, 40], "propulsion": [40, 110, 230], "device": [240, 170, 20],
-  "decoration": [60, 200, 90], "weak point": [210, 60, 210], "crew": [250, 230, 60], "none": [255, 255, 255],
-};
+// the roles' colours come with the model (/api/model role_colours): one palette with the cards and pictures
+const roleColours = () => ({ ...(S.model.role_colours || {}), none: [255, 255, 255] });
 const NAMED = { red: [220, 40, 40], blue: [40, 90, 220], green: [40, 170, 60], yellow: [235, 200, 30],
   black: [40, 40, 40], white: [250, 250, 250], orange: [250, 140, 20], purple: [140, 60, 200], "no side": [150, 150, 150] };
 const SECTION_COLOURS = { head: [250, 220, 40], torso: [230, 60, 60], legs: [50, 110, 230] };
@@ -430,9 +428,10 @@ function applyLayer() {
   R.stateData.fill(0); R.offsData.fill(0);
   const counts = {};
   if (S.layer === "roles") {
+    const rc = roleColours();
     els.forEach((e, i) => { const r = e.role || "none"; counts[r] = (counts[r] || 0) + 1;
-      setState(i, ROLE_COLOURS[r] || [255, 255, 255], r === "none" ? 0 : soft); });
-    legend(Object.keys(ROLE_COLOURS).filter((r) => counts[r]).map((r) => [r, ROLE_COLOURS[r], counts[r]]));
+      setState(i, rc[r] || [255, 255, 255], r === "none" ? 0 : soft); });
+    legend(Object.keys(rc).filter((r) => counts[r]).map((r) => [r, rc[r], counts[r]]));
   } else if (S.layer === "creations") {
     const names = [...new Set(els.map((e) => e.creation).filter(Boolean))];
     els.forEach((e, i) => { if (e.creation) setState(i, DISTINCT[names.indexOf(e.creation) % DISTINCT.length], soft); });
