@@ -155,7 +155,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 role, reason, params = "structural", f"{c.reason.split(': a ship')[0]}: {BARE_MAST_REASON}", {}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
-    piloted = _crew_place(classes, idx) or bool(_vehicle_name(model, idx))
+    flyer_name = _vehicle_name(model, idx, flying_only=True)  # read once: a name does not change with the roles
+    piloted = _crew_place(classes, idx) or bool(flyer_name) or bool(_vehicle_name(model, idx))
     for i, r in list(roles.items()):  # a rotor lifts only spinning level with nothing over it (a helicopter's):
         # judged before the wings, which fly only a build with an engine or a pilot's place
         if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
@@ -189,7 +190,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     inside = set(idx)
     aboard = any(classes[j].minifig_body for i in idx for j in graph.neighbors(i) if j not in inside)
     _airfoils(model, idx, classes, roles, boat, on_ground, aboard,
-              named=bool(_vehicle_name(model, idx, flying_only=True)))
+              named=bool(flyer_name))
     stowed = _stowed(graph, idx, classes, roles, boat)
     # wheels on a weapon's carriage are part of that weapon (a deck gun's trucks) ...
     carriage_wheels: list[int] = []
@@ -332,7 +333,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         _rocket_tails(model, graph, idx, classes, roles)
     _fin_rings(model, idx, classes, roles)
     flyer = (flies(roles, boat) and not walker) or (not boat and (bool(cockpits(model, idx, classes)) or
-                                                 _vehicle_name(model, idx, flying_only=True)) and
+                                                 bool(flyer_name)) and
                                    not any(r.role == "propulsion" for r in roles.values()))
     if flyer and not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight")
                          for r in roles.values()) and len(rolling) >= MIN_STANDING_WHEELS:
@@ -440,6 +441,9 @@ def _count_legs(chains: list[list[int]], verdicts: list) -> int:
     return nx.number_connected_components(limbs) + lone
 
 
+_AIR_ENGINE_WORDS = {"propeller", "rotor", "jet", "engine"}  # what drives a seaplane through the air
+
+
 def _seaplane(model, idx: list[int], classes) -> bool:
     """A boat hull with wing parts sticking out past it, sideways, and a propeller, a jet or a rotor is a seaplane
     or a flying boat: it flies, floating on its hull or floats when it lands (5935's Island Hopper stands on two
@@ -455,8 +459,6 @@ def _seaplane(model, idx: list[int], classes) -> bool:
     lo, hi = element_boxes(model, hull)
     return any(_outside_share(model, i, lo, hi) >= AIRFOIL_OUT for i in wings)
 
-
-_AIR_ENGINE_WORDS = {"propeller", "rotor", "jet", "engine"}
 
 
 def _fitted_in_named(model, graph, idx: list[int], classes, roles: dict[int, RoleDecision],

@@ -136,8 +136,8 @@ def _walker_name(model, idx) -> str:
 def _names_vehicle(name: list[str], flying_only: bool, last_only: bool = False) -> bool:
     """Whether these words of a submodel's name (numbers left out) name a vehicle, or a flyer with ``flying_only``;
     ``last_only``: by its last word alone (a "truck cab" or a "walker legs" names a section of one)."""
-    for k in dict.fromkeys((len(name) - 1,) if last_only else (len(name) - 1, 0)):  # the last word names the
-        # thing, or the first ("podracer anakin")
+    # the last word names the thing, or the first ("podracer anakin")
+    for k in dict.fromkeys((len(name) - 1,) if last_only else (len(name) - 1, 0)):
         if k != len(name) - 1 and _NOT_A_VEHICLE & set(name):
             break  # ... unless a later word names a place or a part ("car park"); "space station - shuttle" is one
         w, before = name[k], name[k - 1] if k else ""
