@@ -82,7 +82,9 @@ def test_view_roles_png(tmp_path):
     assert out.stat().st_size > 10000
 
 
-def test_role_face_colours_keep_structural_colours(loaded):
+def test_role_face_colours_keep_structural_colours_greyed(loaded):
+    """Structure keeps its own colours, greyed (same brightness, a fraction of the colour), so that a red brick is
+    never read as a weapon's tint; every other role is tinted."""
     path = EXAMPLES / "tank.mpd"
     if not path.exists():
         pytest.skip("ldraw_models/tank.mpd not there yet")
@@ -94,14 +96,15 @@ def test_role_face_colours_keep_structural_colours(loaded):
     m = loaded(path)
     a = analyse(m)
     rgb = role_face_rgb(m, a)
-    base = m.colours.rgb_array(m.mesh.face_colour)
+    base = m.colours.rgb_array(m.mesh.face_colour).astype(float)
     assert rgb.shape == (m.mesh.n_triangles, 3) and rgb.dtype == np.uint8
     roles = {i: r.role for c in a.creations for i, r in c.roles.items()}
-    s = [i for i, r in roles.items() if r == "structural"][0]
-    w = [i for i, r in roles.items() if r != "structural"][0]
-    fs = m.mesh.faces_of([s])
-    fw = m.mesh.faces_of([w])
-    assert (rgb[fs] == base[fs]).all()
+    fs = m.mesh.faces_of([i for i, r in roles.items() if r == "structural"])
+    fw = m.mesh.faces_of([i for i, r in roles.items() if r != "structural"][:1])
+    luma = np.array([0.299, 0.587, 0.114])
+    assert np.abs(rgb[fs] @ luma - base[fs] @ luma).max() <= 1.5  # as bright as the brick
+    spread = lambda c: c.max(axis=1) - c.min(axis=1)  # noqa: E731 -- how coloured a face is
+    assert (spread(rgb[fs].astype(float)) <= 0.5 * spread(base[fs]) + 1).all()
     assert (rgb[fw] != base[fw]).any()
 
 

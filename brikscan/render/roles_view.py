@@ -1,4 +1,5 @@
-"""Per-face colours that show BrikWars roles: Structural elements keep their LDraw colours, the rest are tinted."""
+"""Per-face colours that show BrikWars roles: Structural elements keep their LDraw colours, greyed so that a red
+or a blue brick is never read as a weapon's or an engine's tint; the rest are tinted."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,6 +13,7 @@ ROLE_RGB = {
     "crew": (0, 190, 200),
 }
 TINT = 0.7  # share of the role colour in a tinted face
+GREY = 0.6  # share of its own grey (same luminance) in a Structural face: its colour shows, faded under the tints
 
 
 STRUCTURAL_RGB = (150, 150, 150)  # the key's swatch for Structure (and the web app's roles layer tints it so)
@@ -24,7 +26,7 @@ def role_palette() -> dict[str, tuple[int, int, int]]:
 
 def role_legend() -> dict[str, tuple[int, int, int]]:
     """What the tints of ``role_face_rgb`` mean, for a picture's key (Structure keeps its brick colours)."""
-    return {"structural (own colours)": STRUCTURAL_RGB, **ROLE_RGB}
+    return {"structural (own colours, greyed)": STRUCTURAL_RGB, **ROLE_RGB}
 
 
 def element_roles(analysis) -> dict[int, str]:
@@ -36,7 +38,7 @@ def element_roles(analysis) -> dict[int, str]:
 
 
 def role_face_rgb(model, analysis=None) -> np.ndarray:
-    """(F,3) uint8: LDraw colours for structural faces, role tints for the others (see ``ROLE_RGB``)."""
+    """(F,3) uint8: greyed LDraw colours for structural faces, role tints for the others (see ``ROLE_RGB``)."""
     if analysis is None:
         from ..analysis.stats import analyse
 
@@ -52,6 +54,7 @@ def role_face_rgb(model, analysis=None) -> np.ndarray:
     per_face = role_idx[np.where(fe >= 0, fe, n_el)]
     tint = np.array([ROLE_RGB[k] for k in names], dtype=np.float32)
     mask = per_face >= 0
-    out = base.copy()
+    luma = base @ np.array([0.299, 0.587, 0.114], dtype=np.float32)  # Rec. 601 luma: the face's own grey
+    out = (1 - GREY) * base + GREY * luma[:, None]
     out[mask] = (1 - TINT) * base[mask] + TINT * tint[per_face[mask]]
     return np.clip(out, 0, 255).astype(np.uint8)

@@ -1,6 +1,6 @@
 """Stat cards as a self-contained HTML page or Markdown (+ PNG renders): the picture, the numbers, the reasons.
 
-The render shows each creation off-screen with its Structural elements in their own colours and everything else
+The render shows each creation off-screen with its Structural elements in their own colours, greyed, and everything else
 tinted by role (``roles_view.ROLE_RGB``).
 """
 from __future__ import annotations
@@ -134,7 +134,7 @@ def card_html(analysis, include_all: bool = False, renders: bool = True) -> str:
              f"<h1>{html.escape(model.name)}</h1><p>Rules {html.escape(analysis.rules)}, "
              f"scale {analysis.ldu_per_inch:g} LDU per inch ({html.escape(analysis.scale)}), "
              f"rounding {html.escape(analysis.round_mode)}. Size: {html.escape(method)}.</p>",
-             "<p class='legend'>Structural elements keep their colours; the others are tinted: "
+             "<p class='legend'>Structural elements keep their colours, greyed; the others are tinted: "
              + "".join(f"<span style='background:rgb{ROLE_RGB[k]}'>{html.escape(k)}</span>" for k in ROLE_RGB)
              + "</p>"]
     for n, card in enumerate(_selected(analysis, include_all)):
@@ -185,7 +185,7 @@ def card_markdown(analysis, out: Path, include_all: bool = False, renders: bool 
     face_rgb = role_face_rgb(model, analysis) if renders else None
     lines = [f"# {model.name}", "", f"Rules {analysis.rules}, scale {analysis.ldu_per_inch:g} LDU per inch "
                                     f"({analysis.scale}), rounding {analysis.round_mode}.", "",
-             "Structural elements keep their colours; others are tinted: "
+             "Structural elements keep their colours, greyed; others are tinted: "
              + ", ".join(f"{k} rgb{v}" for k, v in ROLE_RGB.items()), ""]
     for n, card in enumerate(_selected(analysis, include_all)):
         c = card.creation
