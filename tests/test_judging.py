@@ -2231,3 +2231,46 @@ def test_a_craft_pinned_on_its_carrier_is_docked_when_its_own_submodel_names_a_v
     for section in ("", "truck cab"):  # named for nothing, or a section of a vehicle by its last word
         b = model(section)
         assert len([c for c in b.creations if c.kind == "vehicle"]) == 1, [(c.name, c.kind) for c in b.creations]
+
+
+FLAT = "1 0 0 0 0 1 0 -1 0"  # a tyre turned so its axle stands up: it lies flat
+
+
+def _hover_car(tmp_path, name: str, pads: list[str]):
+    """The test body with a steering wheel on top and tyres under it, one annotated creation (the tyres only
+    rest under it: the annotation keeps them in it, the rule is about what they are)."""
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} car.ldr",
+             "0 FILE car.ldr", "0 car", "0 Name: car.ldr", '0 !BRIKSCAN CREATION name="Car"'] + BODY + \
+        [f"1 0 0 -56 0 {ID} 30663.dat"] + pads  # a steering wheel: a driver's place
+    a = _analyse(_model(tmp_path, name, lines))
+    car = next(c for c in a.creations if c.name == "Car")
+    tyres = [car.roles[i] for i in car.elements if a.model.elements[i].part == "3641.dat"]
+    return next(k for k in a.cards if k.creation is car), tyres
+
+
+@needs_shared
+def test_a_car_with_its_wheels_folded_flat_under_it_hovers(tmp_path):
+    """All of a driven build's wheels lying flat under its body, none standing up to roll, are a flying car's
+    hover pads: Flight [000 §9.1 Flight]. Two flat tyres are no hover conversion, nor are upright ones."""
+    flat = [f"1 0 {x} 8 {z} {FLAT} 3641.dat" for x in (-20, 20) for z in (-50, 50)]
+    card, tyres = _hover_car(tmp_path, "hover.mpd", flat)
+    assert len(tyres) == 4 and all(r.role == "propulsion" and r.params.get("type") == "flight" for r in tyres)
+    assert all("hover pad" in r.reason for r in tyres)
+    assert card.flying and [p.type for p in card.propulsion] == ["flight"]
+    card, tyres = _hover_car(tmp_path, "two.mpd", flat[:2])
+    assert not card.flying and all(r.params.get("type") != "flight" for r in tyres)
+    upright = [f"1 0 {x} 0 {z} 0 0 1 0 1 0 -1 0 0 3641.dat" for x in (-48, 48) for z in (-50, 50)]
+    card, tyres = _hover_car(tmp_path, "car.mpd", upright)
+    assert not card.flying and [p.type for p in card.propulsion] == ["ground"]
+
+
+@needs_shared
+def test_the_deloreans_hover_conversion_flies_the_others_drive():
+    """21103 holds the DeLorean three times: Part II's with its wheels folded flat (it hovers), Parts I and III's
+    on their wheels (they drive)."""
+    a = _official("21103 - The DeLorean time machine.mpd")
+    cards = {k.creation.name: k for k in a.cards}
+    two = cards["21103 delorean bttf ii"]
+    assert two.creation.kind == "vehicle" and two.flying and {p.type for p in two.propulsion} == {"flight"}
+    for name in ("21103 delorean bttf i", "21103 delorean bttf iii"):
+        assert not cards[name].flying and {p.type for p in cards[name].propulsion} == {"ground"}

@@ -28,7 +28,8 @@ from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _c
                             _words_of, cockpits, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _nozzles, _rocket_tails, _sail_rig)
-from .ground import MIN_LEGS, MIN_STANDING_WHEELS, blade_extensions, _carriages, _ground_contact, _lifts, _spins_level
+from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, blade_extensions, _carriages, _ground_contact, _lifts,
+                     _spins_level, hover_pads)
 from .guns import _barrels, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
@@ -306,8 +307,14 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     # joints) keep what the topology decided
     wheels, rolling, low, ground = _ground_contact(model, idx, roles)
     els = model.elements
+    pads = set(hover_pads(model, idx, wheels, low, _crew_place(classes, idx)))
     for i, r in list(roles.items()):
-        if i in wheels and i not in rolling:
+        if i in pads:
+            roles[i] = RoleDecision("propulsion", f"{r.reason}, but folded flat under the body with none of the "
+                                                  "build's wheels standing up to roll: a flying car's hover pad, "
+                                                  "Flight "
+                                                  "[000 §9.1 Flight]", "geometry", {"type": "flight"})
+        elif i in wheels and i not in rolling:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
     if not walker and not boat and not any(r.role == "propulsion" for r in roles.values()):

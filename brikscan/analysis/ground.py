@@ -120,6 +120,20 @@ def _lowest(element, down: np.ndarray) -> float:
     return float(sum(max(lo[k] * down[k], hi[k] * down[k]) for k in range(3)))
 
 
+HOVER_FLAT = 0.6  # a wheel lies flat when its height is at most this share of its other two sides
+
+
+_ROUND_RUNNERS = {"wheel", "tyre", "tire"}  # what rolls on its rim (not a tread link nor a ski: those lie flat)
+
+
+def lies_flat(element) -> bool:
+    """A wheel lying flat, its axle standing up (its box low and wide): it cannot roll [000 §9.1]."""
+    if not _ROUND_RUNNERS & _words_of(element):
+        return False
+    size = element.bbox_max - element.bbox_min
+    return float(size[1]) <= HOVER_FLAT * min(float(size[0]), float(size[2]))
+
+
 def _ground_contact(model, idx: list[int], roles: dict[int, RoleDecision]
                     ) -> tuple[list[int], set[int], dict[int, float], float]:
     """The build's wheels (ground propulsion by their part), those that reach the ground, how low each element
@@ -142,6 +156,26 @@ def _ground_contact(model, idx: list[int], roles: dict[int, RoleDecision]
                 0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in rolling):
             rolling.add(i)
     return wheels, rolling, low, ground
+
+
+def hover_pads(model, idx: list[int], wheels: list[int], low: dict[int, float], crewed: bool) -> list[int]:
+    """Wheels folded flat under a build with a driver's place, none of them standing up to roll: a flying car's
+    hover conversion (the DeLorean's in flight), its wheels its hover pads: Flight [000 §9.1 Flight
+    (antigravity), §9.2 Stationary Maneuvering: hovercraft]. At least three, all of the build's wheels, each in
+    the lower half of the build (wheels stored flat on a roof rack are cargo)."""
+    if not crewed or len(wheels) < MIN_STANDING_WHEELS:
+        return []
+    els = model.elements
+    top = min(float(els[i].bbox_min[1]) for i in idx)
+    bottom = max(low[i] for i in idx)
+    flat = []
+    for i in wheels:
+        if not lies_flat(els[i]):
+            return []  # a wheel standing up: a car with a wheel off the ground, not folded for flight
+        if float(els[i].bbox_min[1] + els[i].bbox_max[1]) / 2 < (top + bottom) / 2:
+            return []
+        flat.append(i)
+    return flat
 
 
 def rolls_on_wheels(model, idx: list[int], roles: dict[int, RoleDecision]) -> bool:
