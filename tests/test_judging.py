@@ -2274,3 +2274,19 @@ def test_the_deloreans_hover_conversion_flies_the_others_drive():
     assert two.creation.kind == "vehicle" and two.flying and {p.type for p in two.propulsion} == {"flight"}
     for name in ("21103 delorean bttf i", "21103 delorean bttf iii"):
         assert not cards[name].flying and {p.type for p in cards[name].propulsion} == {"ground"}
+
+
+@needs_shared
+def test_a_submodel_named_a_wheel_rolls_the_build_only_where_it_reaches_the_ground(tmp_path):
+    """9476's forge has a "wheel.ldr" turning on top of it: a wheel off the ground is no propulsion, by its part
+    or by its name [000 §9.1], so the forge is a building. The same submodel under the body rolls it."""
+    def build(y: int):
+        lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + [f"1 16 0 {y} 0 {ID} wheel.ldr",
+                 "0 FILE wheel.ldr", "0 wheel", "0 Name: wheel.ldr", f"1 15 0 0 0 {ID} 3003.dat"]
+        a = _analyse(_model(tmp_path, f"forge{y}.mpd", lines))
+        return _role(a, "3003.dat")
+
+    c, r = build(-48)  # a 2 x 2 brick on the roof
+    assert r.role == "decoration" and "does not reach the ground" in r.reason and c.kind == "building"
+    c, r = build(0)  # under the body, on the ground
+    assert r.role == "propulsion" and r.params.get("type") == "ground" and c.kind == "vehicle"

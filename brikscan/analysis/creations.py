@@ -308,13 +308,21 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     wheels, rolling, low, ground = _ground_contact(model, idx, roles)
     els = model.elements
     pads = set(hover_pads(model, idx, wheels, low, _crew_place(classes, idx)))
+    # a submodel named a wheel rolls the build only where it reaches the ground: the wheel over a forge or a
+    # mill turns off the ground, as a wheel part there does [000 §9.1]
+    named_wheels: dict[str, list[int]] = {}
+    for i in named_prop:
+        if roles[i].role == "propulsion" and roles[i].params.get("type") == "ground":
+            named_wheels.setdefault(notes[i].source, []).append(i)
+    off_ground = {i for g in named_wheels.values() if not any(low[i] >= ground - GROUND_TOL_LDU for i in g)
+                  for i in g}
     for i, r in list(roles.items()):
         if i in pads:
             roles[i] = RoleDecision("propulsion", f"{r.reason}, but folded flat under the body with none of the "
                                                   "build's wheels standing up to roll: a flying car's hover pad, "
                                                   "Flight "
                                                   "[000 §9.1 Flight]", "geometry", {"type": "flight"})
-        elif i in wheels and i not in rolling:
+        elif (i in wheels and i not in rolling) or i in off_ground:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
     if not walker and not boat and not any(r.role == "propulsion" for r in roles.values()):
