@@ -2290,3 +2290,19 @@ def test_a_submodel_named_a_wheel_rolls_the_build_only_where_it_reaches_the_grou
     assert r.role == "decoration" and "does not reach the ground" in r.reason and c.kind == "building"
     c, r = build(0)  # under the body, on the ground
     assert r.role == "propulsion" and r.params.get("type") == "ground" and c.kind == "vehicle"
+
+
+@needs_shared
+def test_a_build_on_the_base_plate_is_not_the_vehicle_the_set_is_named_for(tmp_path):
+    """1682 "Space Shuttle": the launch tower built onto the base plate holds most of the set, but the set's name
+    names the shuttle beside it. A build with no propulsion built onto the base plate is a building; the same
+    build standing alone in a file named a shuttle is the shuttle (a vehicle with no propulsion recognised)."""
+    feet = [f"1 4 {x} -24 {z} {ID} 3003.dat" for x in (-20, 20) for z in (-60, -20, 20, 60)]  # 8 on the plate
+    tower = feet + [f"1 4 0 -48 {z} {ID} 3001.dat" for z in (-60, -20, 20, 60)] + \
+        [f"1 4 0 -72 {z} {ID} 3001.dat" for z in (-40, 0, 40)]  # the test body a brick higher, on its feet
+    base = [f"1 2 0 0 0 {ID} 3811.dat"]  # a 32 x 32 base plate under it
+    a = _analyse(_model(tmp_path, "space shuttle.ldr", tower + base))
+    pad = max(a.creations, key=lambda c: len(c.elements))
+    assert pad.kind == "building" and "the set is named a vehicle" in pad.kind_reason, pad.kind_reason
+    alone = max(_analyse(_model(tmp_path, "space shuttle 2.ldr", tower)).creations, key=lambda c: len(c.elements))
+    assert alone.kind == "vehicle" and "named a vehicle" in alone.kind_reason

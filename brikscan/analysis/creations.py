@@ -33,7 +33,7 @@ from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, blade_extensions, _carriages
 from .guns import _barrels, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
-from .kinds import _boat_hull, _boat_reason, _kind, _rooted, _vehicle_name, _walker_name
+from .kinds import _boat_hull, _boat_reason, _build_vehicle_name, _kind, _rooted, _walker_name
 from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .mounts import GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
@@ -156,8 +156,9 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 role, reason, params = "structural", f"{c.reason.split(': a ship')[0]}: {BARE_MAST_REASON}", {}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
-    flyer_name = _vehicle_name(model, idx, flying_only=True)  # read once: a name does not change with the roles
-    piloted = _crew_place(classes, idx) or bool(flyer_name) or bool(_vehicle_name(model, idx))
+    # read once: a name does not change with the roles
+    flyer_name = _build_vehicle_name(model, idx, rooted, flying_only=True)
+    piloted = _crew_place(classes, idx) or bool(flyer_name) or bool(_build_vehicle_name(model, idx, rooted))
     for i, r in list(roles.items()):  # a rotor lifts only spinning level with nothing over it (a helicopter's):
         # judged before the wings, which fly only a build with an engine or a pilot's place
         if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
@@ -640,7 +641,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             r = roles[i]
             roles[i] = RoleDecision(r.role, f"{r.reason}; built against the building on the ground (a threshold, a "
                                              "wall stub): part of it [000 §7.1]", r.source, r.params, r.group)
-        kind, why = _kind(model, idx, roles, classes, params.get("kind"))
+        kind, why = _kind(model, idx, roles, classes, params.get("kind"), rooted)
         if idx[0] in blocks_of and not fname:
             why = f"{why}; {len(blocks_of[idx[0]])} blocks of one submodel on one base plate: one building " \
                   "[000 §7.1 Structure]"

@@ -116,6 +116,13 @@ def _vehicle_name(model, idx, flying_only: bool = False) -> str:
     return next((sub for sub, name in _own_names(model, idx) if name and _names_vehicle(name, flying_only)), "")
 
 
+def _build_vehicle_name(model, idx, rooted: bool, flying_only: bool = False) -> str:
+    """``_vehicle_name``, except the set's own name for a build ``rooted`` on the base plate: the set's name names
+    its vehicle, not the launch tower or the hangar built onto the base beside it."""
+    named = _vehicle_name(model, idx, flying_only)
+    return "" if rooted and named in (model.main.name, model.path.name) else named
+
+
 _WALKER_NAMES = {"walker", "walkers", "mech", "mechs", "robot", "robots", "exosuit", "strider"}
 
 
@@ -174,7 +181,8 @@ def _boat_hull(model, idx, classes) -> bool:
 LOOSE_GEAR_MAX = 4  # a wheel with its tyre, a pair of skis: a spare part, no vehicle, when nothing else is there
 
 
-def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
+def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = False) -> tuple[str, str]:
+    """The creation's kind and why. ``rooted``: it is built onto a base plate (``_rooted``)."""
     if note_kind:
         return note_kind, "annotated"
     n_animal = sum(1 for i in idx if classes[i].animal)
@@ -198,7 +206,13 @@ def _kind(model, idx, roles, classes, note_kind: str | None) -> tuple[str, str]:
     if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
         return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
                           "annotate its engines or wings (0 !BRIKSCAN ROLE propulsion type=...)"
-    named = _vehicle_name(model, idx)
+    named = _build_vehicle_name(model, idx, rooted)
+    if not named and rooted and _vehicle_name(model, idx):
+        # the set's name names its vehicle, and this build with no propulsion is built onto the base plate: the
+        # vehicle's place (a launch tower, a hangar), not the vehicle (1682's shuttle stands beside its tower)
+        return "building", f"the set is named a vehicle ({file_stem(_vehicle_name(model, idx))!r}), but this " \
+                           "build has no propulsion and is built onto the base plate: the vehicle's place (a " \
+                           "launch pad, a hangar), a building (annotate kind=vehicle to field it) [000 §7.1]"
     if named:  # its submodel's name is the evidence, as a boat's is [000 §9 Vehicles]
         return "vehicle", f"named a vehicle ({file_stem(named)!r}) but no propulsion recognised: annotate its " \
                           "engines, wheels or wings (0 !BRIKSCAN ROLE propulsion type=...)"
