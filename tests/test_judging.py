@@ -2306,3 +2306,23 @@ def test_a_build_on_the_base_plate_is_not_the_vehicle_the_set_is_named_for(tmp_p
     assert pad.kind == "building" and "the set is named a vehicle" in pad.kind_reason, pad.kind_reason
     alone = max(_analyse(_model(tmp_path, "space shuttle 2.ldr", tower)).creations, key=lambda c: len(c.elements))
     assert alone.kind == "vehicle" and "named a vehicle" in alone.kind_reason
+
+
+@needs_shared
+def test_in_a_submodel_named_for_its_wheels_the_wheels_roll_and_the_chassis_is_structure(tmp_path):
+    """6933's chassis is a submodel "vehicle - wheels": its wheels (and what is set in them: the rims) are the
+    running gear, its bricks and wheel-pin plates the chassis, judged by their place [000 §7.1, §9.1]; the name
+    alone made them all wheels."""
+    gear = [f"1 0 0 0 {z} {ID} 4600.dat" for z in (-40, 40)]  # two wheel-pin plates under the body
+    for z in (-40, 40):
+        for x, turn in ((-30, "0 0 1 0 1 0 -1 0 0"), (30, "0 0 -1 0 1 0 1 0 0")):
+            gear += [f"1 15 {x} 5 {z} {turn} 4624.dat", f"1 0 {x} 5 {z} {turn} 3641.dat"]  # rim and tyre
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} wheels.ldr",
+             f"1 1 0 -72 0 {ID} 3001.dat",  # a brick on top, outside the submodel
+             "0 FILE wheels.ldr", "0 wheels", "0 Name: wheels.ldr"] + BODY + gear
+    a = _analyse(_model(tmp_path, "rover.mpd", lines))
+    rover = max(a.creations, key=lambda c: len(c.elements))
+    parts = {i: a.model.elements[i].part for i in rover.elements}
+    assert sorted(parts.values()).count("3641.dat") == 4 and rover.kind == "vehicle"
+    assert all(rover.roles[i].role == "propulsion" for i, p in parts.items() if p in ("3641.dat", "4624.dat"))
+    assert all(rover.roles[i].role == "structural" for i, p in parts.items() if p in ("3001.dat", "4600.dat"))

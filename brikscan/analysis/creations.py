@@ -112,6 +112,23 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     whole_named = len(named) == 1 and None not in named and len(idx) > 1
     bare_masts = _bare_masts(model, idx, classes)
     named_prop: set[int] = set()  # what a submodel's name ("left wing", "wheel front") made propulsion
+    # a submodel named for its wheels that holds wheel parts: those and what is set in them (hub caps, rims) are
+    # its running gear, and the rest of it (the chassis they are fitted to, a radio on it) is judged by its
+    # place; one with no wheel part in it (a wheel built of plates) is a wheel by its name [000 §9.1]
+    wheel_parts: dict[str, list[int]] = {}
+    for i in idx:
+        if i in notes and notes[i].origin == "submodel" and notes[i].role == "propulsion" and \
+                notes[i].params.get("type") == "ground" and classes[i].role == "propulsion" and \
+                classes[i].type == "ground":
+            wheel_parts.setdefault(notes[i].source, []).append(i)
+
+    def off_the_wheels(i: int, sub: str) -> bool:
+        """Not set in one of the submodel's wheels (a hub cap, a rim, a bush in it): its chassis."""
+        if sub not in wheel_parts:
+            return False
+        c = (model.elements[i].bbox_min + model.elements[i].bbox_max) / 2
+        return not any(np.all(c >= model.elements[w].bbox_min - MESH_TOL_LDU) and
+                       np.all(c <= model.elements[w].bbox_max + MESH_TOL_LDU) for w in wheel_parts[sub])
     for i in idx:
         n = notes.get(i)
         if whole_named:
@@ -119,6 +136,9 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         if n is not None and n.origin == "cli" and not n.params and classes[i].role == n.role and \
                 not classes[i].minifig_body:
             n = None  # restating an element's own role with --role changes nothing
+        if n is not None and n.origin == "submodel" and n.params.get("type") == "ground" and \
+                not (classes[i].role == "propulsion" and classes[i].type == "ground") and off_the_wheels(i, n.source):
+            n = None
         if n is not None and n.origin == "submodel" and (classes[i].role == "weak point" or (
                 classes[i].role == "propulsion" and classes[i].type == "ground" and
                 n.params.get("type") != "ground") or (
