@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from conftest import LIBRARY_ZIP, needs_shared
+from conftest import LIBRARY_ZIP, MODELS_DIR, needs_shared
 
 ID = "1 0 0 0 1 0 0 0 1"
 # a 4 x 8 stud body, two bricks high, the top layer staggered so it holds together: -Y is up, a brick's origin is
@@ -2326,3 +2326,29 @@ def test_in_a_submodel_named_for_its_wheels_the_wheels_roll_and_the_chassis_is_s
     assert sorted(parts.values()).count("3641.dat") == 4 and rover.kind == "vehicle"
     assert all(rover.roles[i].role == "propulsion" for i, p in parts.items() if p in ("3641.dat", "4624.dat"))
     assert all(rover.roles[i].role == "structural" for i, p in parts.items() if p in ("3001.dat", "4600.dat"))
+
+
+@needs_shared
+def test_a_podracers_engines_named_by_the_builder_are_its_thrusters(tmp_path):
+    """7131's podracer is towed by two engine pods ahead of its cockpit, submodels "Left Engine" and "Right
+    Engine": each is one Thruster [000 §9.3] (the podracer had no propulsion at all). The name is evidence, the
+    place decides: renamed, the pods drive nothing; the same engine moved onto the chassis, inside the body, is no
+    engine pod."""
+    from brikscan import stats
+
+    src = (MODELS_DIR / "7131-1 - Anakin's Podracer.mpd").read_text()
+
+    def pod_racer(name: str, text: str) -> dict:
+        (tmp_path / name).write_text(text)
+        return next(c for c in stats(tmp_path / name, LIBRARY_ZIP)["creations"] if c["name"].endswith("Podracer"))
+
+    racer = pod_racer("a.mpd", src)
+    thrust = [p for p in racer["propulsion"] if p["type"] == "thrust"]
+    assert len(thrust) == 2 and racer["total_cost"] > racer["base_cost"]
+    for p in thrust:
+        assert all("named an engine" in racer["roles"][str(i)]["reason"] for i in p["elements"])
+    assert not pod_racer("b.mpd", src.replace("Left Engine", "Left Pod").replace("Right Engine", "Right Pod"))[
+        "propulsion"]
+    moved = src.replace("1 0 150 24 -140 1 0 0 0 1 0 0 0 1 7131 - Left Engine.ldr",
+                        "1 0 0 -104 200 1 0 0 0 1 0 0 0 1 7131 - Left Engine.ldr")
+    assert len([p for p in pod_racer("c.mpd", moved)["propulsion"] if p["type"] == "thrust"]) == 1

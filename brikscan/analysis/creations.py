@@ -26,7 +26,7 @@ from .creation import Creation
 from .details import _detail_part, _details
 from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place, _rests_on, _up_axis,
                             _words_of, cockpits, is_controls, nx)
-from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
+from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _named_engines, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _nozzles, _rocket_tails, _sail_rig)
 from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, blade_extensions, _carriages, _ground_contact, _lifts,
                      _spins_level, hover_pads)
@@ -384,6 +384,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     _turrets(model, graph, idx, roles, [jb for jb, v in zip(hanging, verdicts) if v is None], core)
     if not boat:
         _wing_sections(model, idx, roles, ldu_per_inch, cache, flyer)
+    _named_engines(model, idx, classes, roles)
     _built_on_propulsion(model, graph, idx, roles, detached)
     struts = landing_struts(model, graph, idx, roles, boat)
     if core:

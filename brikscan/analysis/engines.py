@@ -444,6 +444,63 @@ def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: d
             break
 
 
+ENGINE_NAME_WORDS = {"engine", "engines", "thruster", "thrusters", "booster", "boosters", "nacelle", "nacelles",
+                     "turbine", "turbines"}  # the last word of a sub-assembly's name that calls it an engine
+
+
+def _named_engines(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """A sub-assembly the builder named an engine ("Left Engine", "thrusters") is the craft's engine where it is
+    built as one: a slim pod at most a quarter of the craft, with no place for a pilot, hanging outside the
+    Structure of the rest, on a craft with a pilot's place. Then its pieces are one Thruster [000 §9.3]: a
+    podracer's engines ahead of its cockpit. The name alone is no verdict: an engine block under a car's bonnet
+    (inside the body), a "fire engine" (the whole build) or an engine room stay what their place makes them."""
+    if not _crew_place(classes, idx):
+        return
+    els = model.elements
+    members: dict[tuple, list[int]] = {}
+    for i in idx:
+        refs = els[i].refs
+        for d in range(1, len(refs)):
+            members.setdefault(refs[:d], []).append(i)
+    taken: set[int] = set()
+    for key in sorted(members, key=len):  # the outermost named placement first
+        g = [i for i in members[key] if i not in taken]
+        if not g:
+            continue
+        name = file_stem(els[g[0]].refs[len(key)][0])  # the sub-assembly's own file (``key`` places it)
+        words = [w for w in name.lower().replace("_", " ").replace("-", " ").split() if w]
+        if not words or words[-1] not in ENGINE_NAME_WORDS or len(g) < 2 or len(g) > ENGINE_SHARE * len(idx):
+            continue
+        if any(classes[i].word in _SEAT_WORDS or roles[i].role == "crew" for i in g):
+            continue  # the craft's body, with its cockpit
+        if sum(1 for i in g if roles[i].role == "structural") > len(g) / 2:
+            continue  # built into the Structure: the body's own section
+        if any(roles[i].role == "propulsion" and roles[i].params.get("type") != "thrust" for i in g):
+            continue  # it drives the craft another way already (a wing's mount, a wheel)
+        lo, hi = element_boxes(model, g)
+        ext = np.sort(hi.max(axis=0) - lo.min(axis=0))
+        if float(ext[2]) < ENGINE_SLIM * float(ext[1]):
+            continue  # no pod
+        gone = set(g)
+        body = [i for i in idx if i not in gone and roles[i].role == "structural"]
+        if not body:
+            continue
+        blo, bhi = element_boxes(model, body)
+        mid = (lo.min(axis=0) + hi.max(axis=0)) / 2
+        if bool(np.all((blo.min(axis=0) <= mid) & (mid <= bhi.max(axis=0)))):
+            continue  # inside the body's box: an engine block under a bonnet drives no craft by itself
+        for i in g:
+            q = roles[i]
+            if q.role == "propulsion" or not (is_open(q) or (q.role, q.source) in (
+                    ("weak point", "topology"), ("decoration", "part"))):
+                continue
+            roles[i] = RoleDecision("propulsion", f"{q.reason.split(';')[0]}; in the sub-assembly {name!r}, named an "
+                                                  "engine and built as a slim pod outside the body of a crewed "
+                                                  "craft: the engine, a Thruster [000 §9.3]", "geometry",
+                                    {"type": "thrust"}, f"with:{g[0]}")
+        taken |= gone
+
+
 def _built_on_propulsion(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
                          detached: set[int]) -> None:
     """A building piece bigger than a detail, built onto a wing or an engine and onto nothing else of the
