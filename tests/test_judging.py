@@ -2352,3 +2352,23 @@ def test_a_podracers_engines_named_by_the_builder_are_its_thrusters(tmp_path):
     moved = src.replace("1 0 150 24 -140 1 0 0 0 1 0 0 0 1 7131 - Left Engine.ldr",
                         "1 0 0 -104 200 1 0 0 0 1 0 0 0 1 7131 - Left Engine.ldr")
     assert len([p for p in pod_racer("c.mpd", moved)["propulsion"] if p["type"] == "thrust"]) == 1
+
+
+@needs_shared
+def test_a_street_lamp_by_its_name_is_scenery_beside_the_building(tmp_path):
+    """10213's launch pad has four floodlights, submodels "lamp": a post with a head of a 1 x 4 plate and dishes
+    reaching past its 2 x 2 foot. A lamp standing alone is street furniture, scenery [000 §7.1], not a 1 CP
+    building; the same post named a tower is no lamp."""
+    post = [f"1 7 0 -24 0 {ID} 3003.dat"] + [f"1 7 0 {-48 - 24 * k} 0 {ID} 3062b.dat" for k in range(3)] + \
+        [f"1 7 0 -128 0 {ID} 3710.dat", f"1 7 -30 -136 0 {ID} 4740.dat", f"1 7 30 -136 0 {ID} 4740.dat"]
+
+    def scene(name: str):
+        lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + [f"1 16 200 0 0 {ID} {name}.ldr",
+                 f"0 FILE {name}.ldr", f"0 {name}", f"0 Name: {name}.ldr"] + post
+        a = _analyse(_model(tmp_path, f"{name}.mpd", lines))
+        return next(c for c in a.creations if any(a.model.elements[i].part == "3062b.dat" for i in c.elements))
+
+    lamp = scene("lamp")
+    assert lamp.kind == "scenery" and "named street furniture" in lamp.kind_reason, lamp.kind_reason
+    tower = scene("tower")
+    assert "street furniture ('" not in tower.kind_reason

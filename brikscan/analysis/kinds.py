@@ -178,6 +178,23 @@ def _boat_hull(model, idx, classes) -> bool:
     return bool(_boat_reason(model, idx, classes))
 
 
+_STREET_FURNITURE = {"lamp", "lamps", "lamppost", "lampposts", "lampost", "streetlamp", "streetlight", "lantern",
+                     "lanterns", "floodlight", "floodlights", "bench", "benches", "planter", "planters", "hydrant",
+                     "mailbox", "postbox", "signpost", "roadsign", "sign", "signs"}
+_LIGHTS = {"street", "traffic", "flood", "lamp"}  # "street light", "traffic lights": not a "light tank"
+STREET_FURNITURE_MAX_LDU = 80.0 + 1.0  # a street lamp's head may reach past its 2 x 2 foot: at most 4 studs
+
+
+def _street_furniture_name(model, idx) -> str:
+    """The first of the build's own submodels whose name's last word names street furniture ("lamp", "street
+    light", "bench"); "" when none does. A "lamp shop" or a "sign tower" ends in another word."""
+    for sub, name in _own_names(model, idx):
+        if name and (name[-1] in _STREET_FURNITURE or
+                     (name[-1] in ("light", "lights") and len(name) > 1 and name[-2] in _LIGHTS)):
+            return sub
+    return ""
+
+
 LOOSE_GEAR_MAX = 4  # a wheel with its tyre, a pair of skis: a spare part, no vehicle, when nothing else is there
 
 
@@ -221,6 +238,12 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
         return "scenery", f"{len(idx)} element(s), no Structure of its own: a loose accessory, scenery " \
                           "(listed, not priced) [000 §7.1]"
     lo, hi = elements_box(model.elements, struct)  # its Structure: leaves may spread
+    furniture = _street_furniture_name(model, idx)
+    if furniture and max(float(hi[0] - lo[0]), float(hi[2] - lo[2])) <= STREET_FURNITURE_MAX_LDU and \
+            not any(roles[i].role in ("weapon", "crew") for i in idx):  # a lamp's light is no priced device
+        return "scenery", f"named street furniture ({file_stem(furniture)!r}), on at most 4 x 4 studs with no " \
+                          "weapon or crew: a lamp, a sign, a bench; scenery (listed, not priced; annotate it to " \
+                          "field it) [000 §7.1]"
     if max(float(hi[0] - lo[0]), float(hi[2] - lo[2])) <= TWO_STUDS_LDU and \
             not any(roles[i].role in ("weapon", "device") for i in idx):
         return "scenery", "a build on at most 2 x 2 studs with no weapon or device: a planter, a post, street " \
