@@ -2372,3 +2372,24 @@ def test_a_street_lamp_by_its_name_is_scenery_beside_the_building(tmp_path):
     assert lamp.kind == "scenery" and "named street furniture" in lamp.kind_reason, lamp.kind_reason
     tower = scene("tower")
     assert "street furniture ('" not in tower.kind_reason
+
+
+@needs_shared
+def test_an_engine_section_with_no_pilots_place_rests_on_the_crewed_craft_as_its_engine(tmp_path):
+    """10029's Lunar Lander is one file with no submodels: engine sections with nothing for a pilot rest on the
+    crewed body with no connector found. A section with Thrusters and no place for a pilot cannot fly by itself,
+    as a loose wing cannot: it is part of the crewed craft it rests on [000 §9.3]; with a seat of its own it is a
+    craft of its own, docked."""
+    seat = f"1 15 0 -48 0 {ID} 3823.dat"  # a windscreen on the body's top: the pilot's place
+    # a column of 2 x 2 bricks against its side (no connector) with a jet engine on top
+    engine = [f"1 7 60 {-24 * k} 0 {ID} 3003.dat" for k in range(1, 6)] + [f"1 7 60 -128 0 {ID} 4868b.dat"]
+
+    def craft(lines):
+        a = _analyse(_model(tmp_path, f"lander{len(lines)}.ldr", lines))
+        return [c for c in a.creations if c.kind != "minifig" and
+                any(a.model.elements[i].part in ("3003.dat", "3001.dat") for i in c.elements)]
+
+    one = craft(BODY + [seat] + engine)
+    assert len(one) == 1 and any(one[0].roles[i].role == "propulsion" for i in one[0].elements)
+    docked = craft(BODY + [seat] + engine + [f"1 15 60 -136 0 {ID} 3823.dat"])  # a windscreen of its own
+    assert len(docked) == 2
