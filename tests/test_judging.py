@@ -2393,3 +2393,16 @@ def test_an_engine_section_with_no_pilots_place_rests_on_the_crewed_craft_as_its
     assert len(one) == 1 and any(one[0].roles[i].role == "propulsion" for i in one[0].elements)
     docked = craft(BODY + [seat] + engine + [f"1 15 60 -136 0 {ID} 3823.dat"])  # a windscreen of its own
     assert len(docked) == 2
+
+
+@needs_shared
+def test_a_module_with_a_minifig_arm_as_a_bracket_rests_on_the_station_as_part_of_it(tmp_path):
+    """21321's space station has a module resting on it (no connector found) with a skeleton's arm built into it
+    as a bracket: one minifig part is no figure, so the module joins what it rests on like any loose section
+    [issue 8: one creation is what a player sees as one]."""
+    module = [f"1 7 60 {-24 * k} 0 {ID} 3003.dat" for k in range(2, 6)] + \
+        [f"1 0 60 -120 0 {ID} 93061.dat"]  # against the body's side off the ground, the arm on top
+    a = _analyse(_model(tmp_path, "station.ldr", BODY + module))
+    holding = [c for c in a.creations if any(a.model.elements[i].part in ("3003.dat", "3001.dat")
+                                             for i in c.elements)]
+    assert len(holding) == 1 and {a.model.elements[i].part for i in holding[0].elements} >= {"3003.dat", "3001.dat"}

@@ -66,8 +66,9 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
     slack = RESTING_GAP_LDU + 1.0
     for k in sorted(range(len(comps)), key=lambda k: size[k]):
         c = comps[k]
-        if any(classes[i].minifig_body for i in c):
-            continue  # a figure is not a loose panel
+        if 2 * sum(1 for i in c if classes[i].minifig_body) >= len(c):
+            continue  # a figure is not a loose panel (a skeleton's arm built into a module as a bracket is no
+            # figure: 21321's station module rests on the station with one)
         # a vehicle of its own touches others at its surface; a small wheeled piece plugged into a bigger body
         # (an engine intake ring on an axle inside a nacelle) is part of that body
         plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c)
