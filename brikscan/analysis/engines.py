@@ -492,8 +492,8 @@ def _named_engines(model, idx: list[int], classes, roles: dict[int, RoleDecision
         for i in g:
             q = roles[i]
             if q.role == "propulsion" or not (is_open(q) or (q.role, q.source) in (
-                    ("weak point", "topology"), ("decoration", "part"))):
-                continue
+                    ("weak point", "topology"), ("decoration", "part"), ("decoration", "geometry"))):
+                continue  # (an intake ring of wheel rims off the ground is the engine's, not a wheel's)
             roles[i] = RoleDecision("propulsion", f"{q.reason.split(';')[0]}; in the sub-assembly {name!r}, named an "
                                                   "engine and built as a slim pod outside the body of a crewed "
                                                   "craft: the engine, a Thruster [000 §9.3]", "geometry",
