@@ -26,8 +26,8 @@ from .creation import Creation
 from .details import _detail_part, _details
 from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place, _rests_on, _up_axis,
                             _words_of, cockpits, is_controls, nx)
-from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _named_engines, _engine_assemblies, _engine_bank,
-                      _engine_pods, _fin_rings, _nozzles, _rocket_tails, _sail_rig)
+from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
+                      _engine_pods, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
 from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, blade_extensions, _carriages, _ground_contact, _lifts,
                      _spins_level, hover_pads)
 from .guns import _barrels, _stowed, _stowed_reason, _turrets
@@ -341,8 +341,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         if i in pads:
             roles[i] = RoleDecision("propulsion", f"{r.reason}, but folded flat under the body with none of the "
                                                   "build's wheels standing up to roll: a flying car's hover pad, "
-                                                  "Flight "
-                                                  "[000 §9.1 Flight]", "geometry", {"type": "flight"})
+                                                  "Flight [000 §9.1 Flight]", "geometry", {"type": "flight"})
         elif (i in wheels and i not in rolling) or i in off_ground:
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")

@@ -378,6 +378,16 @@ def _big_pieces(graph: nx.Graph, nodes, least: float) -> int:
     return sum(1 for comp in nx.connected_components(graph.subgraph(nodes)) if len(comp) >= least)
 
 
+def _placements(model, idx: list[int]) -> dict[tuple, list[int]]:
+    """Each sub-assembly placement the builder made (its chain of placing lines) -> its elements among ``idx``."""
+    members: dict[tuple, list[int]] = {}
+    for i in idx:
+        refs = model.elements[i].refs
+        for d in range(1, len(refs)):
+            members.setdefault(refs[:d], []).append(i)
+    return members
+
+
 def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
                        flyer: bool) -> None:
     """On a flyer, a sub-assembly the builder made (a submodel's placement) that holds a nozzle on its axis and is
@@ -389,11 +399,7 @@ def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: d
     if not flyer or not any(_thrust(roles.get(s)) for s in idx):
         return
     els = model.elements
-    members: dict[tuple, list[int]] = {}  # each sub-assembly placement (its chain of lines) -> its elements
-    for i in idx:
-        refs = els[i].refs
-        for d in range(1, len(refs)):
-            members.setdefault(refs[:d], []).append(i)
+    members = _placements(model, idx)
     done: set[tuple] = set()
     least = max(2, SPLIT_MIN_SHARE * len(idx))  # a big piece of the craft
     whole = None  # how many big pieces the craft itself is, counted when first asked
@@ -457,11 +463,7 @@ def _named_engines(model, idx: list[int], classes, roles: dict[int, RoleDecision
     if not _crew_place(classes, idx):
         return
     els = model.elements
-    members: dict[tuple, list[int]] = {}
-    for i in idx:
-        refs = els[i].refs
-        for d in range(1, len(refs)):
-            members.setdefault(refs[:d], []).append(i)
+    members = _placements(model, idx)
     taken: set[int] = set()
     for key in sorted(members, key=len):  # the outermost named placement first
         g = [i for i in members[key] if i not in taken]

@@ -72,9 +72,9 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         # a vehicle of its own touches others at its surface; a small wheeled piece plugged into a bigger body
         # (an engine intake ring on an axle inside a nacelle) is part of that body
         plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c)
-        # a wing, a rotor or an engine section with no place for a pilot cannot fly by itself: it is the wing or the
-        # engine of the craft it touches, a body with a cockpit (a wing-shaped plate lying against a building
-        # stays apart; 10029's lander stages rest on each other with no connector found) [000 §9.3]
+        # a wing, a rotor or an engine section with no place for a pilot cannot fly by itself: it is part of
+        # the craft it touches, a body with a cockpit (a wing-shaped plate lying against a building stays
+        # apart; 10029's lander stages rest on each other with no connector found) [000 §9.1, §9.3]
         bare = _bare_masts(model, c, classes)
         propelled = [i for i in c if classes[i].role == "propulsion" and i not in bare]
         # one wheel (a rim, with or without its tyre) carries no vehicle: a hull section with a wheel rim built in
@@ -82,8 +82,8 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         wheels = [i for i in propelled if classes[i].type == "ground"]
         lone_wheel = bool(wheels) and _wheel_count(lo, hi, wheels) < 2
         drives = [i for i in propelled if not (lone_wheel and classes[i].type == "ground")]
-        loose_wing = bool(drives) and all(classes[i].type in ("flight", "forward_flight", "thrust") for i in drives) and \
-            not crewed[k]
+        loose_wing = bool(drives) and not crewed[k] and \
+            all(classes[i].type in ("flight", "forward_flight", "thrust") for i in drives)
         # "Wing" plates most of which are built into the piece (not sticking out of its body) are its plating,
         # not the wings of a craft of its own: a star destroyer's crewed upper hull rests on its lower hull and is
         # part of it [000 §9.1] (a piece with no crew place still joins only a crewed body, as a loose wing does)

@@ -224,10 +224,11 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
         return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
                           "annotate its engines or wings (0 !BRIKSCAN ROLE propulsion type=...)"
     named = _build_vehicle_name(model, idx, rooted)
-    if not named and rooted and _vehicle_name(model, idx):
+    set_name = _vehicle_name(model, idx) if rooted and not named else ""
+    if set_name:
         # the set's name names its vehicle, and this build with no propulsion is built onto the base plate: the
         # vehicle's place (a launch tower, a hangar), not the vehicle (1682's shuttle stands beside its tower)
-        return "building", f"the set is named a vehicle ({file_stem(_vehicle_name(model, idx))!r}), but this " \
+        return "building", f"the set is named a vehicle ({file_stem(set_name)!r}), but this " \
                            "build has no propulsion and is built onto the base plate: the vehicle's place (a " \
                            "launch pad, a hangar), a building (annotate kind=vehicle to field it) [000 §7.1]"
     if named:  # its submodel's name is the evidence, as a boat's is [000 §9 Vehicles]

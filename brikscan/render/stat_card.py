@@ -1,7 +1,7 @@
 """Stat cards as a self-contained HTML page or Markdown (+ PNG renders): the picture, the numbers, the reasons.
 
-The render shows each creation off-screen with its Structural elements in their own colours, greyed, and everything else
-tinted by role (``roles_view.ROLE_RGB``).
+The render shows each creation off-screen with its Structural elements in their own colours, greyed, and
+everything else tinted by role (``roles_view.ROLE_RGB``).
 """
 from __future__ import annotations
 
