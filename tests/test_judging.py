@@ -2406,3 +2406,27 @@ def test_a_module_with_a_minifig_arm_as_a_bracket_rests_on_the_station_as_part_o
     holding = [c for c in a.creations if any(a.model.elements[i].part in ("3003.dat", "3001.dat")
                                              for i in c.elements)]
     assert len(holding) == 1 and {a.model.elements[i].part for i in holding[0].elements} >= {"3003.dat", "3001.dat"}
+
+
+@needs_shared
+def test_a_catapult_named_so_throws_with_the_arm_that_swings_on_its_carriage(tmp_path):
+    """6059's catapult is a submodel "Catapult" with no weapon part: its throwing arm swings on an axle over its
+    carriage. A build named a weapon as a whole with no weapon part is that weapon: what moves on its joint off
+    the rigid core is the Weapon (a launcher, [000 §8.1]), the carriage its Structure, the hinge a weak point.
+    The same build named a tower has no weapon."""
+    arm = [f"1 7 0 -56 0 0 0 1 0 1 0 -1 0 0 {p}" for p in ("2429.dat", "2430.dat")] + \
+        [f"1 1 0 {y} 60 0 0 1 0 1 0 -1 0 0 3460.dat" for y in (-64, -72)] + [f"1 0 0 -96 120 {ID} 3003.dat"]
+
+    def build(name: str):
+        lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} {name}.ldr",
+                 f"0 FILE {name}.ldr", f"0 {name}", f"0 Name: {name}.ldr"] + BODY + arm
+        a = _analyse(_model(tmp_path, f"{name}.mpd", lines))
+        c = next(c for c in a.creations if c.kind != "minifig")
+        return c, {a.model.elements[i].part: c.roles[i] for i in c.elements}
+
+    c, roles = build("catapult")
+    assert roles["3460.dat"].role == "weapon" and roles["3460.dat"].params.get("type") == "launcher"
+    assert roles["3003.dat"].role == "weapon" and roles["2430.dat"].role == "weak point"
+    assert roles["3001.dat"].role == "structural"
+    c, roles = build("tower")
+    assert not any(r.role == "weapon" for r in roles.values())

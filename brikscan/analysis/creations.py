@@ -402,10 +402,46 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                      [jb for jb, v in zip(hanging, verdicts) if v is not None and v[0] == "structural" and
                       v[1] not in (LOCKED_REASON, CLOSER_REASON)])
     _carriages(model, graph, idx, roles)
+    if whole_named:
+        _named_field_piece(model, graph, idx, notes, roles, core, moving)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior)
     if boat:
         _sail_rig(model, graph, idx, roles)
     return roles
+
+
+def _named_field_piece(model, graph: nx.Graph, idx: list[int], notes: dict[int, RoleNote],
+                       roles: dict[int, RoleDecision], core: set[int], moving: set[int]) -> None:
+    """A build named as a whole for a weapon ("catapult.ldr", "ballista") in which no weapon part is found is that
+    weapon on its carriage: what moves on its joints off the rigid core (a catapult's throwing arm and its
+    counterweight, with what they carry) is the Weapon, the carriage its Structure [000 §8.1 Weapon Size: a
+    catapult cranked by its crew]. Its joints stay weak points; a cannon part found keeps the rule out, and a
+    "rocket" that flies on its own Thrusters is a craft."""
+    note = notes.get(idx[0])
+    if note is None or note.role != "weapon" or note.params.get("type") in ("rocket", "explosive") or \
+            any(r.role == "weapon" or (r.role == "propulsion" and r.params.get("type") != "ground")
+                for r in roles.values()):
+        return  # a rocket or a bomb named so is the missile itself, and one that flies is a craft
+    inside, arm = set(idx), {i for i in moving if i not in core}
+    frontier = list(arm)
+    while frontier:  # what the moving parts carry off the core: a bucket on the arm's hinge
+        j = frontier.pop()
+        for k in graph.neighbors(j):
+            r = roles.get(k)
+            if k in inside and k not in core and k not in arm and r is not None and \
+                    r.role in ("decoration", "weak point", "structural") and r.source in ("topology", "part"):
+                arm.add(k)
+                frontier.append(k)
+    # the arm's pieces judged by their place (its pivots stay weak points; a sword hung on it is no arm)
+    arm = {i for i in arm if roles[i].source == "topology" and roles[i].role in ("decoration", "structural")}
+    if not arm:
+        return
+    name = file_stem(note.source)
+    params = {k: v for k, v in (("type", note.params.get("type", "")), ("name", note.params.get("name", ""))) if v}
+    for i in arm:
+        roles[i] = RoleDecision("weapon", f"{roles[i].reason.split(';')[0]}; moves on its joint off the carriage of "
+                                          f"{name!r}, a build named a weapon with no weapon part in it: the weapon "
+                                          "itself [000 §8.1]", "geometry", dict(params), f"field:{name}")
 
 
 FOOT_GAP_LDU = 8.0  # pieces of one foot lie within a plate of each other
