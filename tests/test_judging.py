@@ -2430,3 +2430,24 @@ def test_a_catapult_named_so_throws_with_the_arm_that_swings_on_its_carriage(tmp
     assert roles["3001.dat"].role == "structural"
     c, roles = build("tower")
     assert not any(r.role == "weapon" for r in roles.values())
+
+
+@needs_shared
+def test_a_large_plate_under_a_craft_in_its_own_submodel_is_its_hull_not_the_ground(tmp_path):
+    """7130's snowspeeder is built on a 6 x 16 plate inside its "Ship" submodel, with its cockpit: that plate is
+    the craft's hull [000 §7.1], not a ground plate the scene stands on (which kept the craft "fixed onto a base
+    plate"). The same plate in the main model under the same build is the ground: scenery."""
+    craft = [f"1 4 {x} -24 {z} {ID} 3003.dat" for x in (-40, 40) for z in (-40, 40)] + \
+        [f"1 4 0 -48 0 {ID} 3001.dat", f"1 15 0 -72 0 {ID} 3823.dat"]  # bricks on the plate, a windscreen on top
+    plate = f"1 7 0 0 0 {ID} 3036.dat"  # Plate 6 x 8 at the bottom
+
+    def plate_creation(lines, name):
+        a = _analyse(_model(tmp_path, name, lines))
+        return next(c for c in a.creations if any(a.model.elements[i].part == "3036.dat" for i in c.elements))
+
+    inside = plate_creation(["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} ship.ldr",
+                             "0 FILE ship.ldr", "0 ship", "0 Name: ship.ldr", plate] + craft, "craft.mpd")
+    assert inside.kind == "vehicle" and len(inside.elements) == 7
+    ground = plate_creation(["0 FILE main.ldr", "0 main", "0 Name: main.ldr", plate, f"1 16 0 0 0 {ID} ship.ldr",
+                             "0 FILE ship.ldr", "0 ship", "0 Name: ship.ldr"] + craft, "scene.mpd")
+    assert ground.kind == "scenery"

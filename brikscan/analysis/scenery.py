@@ -12,7 +12,7 @@ from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE
 from .connectivity import JUDGED_KIND, add_resting, components_in
 from .creation import Creation
 from .details import _detail_part
-from .element_shape import _FLYING_TYPES, MESH_TOL_LDU, RESTING_GAP_LDU, _crew_place, _text_words, nx
+from .element_shape import _FLYING_TYPES, MESH_TOL_LDU, RESTING_GAP_LDU, _crew_place, _text_words, cockpits, nx
 from .measure import element_boxes
 from .mounts import CLEAR_LDU, GROUND_TOL_LDU, TWO_STUDS_LDU
 from .naming import _split_words, _stem_words
@@ -129,6 +129,27 @@ _SIGN_WORDS = ({"name"}, {"plate", "plaque", "sign", "board", "tile"})  # "name 
 GROUND_PLATE_MIN_STUDS2 = 48  # a plate at least this big (6 x 8) lying lowest of all is a ground plate
 
 
+def ground_plate(element, floor: float) -> bool:
+    """A plate at least 6 x 8 studs lying lowest of all: the ground a scene stands on (unless it is a craft's
+    floor, ``craft_floor``)."""
+    words = _split_words(describe(element)[1].lower().lstrip("~=_|"))
+    size = element.bbox_max - element.bbox_min
+    return words[:1] == ["plate"] and float(size[1]) <= 12.5 and float(element.bbox_max[1]) >= floor - 0.5 and \
+        float(size[0] * size[2]) >= GROUND_PLATE_MIN_STUDS2 * 400
+
+
+def craft_floor(model, i: int, classes) -> bool:
+    """The large plate ``i`` at the ground is the floor of a craft, not the ground, when the submodel it is built
+    in (not the main model) holds the craft's cockpit: 7130's snowspeeder is built on a 6 x 16 plate inside its
+    "Ship" submodel, its hull [000 §7.1 Structure]; a scene's ground plate is built in the main model or in a
+    submodel of the scenery ("island", "stand", "front") with no pilot's place."""
+    path = model.elements[i].submodel_path
+    if not path:
+        return False
+    members = [e.index for e in model.elements if path[-1] in e.submodel_path and not e.missing]
+    return bool(cockpits(model, members, classes))
+
+
 def _scenery_reason(model, c: PartClass, element, floor: float | None = None) -> str:
     """Why an element is scenery (a base plate, a ground plate under everything, a display stand), or ""
     [000 §7.1: unaligned scenery is free]."""
@@ -136,9 +157,7 @@ def _scenery_reason(model, c: PartClass, element, floor: float | None = None) ->
     words = _split_words(desc.lower().lstrip("~=_|"))  # read only
     if words[:1] == ["baseplate"] or cat.lower() == "baseplate":
         return f"'{desc}': a base plate is scenery, not part of a creation [000 §7.1]"
-    size = element.bbox_max - element.bbox_min
-    if floor is not None and words[:1] == ["plate"] and size[1] <= 12.5 and \
-            element.bbox_max[1] >= floor - 0.5 and size[0] * size[2] >= GROUND_PLATE_MIN_STUDS2 * 400:
+    if floor is not None and ground_plate(element, floor):
         return f"'{desc}': a large plate under everything else, the ground the scene stands on: scenery [000 §7.1]"
     for sub in element.submodel_path:
         stem = _stem_words(sub)
