@@ -2451,3 +2451,31 @@ def test_a_large_plate_under_a_craft_in_its_own_submodel_is_its_hull_not_the_gro
     ground = plate_creation(["0 FILE main.ldr", "0 main", "0 Name: main.ldr", plate, f"1 16 0 0 0 {ID} ship.ldr",
                              "0 FILE ship.ldr", "0 ship", "0 Name: ship.ldr"] + craft, "scene.mpd")
     assert ground.kind == "scenery"
+
+
+@needs_shared
+def test_a_wing_sub_assembly_sticks_out_of_the_body_without_the_guns_built_on_it(tmp_path):
+    """7130's snowspeeder has its laser cannon housings built on its wings, in submodels "Wing Left" and "Wing
+    Right": the bricks on a wing are the wing's, not the body it sticks out of, so the wing flies [000 §9.1
+    Forward Flight]. Without the sub-assembly (the same bricks in the main model) they are body it is built into."""
+    from brikscan.analysis.creations import _classify_all
+    from brikscan.analysis.roles import RoleDecision
+    from brikscan.analysis.wings import _airfoils
+
+    hinge = [f"1 7 30 -56 0 0 0 1 0 1 0 -1 0 0 {p}" for p in ("2429.dat", "2430.dat")]
+    wing = [f"1 7 80 -64 0 {ID} 3934.dat"] + [f"1 7 80 -88 {z} {ID} 3001.dat" for z in (-40, 0, 40)]
+    cockpit = f"1 15 -20 -72 0 {ID} 3823.dat"
+
+    def wing_role(lines, name):
+        m = _model(tmp_path, name, lines)
+        classes = _classify_all(m)
+        idx = list(range(len(m.elements)))
+        w = next(i for i in idx if m.elements[i].part == "3934.dat")
+        roles = {w: RoleDecision("propulsion", classes[w].reason, "part", {"type": "forward_flight"})}
+        _airfoils(m, idx, classes, roles, False)
+        return roles.get(w)
+
+    assert wing_role(["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + hinge + [cockpit] +
+                     [f"1 16 0 0 0 {ID} wing right.ldr", "0 FILE wing right.ldr", "0 wing right",
+                      "0 Name: wing right.ldr"] + wing, "assembly.mpd") is not None
+    assert wing_role(BODY + hinge + [cockpit] + wing, "flat.ldr") is None  # built into the body: Structure

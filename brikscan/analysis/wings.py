@@ -8,10 +8,12 @@ from dataclasses import replace
 import numpy as np
 
 from ..geometry.boxes import elements_box
+from .annotations import file_stem, letter_wing
 from .details import _detail_part
 from .element_shape import _crew_place
 from .ground import rolls_on_wheels
 from .measure import element_boxes, measure_size
+from .naming import _split_words
 from .roles import PartClass, RoleDecision, structural_kind
 
 
@@ -44,6 +46,18 @@ def _flyer_body(model, idx: list[int], classes) -> tuple[list[int], np.ndarray, 
     return body, lo, hi
 
 
+def _wing_assembly(model, idx: list[int], i: int) -> set[int]:
+    """The elements of the sub-assembly the builder made of wing ``i`` (its innermost submodel, when that is
+    named a wing: "Wing Left"), or an empty set: the cannons and braces built on a wing are the wing's, not the
+    body it sticks out of (7130's snowspeeder carries its gun housings on its wings)."""
+    path = model.elements[i].submodel_path
+    words = [w for w in _split_words(file_stem(path[-1]).lower()) if w] if path else []
+    if not any(w in ("wing", "wings") and not letter_wing(words, k) for k, w in enumerate(words)):
+        return set()  # ("X-Wing" names the craft)
+    own = {j for j in idx if path[-1] in model.elements[j].submodel_path}
+    return own if 2 * len(own) < len(idx) else set()
+
+
 def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool,
               fixed: bool = False, aboard: bool = False, named: bool = False) -> None:
     """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
@@ -58,6 +72,11 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     wings = [i for i in idx if classes[i].word == "wing" and i in roles and roles[i].source == "part"]
     body, lo, hi = _flyer_body(model, idx, classes)
     out = {i: _outside_share(model, i, lo, hi) for i in wings}
+    for i in wings:  # a wing the builder made a sub-assembly of sticks out of the body without its own bricks
+        own = _wing_assembly(model, idx, i)
+        if own and out[i] < AIRFOIL_OUT:
+            rest = [k for k, j in enumerate(body) if j not in own]
+            out[i] = _outside_share(model, i, lo[rest], hi[rest])
     def open_(i: int) -> bool:  # not decided yet, or only "a building element" by its part
         return i not in roles or (roles[i].role == "structural" and roles[i].source == "part")
 
