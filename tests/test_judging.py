@@ -2479,3 +2479,24 @@ def test_a_wing_sub_assembly_sticks_out_of_the_body_without_the_guns_built_on_it
                      [f"1 16 0 0 0 {ID} wing right.ldr", "0 FILE wing right.ldr", "0 wing right",
                       "0 Name: wing right.ldr"] + wing, "assembly.mpd") is not None
     assert wing_role(BODY + hinge + [cockpit] + wing, "flat.ldr") is None  # built into the body: Structure
+
+
+@needs_shared
+def test_a_cart_rolls_on_belt_wheels_standing_at_the_ground(tmp_path):
+    """6030's siege cart rolls on four Technic wedge belt wheels (pulleys) on axle pins: standing on their rims
+    at the ground they are its wheels [000 §9.1] (a pulley in a mechanism off the ground stays what it is:
+    the shared models' cards do not change)."""
+    def cart(drop: int):
+        frame = [f"1 0 0 {drop} {z} {ID} 3702.dat" for z in (-50, 50)] + [f"1 0 0 {drop - 8} 0 {ID} 3036.dat"]
+        gear = []
+        for x in (-60, 60):
+            for z, turn in ((-60, "0 0 1 0 1 0 -1 0 0"), (60, "0 0 -1 0 1 0 1 0 0")):
+                gear.append(f"1 7 {x} {drop + 10} {z} {turn} 3749.dat")
+                gear.append(f"1 7 {x} {drop + 10} {z + (10 if z > 0 else -10)} {ID} 4185a.dat")
+        a = _analyse(_model(tmp_path, f"cart{drop}.ldr", frame + gear))
+        c = max(a.creations, key=lambda c: len(c.elements))
+        return [c.roles[i] for i in c.elements if a.model.elements[i].part == "4185a.dat"]
+
+    on_ground = cart(0)
+    assert len(on_ground) == 4 and all(r.role == "propulsion" and r.params.get("type") == "ground"
+                                       for r in on_ground)

@@ -28,8 +28,8 @@ from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _c
                             _words_of, cockpits, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
-from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, blade_extensions, _carriages, _ground_contact, _lifts,
-                     _spins_level, hover_pads)
+from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, belt_wheels, blade_extensions, _carriages, _ground_contact,
+                     _lifts, _spins_level, hover_pads)
 from .guns import _barrels, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
@@ -328,6 +328,10 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     # joints) keep what the topology decided
     wheels, rolling, low, ground = _ground_contact(model, idx, roles)
     els = model.elements
+    for i in belt_wheels(model, idx, roles, low, ground, len(rolling)):  # pulleys a cart rolls on
+        roles[i] = RoleDecision("propulsion", f"{roles[i].reason.split(';')[0]}; a belt wheel standing on its rim "
+                                              "at the ground, turning on its axle: a wheel the build rolls on "
+                                              "[000 §9.1]", "geometry", {"type": "ground"})
     pads = set(hover_pads(model, idx, wheels, low, _crew_place(classes, idx)))
     # a submodel named a wheel rolls the build only where it reaches the ground: the wheel over a forge or a
     # mill turns off the ground, as a wheel part there does [000 §9.1]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _own_points,
-                            _words_of, nx)
+                            _text_words, _words_of, nx)
 from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU, STRUT_NEAR_LDU, is_detail_sized, is_open
 from .roles import RoleDecision
@@ -156,6 +156,25 @@ def _ground_contact(model, idx: list[int], roles: dict[int, RoleDecision]
                 0.25 * float(np.max(els[j].bbox_max - els[j].bbox_min)) for j in rolling):
             rolling.add(i)
     return wheels, rolling, low, ground
+
+
+def belt_wheels(model, idx: list[int], roles: dict[int, RoleDecision], low: dict[int, float], ground: float,
+                rolling: int) -> list[int]:
+    """Technic belt wheels (pulleys) standing on their rims at the ground, their axles level, judged by their
+    place (no role by part): the wheels an old cart or siege engine rolls on [000 §9.1], when with the wheels
+    already rolling there are at least three. A pulley in a mechanism off the ground stays what it is."""
+    els = model.elements
+    found = []
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.source not in ("topology", "detail") or r.role not in ("decoration", "structural",
+                                                                                 "weak point"):
+            continue
+        if list(_text_words(els[i].description or "")[1:4]) != ["wedge", "belt", "wheel"] or \
+                low[i] < ground - GROUND_TOL_LDU or lies_flat(els[i]):
+            continue  # (lying flat it is a disc, no wheel)
+        found.append(i)
+    return found if len(found) + rolling >= MIN_STANDING_WHEELS else []
 
 
 def hover_pads(model, idx: list[int], wheels: list[int], low: dict[int, float], crewed: bool) -> list[int]:
