@@ -122,8 +122,8 @@ def _old_join_resting(model, graph, comps, classes):
     size = [len(c) for c in comps]
     for k in sorted(range(len(comps)), key=lambda k: size[k]):
         c = comps[k]
-        if any(classes[i].minifig_body for i in c):
-            continue
+        if 2 * sum(1 for i in c if classes[i].minifig_body) >= len(c):
+            continue  # a figure (the judging rule of joining._join_resting; the search is what differs)
         plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c)
         if not plugged_only and any(classes[i].role == "propulsion" for i in c):
             continue
