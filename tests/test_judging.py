@@ -2500,3 +2500,45 @@ def test_a_cart_rolls_on_belt_wheels_standing_at_the_ground(tmp_path):
     on_ground = cart(0)
     assert len(on_ground) == 4 and all(r.role == "propulsion" and r.params.get("type") == "ground"
                                        for r in on_ground)
+
+
+@needs_shared
+def test_a_hand_gun_shut_in_the_body_cannot_fire_a_doorway_beside_it_lets_it(tmp_path):
+    """A minifig's revolver fixed on a jet's deck is its mounted gun; the same revolver with the jet's own walls and
+    roof all round it (an engine intake under a bonnet) cannot fire out: a detail, no weapon [000 §8.2]. A doorway
+    beside it is a way out, and it is a gun again."""
+    turn = "0 0 1 0 1 0 -1 0 0"  # a quarter turn about Y
+    floor = [f"1 7 {x} 0 {z} {ID} 3001.dat" for x in (-40, 40) for z in (-60, -20, 20, 60)] + \
+        [f"1 7 0 -24 {z} {ID} 3001.dat" for z in (-60, -20, 20, 60)] + \
+        [f"1 7 {x} -24 0 {turn} 3001.dat" for x in (-60, 60)]
+    # the revolver hangs on the side studs of a 1 x 2 brick, as 21307's engine intakes do
+    gun = [f"1 71 0 -48 0 {turn} 3004.dat", f"1 71 0 -72 0 {turn} 52107.dat",
+           "1 72 11 -62 -10 0 -1 0 0 0 -1 1 0 0 30132.dat"]
+    walls = [f"1 7 {x} {y} 0 {turn} 3001.dat" for x in (-60, 60) for y in (-48, -72)] + \
+        [f"1 7 {x} {y} {z} {ID} 3001.dat" for x in (-40, 40) for z in (-60, 60) for y in (-48, -72)]
+    roof = [f"1 7 0 -80 0 {ID} 41539.dat", f"1 0 0 -88 60 {ID} 3475b.dat"]
+
+    def revolver(name, lines):
+        a = _analyse(_model(tmp_path, name, lines))
+        c, r = _role(a, "30132.dat")
+        assert c.kind == "vehicle" and len(a.creations) == 1
+        return r, next(k for k in a.cards if k.creation is c)
+
+    r, card = revolver("deck.ldr", floor + gun + [f"1 0 0 -32 -60 {ID} 3475b.dat"])
+    assert r.role == "weapon" and card.weapons
+    r, card = revolver("bay.ldr", floor + gun + walls + roof)
+    assert r.role == "decoration" and "cannot fire out" in r.reason and not card.weapons
+    doorway = [w for w in walls if not w.startswith("1 7 60 ")]  # the wall it faces
+    r, card = revolver("doorway.ldr", floor + gun + doorway + roof)
+    assert r.role == "weapon" and card.weapons
+
+
+@needs_shared
+def test_the_revolvers_in_a_cars_engine_bay_are_no_guns():
+    """21307 Caterham Seven: four revolvers stand for the engine's intakes under the bonnet, shut in by the car's
+    own parts; the car has no weapon [000 §8.2]."""
+    a = _official("21307 - Caterham Seven 620R.mpd")
+    car = max(a.cards, key=lambda k: len(k.creation.elements))
+    guns = [i for i in car.creation.elements if a.model.elements[i].part == "30132.dat"]
+    assert len(guns) == 4 and all(car.creation.roles[i].role == "decoration" for i in guns)
+    assert not car.weapons

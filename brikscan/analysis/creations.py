@@ -30,7 +30,7 @@ from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engi
                       _engine_pods, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
 from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, belt_wheels, blade_extensions, _carriages, _ground_contact,
                      _lifts, _spins_level, hover_pads)
-from .guns import _barrels, _stowed, _stowed_reason, _turrets
+from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
 from .kinds import _boat_hull, _boat_reason, _build_vehicle_name, _kind, _rooted, _walker_name
@@ -213,7 +213,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     aboard = any(classes[j].minifig_body for i in idx for j in graph.neighbors(i) if j not in inside)
     _airfoils(model, idx, classes, roles, boat, on_ground, aboard,
               named=bool(flyer_name))
-    stowed = _stowed(graph, idx, classes, roles, boat)
+    stowed = _stowed(graph, idx, classes, roles, boat) | _shut_in(model, graph, idx, classes, roles)
     # wheels on a weapon's carriage are part of that weapon (a deck gun's trucks) ...
     carriage_wheels: list[int] = []
     for i in idx:

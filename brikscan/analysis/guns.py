@@ -40,6 +40,68 @@ def _stowed(graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecis
     return out
 
 
+SHUT_IN_OFFSET_LDU = 4.0  # rays cast from each side of a hand gun: through its middle and this far beside it,
+# so that one seam between two bricks is no way out
+SHUT_IN_OPEN = 3  # ... a side with this many of its five rays reaching the open is open
+
+
+def _shut_in(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> set[int]:
+    """A minifig's gun built into a creation with its own parts all round it, every way along its own three axes
+    (an engine's intake under a car's bonnet, a blaster in a closed hold), cannot fire out: it is a detail, no
+    mounted gun [000 §8.2 Ranged Weapons: a weapon fires at what it can see]. One way out (its muzzle through a
+    hole, an open top) keeps it a gun; several hand guns clipped together stay the built weapon they are.
+    Returns them."""
+    from trimesh.ray.ray_triangle import ray_triangle_id
+
+    out: set[int] = set()
+    hand = [i for i in idx if classes[i].accessory and roles.get(i) is not None and roles[i].role == "weapon" and
+            roles[i].source == "part" and classes[i].type not in MOUNTED_WEAPON_TYPES]
+    if not hand or len(idx) < 2:
+        return out
+    inside, guns = set(idx), set(hand)
+    lo, hi = element_boxes(model, idx)
+    ids = np.asarray(idx)
+    reach = float(np.linalg.norm(hi.max(axis=0) - lo.min(axis=0)))  # across the whole creation
+    for i in hand:
+        near = {j for k in graph.neighbors(i) if k in inside for j in (k, *graph.neighbors(k))}
+        t, local = _own_points(model, i)
+        if len(near & guns | {i}) >= STOWED_BUILT_GUN or local is None:
+            continue
+        rot = t[:3, :3]
+        centre = rot @ ((local.min(axis=0) + local.max(axis=0)) / 2) + t[:3, 3]
+        half = np.linalg.norm(rot, axis=0) * (local.max(axis=0) - local.min(axis=0)) / 2
+        if all(_way_shut(model, ids, lo, hi, i, centre + s * w * (h + 1.0), s * w, reach, ray_triangle_id)
+               for w, h in zip((rot / np.linalg.norm(rot, axis=0)).T, half) for s in (1.0, -1.0)):
+            roles[i] = RoleDecision("decoration", f"{classes[i].reason}, built in with the creation's own parts all "
+                                                  "round it: it cannot fire out, a detail, not a weapon [000 §8.2] "
+                                                  "(annotate it to arm the creation)", "geometry")
+            out.add(i)
+    return out
+
+
+def _way_shut(model, ids: np.ndarray, lo: np.ndarray, hi: np.ndarray, i: int, start: np.ndarray, way: np.ndarray,
+              reach: float, ray_triangle_id) -> bool:
+    """A bundle of rays from ``start`` along ``way`` runs into the parts ``ids`` (boxes ``lo``-``hi``) but ``i``:
+    fewer than ``SHUT_IN_OPEN`` of them reach the open."""
+    side = np.cross(way, [0.0, 1.0, 0.0] if abs(float(way[1])) < 0.9 else [1.0, 0.0, 0.0])
+    side /= float(np.linalg.norm(side))
+    up = np.cross(way, side)
+    origins = start + np.array([np.zeros(3), side, -side, up, -up]) * SHUT_IN_OFFSET_LDU
+    grow = SHUT_IN_OFFSET_LDU
+    with np.errstate(divide="ignore", invalid="ignore"):  # the parts whose boxes the bundle crosses (slab test)
+        t1, t2 = (lo - grow - start) / way, (hi + grow - start) / way
+    flat = np.abs(way) < 1e-9
+    within = (lo - grow <= start) & (start <= hi + grow)
+    t_in = np.where(flat, np.where(within, -np.inf, np.inf), np.minimum(t1, t2)).max(axis=1)
+    t_out = np.where(flat, np.where(within, np.inf, -np.inf), np.maximum(t1, t2)).min(axis=1)
+    cand = [int(j) for j in ids[(t_in <= t_out) & (t_out >= 0) & (t_in <= reach)] if int(j) != i]
+    if not cand:
+        return False
+    tris = np.concatenate([model.mesh.element_triangles(j) for j in cand]).astype(np.float64)
+    _, hit, _ = ray_triangle_id(tris, origins, np.repeat(way[None], len(origins), axis=0), multiple_hits=False)
+    return len(origins) - len(set(hit.tolist())) < SHUT_IN_OPEN
+
+
 def _stowed_reason(c: PartClass) -> str:
     return f"{c.reason}, held by no one: stowed, not a weapon of the creation; free Non-Structural [000 §7.1] " \
            "(annotate it to mount it)"
