@@ -170,6 +170,38 @@ def test_the_blind_second_labels_are_labelled_elements_of_the_set():
     assert all(e["reason"].strip() for e in blind.values())
 
 
+def test_the_third_labels_are_elements_of_the_blind_sample():
+    """tests/labels/third: a third labeller's blind labels of every element the first two labellers disagree on and
+    of 40 they agree on (bench/agreement.py's majority of three). Every line is an element of the blind sample,
+    with the same part and a reason, and every disagreement of the first two is among them."""
+    ag = _agreement_module()
+    blind = ag.read_blind(LABELS / "blind")
+    third = ag.read_blind(LABELS / "third")
+    assert all(k in blind and blind[k]["part"] == e["part"] and e["reason"].strip() for k, e in third.items())
+    first = {}
+    for f in FILES:
+        labels = score_labels.load_labels(f)
+        for e in labels["element"]:
+            first[(labels["model"], e["index"])] = e["role"]
+    split = [k for k, e in blind.items() if first[k] != e["role"]]
+    assert split and all(k in third for k in split)
+    assert sum(first[k] == blind[k]["role"] for k in third) >= 40
+
+
+def test_the_majority_of_three_decides_where_two_agree():
+    ag = _agreement_module()
+    keys = ["a", "b", "c", "d"]
+    first = {"a": "crew", "b": "structural", "c": "decoration", "d": "weapon"}
+    second = {"a": "crew", "b": "decoration", "c": "structural", "d": "device"}
+    third = {"b": "decoration", "c": "decoration", "d": "propulsion"}
+    truth = ag.majority(first, second, third, keys)
+    assert truth == {"a": "crew", "b": "decoration", "c": "decoration", "d": None}
+    code = {"a": "crew", "b": "decoration", "c": "structural", "d": "weapon"}
+    r = ag.against(truth, first=first, code=code)
+    assert (r["elements"], r["undecided"]) == (3, 1)
+    assert (r["first"]["agree"], r["code"]["agree"]) == (2, 2)
+
+
 def test_agreement_counts_pairs_and_leaves_crew_out_when_asked():
     ag = _agreement_module()
     keys = ["a", "b", "c", "d"]
