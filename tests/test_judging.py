@@ -2202,6 +2202,9 @@ def test_which_names_name_a_walker():
         return bool(_walker_name(_names_model([()] * 4, main=main), [0, 1, 2, 3]))
     assert all(map(walks, ["20009 - AT-TE Walker.ldr", "4917 - Mini Robots.ldr", "30054 - AT-ST.ldr",
                            "4489 - at-at.ldr", "21109_Exo-Suit.ldr", "imperial at-st.ldr", "mech.ldr"]))
+    # a word naming the file, not the thing, ends some names: 7657's main file is "7657 - AT-ST - main.ldr"
+    assert all(map(walks, ["7657 - AT-ST - main.ldr", "mech - model.ldr", "AT-AT untitled.ldr"]))
+    assert not walks("main.ldr")
     assert not any(map(walks, ["robot shop.ldr", "walker hut.ldr", "meet at my house.ldr", "at the beach.ldr",
                                "robot factory.ldr"]))
 
@@ -2542,3 +2545,92 @@ def test_the_revolvers_in_a_cars_engine_bay_are_no_guns():
     guns = [i for i in car.creation.elements if a.model.elements[i].part == "30132.dat"]
     assert len(guns) == 4 and all(car.creation.roles[i].role == "decoration" for i in guns)
     assert not car.weapons
+
+
+@needs_shared
+def test_a_plane_on_its_landing_gear_flies_on_its_wings_and_buys_no_ground_move(tmp_path):
+    """A body on four wheeled plates with a jet engine and "Wing" plates sticking out of both sides is a plane
+    standing on its landing gear: it flies on its wings, and the wheels are no Propulsion bought, for "airplanes
+    can move at lower speed on the runway" as Alternate Movement [000 §9.1]. The plain plates sticking out beside
+    its wings are wings too, not a rover's panels. Without the wings it is the rover with a jet booster."""
+    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
+    jet = [f"1 0 0 -48 -60 {ID} 3475b.dat"]
+    wings = [f"1 7 60 -48 0 {ID} 3933.dat", f"1 7 -60 -48 0 {ID} 3934.dat", f"1 7 60 -48 -60 {ID} 3034.dat"]
+    a = _analyse(_model(tmp_path, "plane.ldr", BODY + wheels + jet + wings))
+    card = max(a.cards, key=lambda k: len(k.creation.elements))
+    kinds = {p.type for p in card.propulsion}
+    assert "forward_flight" in kinds and "ground" not in kinds and card.flying, kinds
+    gear = [card.creation.roles[i] for i in card.creation.elements if a.model.elements[i].part == "122c01.dat"]
+    assert len(gear) == 4 and all(r.role == "decoration" and "landing gear" in r.reason for r in gear)
+    _, plate = _role(a, "3034.dat")
+    assert plate.role == "propulsion" and plate.params.get("type") == "forward_flight", plate.reason
+    a = _analyse(_model(tmp_path, "rover.ldr", BODY + wheels + jet))
+    card = max(a.cards, key=lambda k: len(k.creation.elements))
+    assert "ground" in {p.type for p in card.propulsion} and not card.flying
+
+
+@needs_shared
+def test_a_wing_sub_assembly_names_its_plates_not_the_jet_or_the_hose_on_it(tmp_path):
+    """A submodel named "right wing" makes its plates the wing, Forward Flight [000 §9.1]; a jet engine plate
+    built on it is still its Thruster [000 §9.3] and a flexible hose end on it a detail, free Non-Structural
+    [000 §7.1] (6891 Gamma-V Laser Craft, not in ../shared: 114 pieces of its wings, jets and hoses included,
+    were "named propulsion")."""
+    wing = [f"1 7 0 0 0 {ID} 3036.dat", f"1 0 0 -8 20 {ID} 4229.dat", f"1 0 -50 -8 -20 {ID} 750.dat"]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + [
+        f"1 14 0 -96 0 {ID} 4865a.dat", f"1 16 100 -48 0 {ID} right wing.ldr",
+        "0 FILE right wing.ldr", "0 right wing", "0 Name: right wing.ldr"] + wing
+    a = _analyse(_model(tmp_path, "craft.mpd", lines))
+    _, plate = _role(a, "3036.dat")
+    _, jet = _role(a, "4229.dat")
+    _, hose = _role(a, "750.dat")
+    assert plate.role == "propulsion" and plate.params.get("type") == "forward_flight"
+    assert jet.role == "propulsion" and jet.params.get("type") == "thrust", jet.reason
+    assert hose.role == "decoration", hose.reason
+
+
+@needs_shared
+def test_a_lightsaber_hilt_built_in_level_out_of_a_flyers_nose_is_a_gun_barrel(tmp_path):
+    """A minifig's lightsaber hilt set in a round brick on a flyer's nose, lying level and sticking out, is a blaster
+    barrel (7657 AT-ST's chin guns, not in ../shared, were "a melee weapon built in: decoration") [000 §8.2]; the
+    round brick it is set in is its casing."""
+    jet = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    gun = ["1 0 0 -12 -104 1 0 0 0 0 -1 0 1 0 3062b.dat",  # a 1 x 1 round brick on the nose, its stud forward
+           "1 0 0 -12 -108 1 0 0 0 0 1 0 -1 0 577b.dat"]  # the hilt in its hollow stud, pointing forward
+    a = _analyse(_model(tmp_path, "blaster.ldr", jet + gun))
+    c, hilt = _role(a, "577b.dat")
+    _, casing = _role(a, "3062b.dat")
+    assert c.kind == "vehicle" and hilt.role == "weapon" and hilt.params.get("type") == "gun", hilt.reason
+    assert casing.role == "weapon"
+    assert any(w.type == "gun" for w in next(k for k in a.cards if k.creation is c).weapons)
+
+
+@needs_shared
+def test_a_lightsaber_blade_in_a_held_hilt_is_part_of_that_weapon():
+    """7150: Darth Vader holds a lightsaber built of a hilt and a "Bar 4L Lightsaber Blade": the blade is part of
+    the weapon in his hand, one Close Combat weapon measured whole, hilt and blade [000 ch.3 Minifig Weapons]
+    (the blade was "decoration", and the weapon measured by its hilt alone). Both labellers who labelled it call
+    the blade the weapon (tests/labels and, blind, tests/labels/blind)."""
+    a = _official("7150-1 - TIE Fighter & Y-wing.mpd")
+    m = a.model
+    (fig,) = [c for c in a.creations for i in c.elements if m.elements[i].part == "30374.dat"]
+    blade = next(i for i in fig.elements if m.elements[i].part == "30374.dat")
+    hilt = next(i for i in fig.elements if "Hilt" in m.elements[i].description)
+    assert fig.kind == "minifig" and fig.roles[blade].role == "weapon", fig.roles[blade].reason
+    card = next(k for k in a.cards if k.creation is fig)
+    (saber,) = [w for w in card.weapons if hilt in w.elements]
+    assert sorted(saber.elements) == sorted([hilt, blade]) and saber.type == "melee"
+    lo, hi = m.element_boxes()
+    assert saber.size_in * a.ldu_per_inch > float((hi[hilt] - lo[hilt]).max())  # longer than the hilt alone
+
+
+@needs_shared
+def test_a_structure_of_two_pieces_lying_about_is_no_building():
+    """10212 Imperial Shuttle: two small assemblies lie on the floor beside the shuttle, each two round bricks on
+    an axle with a liftarm and a pin joiner (5 elements, 2 of them Structure). They were two 6 CP "buildings": a
+    Structure of one or two pieces with no weapon, device or crew is a loose piece lying about, scenery, listed
+    and not priced [000 §7.1]."""
+    a = _official("10212-1 - Imperial Shuttle - UCS.mpd")
+    small = [c for c in a.creations if c.name.startswith("10212 - submodel-78")]
+    assert len(small) == 2 and all(c.kind == "scenery" and "loose piece" in c.kind_reason for c in small)
+    cards = [k for k in a.cards if any(k.creation is c for c in small)]
+    assert len(cards) == 2 and all(k.total_cost == 0 for k in cards)

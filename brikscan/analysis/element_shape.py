@@ -130,7 +130,8 @@ CONE_END_LDU = 3.0  # a neighbour's box this near a cone's end holds it there
 POD_AXIS_COS = 0.95  # parts of one engine pod lie along one axis ...
 POD_GAP_LDU = 2.0  # ... each touching the pod grown so far
 _POD_WORDS = {"round", "cylinder", "cone", "dish", "hemisphere"}
-_BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "telescope"}  # an antenna is decoration however it lies (issue 8)
+_BARREL_WORDS = {"torch", "loudhailer", "bar", "tap", "telescope", "hilt"}  # an antenna is decoration however it
+# lies (issue 8); a lightsaber hilt built in level is a blaster barrel (7657 AT-ST's chin guns)
 
 
 def _rod_axis(model, i: int, own: bool = True) -> tuple[np.ndarray, np.ndarray, float, float]:

@@ -11,7 +11,7 @@ from ..geometry.boxes import elements_box
 from .annotations import file_stem, letter_wing
 from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, _extent, _local_y, cockpits, nx
 from .mounts import FURNITURE, TWO_STUDS_LDU
-from .naming import _holding_submodels, name_words
+from .naming import GENERIC_NAMES, _holding_submodels, name_words
 from .roles import describe
 
 
@@ -47,8 +47,8 @@ def _own_names(model, idx) -> list[tuple[str, list[str]]]:
 
 
 # words that trail a set's name to say which version of the thing it is, not what it is ("Imperial Shuttle - Mini",
-# "Millennium Falcon - UCS")
-_VERSION_WORDS = {"mini", "micro", "ucs", "moc", "model", "set"}
+# "Millennium Falcon - UCS"), or which file of it ("7657 - AT-ST - main": the AT-ST's main file)
+_VERSION_WORDS = {"mini", "micro", "ucs", "moc"} | GENERIC_NAMES
 
 
 def _name_words(sub: str) -> list[str]:
@@ -196,6 +196,7 @@ def _street_furniture_name(model, idx) -> str:
 
 
 LOOSE_GEAR_MAX = 4  # a wheel with its tyre, a pair of skis: a spare part, no vehicle, when nothing else is there
+LOOSE_STRUCTURE_MAX = 2  # a Structure of one or two pieces (a pair of round bricks on an axle) is no building
 
 
 def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = False) -> tuple[str, str]:
@@ -255,6 +256,9 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
         return "scenery", f"{len(tilted)} of its {len(struct)} structural pieces lie tilted, as one panel set at " \
                           "an angle to be read or climbed: a sign, a set's info plate or a ramp, not a building; " \
                           "scenery (listed, not priced; annotate it to field it) [000 §7.1]"
+    if len(struct) <= LOOSE_STRUCTURE_MAX and not any(roles[i].role in ("weapon", "device", "crew") for i in idx):
+        return "scenery", f"its Structure is {len(struct)} piece(s) with no weapon, device or crew: no building, a " \
+                          "loose piece lying about, scenery (listed, not priced; annotate it to field it) [000 §7.1]"
     return "building", "a Structure without propulsion"
 
 

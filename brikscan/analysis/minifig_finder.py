@@ -13,7 +13,8 @@ from ..rules.formulas import sl_text
 from .annotations import Annotations
 from .connectivity import add_resting, components_in
 from .creation import Creation
-from .element_shape import MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre, _extent, _words_of, nx
+from .element_shape import (MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre, _extent, _on_axis,
+                            _rod_axis, _words_of, nx)
 from .measure import element_boxes
 from .mounts import TWO_STUDS_LDU
 from .naming import _ref_prefixes, _submodel_name, _unit_notes
@@ -224,10 +225,36 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
         if role == "decoration" and _words_of(model.elements[i]) & set(rules.minifig_weapons.tools.words):  # a radio, a broom: equipment he pays for
             role, why = "device", f"{why}; in his hand a Minifig Tool [000 ch.3]"
         roles[i] = RoleDecision(role, why, "minifig", {"type": c.type} if c.type else {})
+    _set_in_held_weapons(model, classes, equipment, roles)
     return Creation("", "minifig", sorted(body + items), sorted(body), roles, None, "", None,
                     "minifig body parts (torso, hips, legs, head) assembled",
                     {"head": sorted(head), "torso": sorted(torso), "legs": legs, "equipment": sorted(equipment),
                      "hands": sorted(b.get("hand", []))})
+
+
+SET_IN_WORDS = {"blade", "bar"}  # what is set in a held hilt or handle along its axis
+
+
+def _set_in_held_weapons(model, classes: dict[int, PartClass], held: list[int], roles: dict[int, RoleDecision]) -> None:
+    """A blade or a bar the minifig holds set in the weapon in his hand, on its axis (a lightsaber's blade in its
+    hilt), is part of that weapon, one item measured whole [000 ch.3 Minifig Weapons]: the weapon's role, one group
+    for both. A flag on a lance or a headdress by a sword is not set in it."""
+    weapons = [w for w in held if roles[w].role == "weapon"]
+    lo, hi = element_boxes(model, weapons) if weapons else (None, None)
+    for i in held:
+        e = model.elements[i]
+        if roles[i].role != "decoration" or not weapons or not _words_of(e) & SET_IN_WORDS:
+            continue
+        gap = np.maximum(0.0, np.maximum(lo - e.bbox_max, e.bbox_min - hi)).max(axis=1)
+        w = weapons[int(np.argmin(gap))]
+        centre, axis, _, _ = _rod_axis(model, w)
+        if float(gap.min()) > MESH_TOL_LDU or not _on_axis(e, centre, axis):
+            continue
+        group = roles[w].group or f"held:{w}"
+        roles[w] = RoleDecision(roles[w].role, roles[w].reason, roles[w].source, dict(roles[w].params), group)
+        roles[i] = RoleDecision("weapon", f"carried by the minifig; {classes[i].reason}; set in the "
+                                          f"{model.elements[w].description!r} in his hand: part of that weapon "
+                                          "[000 ch.3 Minifig Weapons]", "minifig", dict(roles[w].params), group)
 
 
 def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:

@@ -157,12 +157,21 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
     wields = dict(w.split("=", 1) for w in heavy.wields_as) if heavy is not None else {}
     equipment = creation.sections.get("equipment", [])
     out: list[HeldItem] = []
+    parts: dict[str, list[int]] = {}  # a held weapon of several pieces (a hilt and its blade): one item
     for i in sorted(equipment):
+        g = creation.roles[i].group if i in creation.roles else ""
+        if g.startswith("held:"):
+            parts.setdefault(g, []).append(i)
+    for i in sorted(equipment):
+        g = creation.roles[i].group if i in creation.roles else ""
+        pieces = parts.get(g, [i]) if g.startswith("held:") else [i]
+        if g.startswith("held:") and g != f"held:{i}":
+            continue  # measured with the weapon it is set in
         desc = (model.elements[i].description or model.elements[i].part).strip("~ ")
         group = _group_of(creation, i, desc, t)
         if group is None or is_siege_weapon(creation, i):
             continue
-        length = item_length_ldu(model, [i], hulls)
+        length = item_length_ldu(model, pieces, hulls)
         cls = length_class(length, t.holder_height_ldu, t)
         ratio = length / t.holder_height_ldu
         why = [f"{length:.0f} LDU long = {ratio:.2f} minifig heights: {cls} [000 ch.3 Minifig Weapons]"]
@@ -208,7 +217,7 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
             hands = t.items[as_key].hands
             why.append(f"a Heavy wields a {item.label} as a {t.items[as_key].label} (Compensating, standing "
                        "still) [000 §8.1 The Heavy]")
-        out.append(HeldItem(key, [i], desc, item.size_class if group != "tool" else cls, length, hands,
+        out.append(HeldItem(key, pieces, desc, item.size_class if group != "tool" else cls, length, hands,
                             "; ".join(why), warns, as_key))
     return out
 

@@ -44,14 +44,14 @@ def name_words(name: str, trailing=frozenset(), keep: int = 0) -> list[str]:
     return out
 
 
-_GENERIC_NAMES = {"main", "model", "untitled", "unnamed", "new", "set"}
+GENERIC_NAMES = frozenset({"main", "model", "untitled", "unnamed", "new", "set"})  # a file name that says nothing
 
 
 def file_name_for(model, name: str) -> str:
     """The name to show for a build named after the main file: the name the file has on disk when the main file's
     own says nothing ("8099 - main" inside "Midi-Scale Imperial Star Destroyer.mpd"), else ``name``."""
     disk = file_stem(model.path.name)
-    if set(name_words(name)) <= _GENERIC_NAMES and name_words(disk) and disk.lower() != name.lower():
+    if set(name_words(name)) <= GENERIC_NAMES and name_words(disk) and disk.lower() != name.lower():
         return disk
     return name
 

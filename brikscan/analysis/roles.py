@@ -148,7 +148,8 @@ def classify_part(element, org_type: str = "") -> PartClass:
     dwords = words(desc.lstrip("~_=|"))
     cwords = words(cat)
     if org_type.lower() in ("primitive", "subpart", "8_primitive", "48_primitive"):
-        return PartClass("decoration", f"LDraw primitive {element.part} used as a part (rigging, cable or detail)")
+        return PartClass("decoration", f"LDraw primitive {element.part} used as a part (rigging, cable or detail)",
+                         word="primitive")
     if not dwords:
         return PartClass(None, f"unknown part {element.part}")
     first = dwords[0]

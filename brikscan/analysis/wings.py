@@ -92,13 +92,20 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     # have none
     crewed = aboard or named or _crew_place(classes, idx)
     sticks_out = any(v >= AIRFOIL_OUT for v in out.values())
-    flies = engines or (crewed and sticks_out)
+    # a build standing on its wheels flies only on a pair of wings reaching out past both its sides (a plane on
+    # its landing gear); a Wing plate sticking out of a buggy's nose flies nothing
+    rolls = rolls_on_wheels(model, idx, roles)
+    paired = _paired(model, [i for i in wings if out[i] >= AIRFOIL_OUT], lo, hi)
+    rover = rolls and not paired
+    flies = engines or (crewed and (paired if rolls else sticks_out))
     fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
     for i in wings:
-        if fixed or out[i] < AIRFOIL_OUT or not flies:
+        if fixed or out[i] < AIRFOIL_OUT or not flies or rover:
             why = "the build is fixed onto a base plate: it cannot take off;" if fixed else \
                 f"built into the body ({out[i]:.0%} of it outside):" if out[i] < AIRFOIL_OUT else \
-                "nothing could fly it (no engine, no one aboard, no cockpit, seat or controls, no flyer's name):"
+                "nothing could fly it (no engine, no one aboard, no cockpit, seat or controls, no flyer's name):" \
+                if not flies else "the build stands on its wheels with no pair of wings reaching out past its " \
+                                  "sides: a panel, no airfoil;"
             del roles[i]  # decided by the topology: Structure where it is built in
             classes[i] = PartClass("structural", f"{classes[i].reason}, but {why} Structure, not a wing [000 §7.1]",
                                    word="plate")
@@ -109,10 +116,8 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
                                              "outside), an airfoil", "geometry", dict(r.params))
     if not flies or fixed:
         return
-    # a build standing on its wheels with engines and no wing sticking out is a rover with jet boosters: it
-    # drives, and its Thrusters push it along the ground [000 §9.1, §9.3]; its fins and panels are no airfoils
-    rolls = rolls_on_wheels(model, idx, roles)
-    rover = rolls and not sticks_out
+    # a build standing on its wheels with engines and no pair of wings is a rover with jet boosters: it drives,
+    # and its Thrusters push it along the ground [000 §9.1, §9.3]; its fins and panels are no airfoils
     flat_out = {i: _outside_share(model, i, lo, hi) for i in flat}  # only a flyer's (the slow part on a city)
     # plates stick out of a body only where there is a body: a hull built of plates alone has no wings to tell
     # apart, so most of the flat parts sticking out means the hull itself (issue 8)
@@ -125,12 +130,14 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
             classes[i] = replace(classes[i], reason=f"{classes[i].reason}; sticks out of the body, but the build "
                                                     "flies on its rotor: a stub, not a wing [000 §9.1]")
         flat_out = {}
-    elif rolls:
+    elif rover:
         # it stands on its wheels [000 §9.1]: a rover with jet boosters is a ground vehicle, its panels no wings
         for i in winglike:
             classes[i] = replace(classes[i], reason=f"{classes[i].reason}; sticks out of the body, but the build "
                                                     "stands on its wheels: a panel, not a wing [000 §9.1]")
         flat_out = {}
+    if rolls and not rover:
+        _landing_gear(roles)
     for i in idx:
         c = classes[i]
         if not open_(i) or not structural_kind(c, els[i]):
@@ -142,6 +149,33 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
             roles[i] = RoleDecision("propulsion", f"{c.reason}; a flat part sticking out of the body of a flyer "
                                                   f"({share:.0%} outside it): a wing, Forward Flight [000 §9.1]",
                                     "geometry", {"type": "forward_flight"})
+
+
+def _paired(model, wings: list[int], lo: np.ndarray, hi: np.ndarray) -> bool:
+    """Among ``wings`` one sticks out on each side of the body (boxes ``lo``-``hi``) across one horizontal axis,
+    more across it than along the other: a pair of wings, not a plate sticking out of a buggy's nose (its left and
+    right nose wedges stick out forward more than sideways)."""
+    if len(wings) < 2 or not len(lo):
+        return False
+    els = model.elements
+    c = (lo.min(axis=0) + hi.max(axis=0)) / 2
+    d = np.array([(els[i].bbox_min + els[i].bbox_max) / 2 - c for i in wings])
+    for k, other in ((0, 2), (2, 0)):
+        across = np.abs(d[:, k]) >= np.abs(d[:, other])
+        if np.any(across & (d[:, k] > 1)) and np.any(across & (d[:, k] < -1)):
+            return True
+    return False
+
+
+def _landing_gear(roles: dict[int, RoleDecision]) -> None:
+    """The wheels a flyer with wings sticking out stands on are its landing gear, no Propulsion bought: "airplanes
+    can move at lower speed on the runway", at Half Speed, as Alternate Movement [000 §9.1 Alternate Movement]."""
+    for i, r in list(roles.items()):
+        if r.role == "propulsion" and r.params.get("type") == "ground":
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but the build flies on its wings: its landing gear, "
+                                                  "rolling on the runway at Half Speed as Alternate Movement, not a "
+                                                  "Propulsion of its own (free Non-Structural) [000 §9.1 Alternate "
+                                                  "Movement]", "geometry")
 
 
 SHEET_RATIO = 0.3  # a wing section is thin: its thinnest side at most this share of its middle one ...
