@@ -2634,3 +2634,28 @@ def test_a_structure_of_two_pieces_lying_about_is_no_building():
     assert len(small) == 2 and all(c.kind == "scenery" and "loose piece" in c.kind_reason for c in small)
     cards = [k for k in a.cards if any(k.creation is c for c in small)]
     assert len(cards) == 2 and all(k.total_cost == 0 for k in cards)
+
+
+@needs_shared
+def test_a_robot_with_no_place_for_a_pilot_is_a_programmed_creature(tmp_path):
+    """"A mech piloted by a minifig is a robotic Vehicle; a mech operating independently ... is a robotic
+    Creature" [000 §10]: a build named a robot with no seat or cockpit acts by itself, a Creature with a Programmed
+    Mind (Half Mind) [000 §10.1]; with a seat for its pilot it is a Vehicle; a "robot shop" is no robot (6891's
+    and 6894's robots, not in ../shared, were 1 CP "vehicles" with no propulsion)."""
+    seat = [f"1 0 0 -56 0 {ID} 4079.dat"]
+
+    def build(name: str, lines: list[str]):
+        a = _analyse(_model(tmp_path, f"{name}.ldr", BODY + lines))
+        (c,) = [k for k in a.creations if k.elements]
+        return c, next(k for k in a.cards if k.creation is c)
+
+    robot, card = build("robot", [])
+    assert robot.kind == "creature" and "robotic Creature" in robot.kind_reason and robot.mind == "programmed"
+    from brikscan.rules.tables import load_rules
+
+    minds = load_rules("2010").minds
+    assert card.mind_cost == minds.cost() * minds.half_mind_factor  # a Half Mind [000 §10.1]
+    piloted, _ = build("robot", seat)
+    assert piloted.kind == "vehicle" and not piloted.mind
+    shop, _ = build("robot shop", [])
+    assert shop.kind == "building"

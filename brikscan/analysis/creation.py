@@ -32,6 +32,7 @@ class Creation:
     # propulsion its own Structure gives: a motorboat's hull (element -> the propulsion role it has on the card,
     # while it stays Structure in ``roles``) [000 §9.1]
     motor: dict[int, RoleDecision] = field(default_factory=dict)
+    mind: str = ""  # a Half Mind its judging gave it: "programmed" for a robot acting by itself [000 §10.1 Minds]
 
     def elements_with(self, role: str) -> list[int]:
         return [i for i in self.elements if self.roles[i].role == role]

@@ -33,7 +33,7 @@ from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, belt_wheels, blade_extension
 from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
-from .kinds import _boat_hull, _boat_reason, _build_vehicle_name, _kind, _rooted, _walker_name
+from .kinds import _boat_hull, _boat_reason, _build_vehicle_name, _kind, _robot_name, _rooted, _walker_name
 from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .mounts import GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
@@ -720,7 +720,8 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         if fname and diagnostics is not None:
             _floating(model, graph, idx, name, diagnostics)
         c = Creation(name, kind, sorted(idx), [], roles, kind_reason=why, annotation=params,
-                     annotation_source=cn.source if cn else "", submodel=sub)
+                     annotation_source=cn.source if cn else "", submodel=sub,
+                     mind="programmed" if kind == "creature" and _robot_name(model, idx) else "")
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
         creations.append(c)
     _manned_oars(model, graph, creations, classes)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..geometry.boxes import elements_box
 from .annotations import file_stem, letter_wing
-from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, _extent, _local_y, cockpits, nx
+from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, _extent, _local_y, _words_of, cockpits, nx
 from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import GENERIC_NAMES, _holding_submodels, name_words
 from .roles import describe
@@ -140,6 +140,15 @@ def _walker_name(model, idx) -> str:
     return next((sub for sub, name in _own_names(model, idx) if walks(name)), "")
 
 
+_ROBOT_NAMES = {"robot", "robots", "droid", "droids", "android", "androids"}
+
+
+def _robot_name(model, idx) -> str:
+    """The first of the build's own submodels whose name's last word names a robot ("6894 - Robot", "battle
+    droid"); "" when none does ("robot shop" names a shop)."""
+    return next((sub for sub, name in _own_names(model, idx) if name and name[-1] in _ROBOT_NAMES), "")
+
+
 def _names_vehicle(name: list[str], flying_only: bool, last_only: bool = False) -> bool:
     """Whether these words of a submodel's name (numbers left out) name a vehicle, or a flyer with ``flying_only``;
     ``last_only``: by its last word alone (a "truck cab" or a "walker legs" names a section of one)."""
@@ -206,6 +215,13 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
     n_animal = sum(1 for i in idx if classes[i].animal)
     if n_animal and n_animal * 2 >= len(idx):
         return "creature", "made of animal parts"
+    robot = _robot_name(model, idx)
+    if robot and not cockpits(model, idx, classes) and \
+            not any(_words_of(model.elements[i]) & {"seat", "saddle"} for i in idx):
+        # (control sticks are a Classic Space robot's arms: a seat or a cockpit is a pilot's place)
+        return "creature", f"named a robot ({file_stem(robot)!r}) with no place for a pilot: it acts by itself, a " \
+                           "robotic Creature, not a Vehicle [000 §10: \"a mech operating independently ... is a " \
+                           "robotic Creature\"], its Mind Programmed [000 §10.1 Minds]"
     prop = [i for i in idx if roles[i].role == "propulsion"]
     if prop and len(idx) <= LOOSE_GEAR_MAX and \
             not any(roles[i].role in ("structural", "weapon", "device", "crew") for i in idx):

@@ -773,8 +773,10 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     elif creation.kind == "creature" and not special:  # a Creature has a Mind, Trained (d6) by default [000 §10.1]
         try:
             if core:
-                skill, mind, mwhy, mw = MR.mind_profile(creation, rules)
+                skill, mind, mwhy, mw = MR.mind_profile(creation, rules, half=creation.mind or None)
                 warnings.extend(mw)
+                if creation.mind:
+                    notes.append(f"{mwhy}: a robot acting by itself follows its program [000 §10.1 Minds]")
             else:
                 mind = rules.minds.cost()
         except BrikscanError as exc:
