@@ -2659,3 +2659,25 @@ def test_a_robot_with_no_place_for_a_pilot_is_a_programmed_creature(tmp_path):
     assert piloted.kind == "vehicle" and not piloted.mind
     shop, _ = build("robot shop", [])
     assert shop.kind == "building"
+
+
+@needs_shared
+def test_a_brick_built_beast_is_a_creature_that_walks_on_its_feet(tmp_path):
+    """A build named for a beast ("scorpion", "red dragon") is alive and acts by itself: a Creature [000 §10]
+    (7327's giant scorpion was a 19 CP building), walking on its feet where it stands on two or more [000 §9.1
+    legs]. The last word names the thing: a "dragon boat" or a "scorpion tank" is none; with a cockpit it is a
+    Vehicle."""
+    legs = [f"1 4 0 {y} {z} {ID} 3004.dat" for z in (-60, 60) for y in (0, 24)]
+
+    def kind(name: str, lines: list[str]):
+        a = _analyse(_model(tmp_path, f"{name}.ldr", lines))
+        (c,) = [k for k in a.creations if k.elements]
+        return c, next(k for k in a.cards if k.creation is c)
+
+    beast, card = kind("red dragon", BODY + legs)
+    assert beast.kind == "creature" and "named a beast" in beast.kind_reason
+    assert [p.type for p in card.propulsion] == ["ground"] and card.mind_cost > 0
+    assert kind("scorpion", BODY)[0].kind == "creature"
+    assert kind("dragon boat", BODY)[0].kind != "creature"
+    assert kind("scorpion tank", BODY)[0].kind != "creature"
+    assert kind("scorpion", BODY + [f"1 40 0 -72 -20 {ID} 3823.dat"])[0].kind == "vehicle"  # a windscreen

@@ -33,7 +33,8 @@ from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, belt_wheels, blade_extension
 from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
-from .kinds import _boat_hull, _boat_reason, _build_vehicle_name, _kind, _robot_name, _rooted, _walker_name
+from .kinds import (_beast_name, _boat_hull, _boat_reason, _build_vehicle_name, _kind, _robot_name, _rooted,
+                    _walker_name)
 from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .mounts import GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
@@ -462,7 +463,7 @@ def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, 
     the pieces it stands on at the ground, in two or more separate feet, are its legs' ground propulsion
     [000 §9.1 Standard Propulsion: legs] (a micro walker's legs are clips, bars and ball joints that no joint
     rule reads as legs). Whether it is so named is evidence, where it stands decides; True when it walks."""
-    name = _walker_name(model, idx)
+    name = _walker_name(model, idx) or _beast_name(model, idx, walking=True)  # a brick-built beast walks too
     if not name:
         return False
     els = model.elements

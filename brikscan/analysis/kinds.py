@@ -141,6 +141,21 @@ def _walker_name(model, idx) -> str:
 
 
 _ROBOT_NAMES = {"robot", "robots", "droid", "droids", "android", "androids"}
+# the last word of a brick-built beast's name: alive, it acts by itself [000 §10] ("scorpion", not "scorpion tank")
+_BEAST_NAMES = {"dragon", "dragons", "scorpion", "scorpions", "spider", "spiders", "snake", "snakes", "serpent",
+                "crocodile", "alligator", "shark", "octopus", "squid", "kraken", "dinosaur", "dino", "raptor",
+                "rex", "wolf", "bear", "lion", "tiger", "elephant", "mammoth", "eagle", "monster", "beast",
+                "golem", "troll", "whale", "crab", "lobster", "beetle", "wyvern", "hydra", "griffin", "gryphon"}
+
+
+_SWIMMERS = {"shark", "octopus", "squid", "kraken", "whale", "snake", "snakes", "serpent", "eagle"}  # no feet
+
+
+def _beast_name(model, idx, walking: bool = False) -> str:
+    """The first of the build's own submodels whose name's last word names a beast ("7327 - scorpion", "red
+    dragon"); "" when none does ("dragon boat" names a boat). ``walking``: only beasts that walk on feet."""
+    return next((sub for sub, name in _own_names(model, idx) if name and name[-1] in _BEAST_NAMES and
+                 not (walking and name[-1] in _SWIMMERS)), "")
 
 
 def _robot_name(model, idx) -> str:
@@ -222,6 +237,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
         return "creature", f"named a robot ({file_stem(robot)!r}) with no place for a pilot: it acts by itself, a " \
                            "robotic Creature, not a Vehicle [000 §10: \"a mech operating independently ... is a " \
                            "robotic Creature\"], its Mind Programmed [000 §10.1 Minds]"
+    beast = _beast_name(model, idx)
+    if beast and not cockpits(model, idx, classes):  # a rider's saddle on it does not make it a Vehicle
+        return "creature", f"named a beast ({file_stem(beast)!r}) with no cockpit: alive, it acts by itself, a " \
+                           "Creature [000 §10]"
     prop = [i for i in idx if roles[i].role == "propulsion"]
     if prop and len(idx) <= LOOSE_GEAR_MAX and \
             not any(roles[i].role in ("structural", "weapon", "device", "crew") for i in idx):
