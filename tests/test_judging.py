@@ -2665,8 +2665,8 @@ def test_a_robot_with_no_place_for_a_pilot_is_a_programmed_creature(tmp_path):
 def test_a_brick_built_beast_is_a_creature_that_walks_on_its_feet(tmp_path):
     """A build named for a beast ("scorpion", "red dragon") is alive and acts by itself: a Creature [000 §10]
     (7327's giant scorpion was a 19 CP building), walking on its feet where it stands on two or more [000 §9.1
-    legs]. The last word names the thing: a "dragon boat" or a "scorpion tank" is none; with a cockpit it is a
-    Vehicle."""
+    legs]. The last word names the thing: a "dragon boat" or a "scorpion tank" is none; with a cockpit, a jet or
+    wheels it is a machine, a Vehicle (a "Dragon" space capsule)."""
     legs = [f"1 4 0 {y} {z} {ID} 3004.dat" for z in (-60, 60) for y in (0, 24)]
 
     def kind(name: str, lines: list[str]):
@@ -2681,3 +2681,4 @@ def test_a_brick_built_beast_is_a_creature_that_walks_on_its_feet(tmp_path):
     assert kind("dragon boat", BODY)[0].kind != "creature"
     assert kind("scorpion tank", BODY)[0].kind != "creature"
     assert kind("scorpion", BODY + [f"1 40 0 -72 -20 {ID} 3823.dat"])[0].kind == "vehicle"  # a windscreen
+    assert kind("dragon", BODY + [f"1 0 0 -56 60 {ID} 3475b.dat"])[0].kind == "vehicle"  # a capsule's jet

@@ -238,7 +238,9 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
                            "robotic Creature, not a Vehicle [000 §10: \"a mech operating independently ... is a " \
                            "robotic Creature\"], its Mind Programmed [000 §10.1 Minds]"
     beast = _beast_name(model, idx)
-    if beast and not cockpits(model, idx, classes):  # a rider's saddle on it does not make it a Vehicle
+    machine = any(roles[i].role == "propulsion" and (roles[i].params.get("type") == "thrust" or (
+        roles[i].params.get("type") == "ground" and roles[i].source == "part")) for i in idx)  # jets, wheels
+    if beast and not cockpits(model, idx, classes) and not machine:  # a rider's saddle does not make a Vehicle
         return "creature", f"named a beast ({file_stem(beast)!r}) with no cockpit: alive, it acts by itself, a " \
                            "Creature [000 §10]"
     prop = [i for i in idx if roles[i].role == "propulsion"]
