@@ -2682,3 +2682,17 @@ def test_a_brick_built_beast_is_a_creature_that_walks_on_its_feet(tmp_path):
     assert kind("scorpion tank", BODY)[0].kind != "creature"
     assert kind("scorpion", BODY + [f"1 40 0 -72 -20 {ID} 3823.dat"])[0].kind == "vehicle"  # a windscreen
     assert kind("dragon", BODY + [f"1 0 0 -56 60 {ID} 3475b.dat"])[0].kind == "vehicle"  # a capsule's jet
+
+
+@needs_shared
+def test_a_planes_nose_wheel_on_a_turntable_is_steering_gear_not_a_gun_turret(tmp_path):
+    """6375's airliner (not in ../shared) steers on a nose wheel under a turntable: a small mount turning on a
+    turntable with a piece sticking out is a gun turret only where it carries no wheel; a wheel there is the
+    plane's nose gear [000 §9.1], no Ranged Weapon [000 §8.2] (it was "gun 1", 3 CP)."""
+    gear = [f"1 7 0 {y} {z} {ID} 3020.dat" for z in (0, 60) for y in (0, 8)] + \
+        [f"1 4 0 16 {z} {ID} 122c01.dat" for z in (0, 60)] + \
+        [f"1 7 0 0 -60 {ID} 3680c01.dat", f"1 7 0 8 -60 {ID} 3020.dat", f"1 4 0 16 -60 {ID} 122c01.dat"]
+    wings = [f"1 7 60 -48 0 {ID} 3933.dat", f"1 7 -60 -48 0 {ID} 3934.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    a = _analyse(_model(tmp_path, "airliner.ldr", BODY + gear + wings))
+    card = max(a.cards, key=lambda k: len(k.creation.elements))
+    assert card.creation.kind == "vehicle" and card.flying and not card.weapons, [w.reason for w in card.weapons]

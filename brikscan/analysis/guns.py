@@ -288,7 +288,8 @@ TURRET_MAX_ELEMENTS = 12  # a small turret: this many elements at most ...
 TURRET_MAX_LDU = 130.0  # ... no longer than about 2" ...
 TURRET_OUT_LDU = 10.0  # ... with a piece sticking out level at least this far past its turntable
 _NOT_GUN_WORDS = {"dish", "radar", "lamp", "light", "headlight", "searchlight", "seat", "antenna", "flag",
-                  "steering", "control", "crane", "hook", "magnet", "winch", "camera"}
+                  "steering", "control", "crane", "hook", "magnet", "winch", "camera",
+                  "wheel", "wheels", "tyre", "tire", "tyres", "tires"}  # a wheel on a turntable is steering gear
 
 
 def _turrets(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], bodies: list,
@@ -297,7 +298,7 @@ def _turrets(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecisi
     yet, and a piece sticking out level past the turntable (binoculars or a pair of bars as twin barrels) is a gun
     turret: the mount and what it carries are its gun, a Ranged Weapon [000 §8.2]; the turntable stays the weak
     point [000 §7.1 "turrets"]. A dish, a lamp, a seat or a crane on a turntable is no gun (a sensor, a
-    searchlight, the Controls, a device)."""
+    searchlight, the Controls, a device), nor is a wheel (a plane's nose gear, a cart's steering)."""
     if not any(r.role == "propulsion" for r in roles.values()):
         return
     els = model.elements
