@@ -2696,3 +2696,42 @@ def test_a_planes_nose_wheel_on_a_turntable_is_steering_gear_not_a_gun_turret(tm
     a = _analyse(_model(tmp_path, "airliner.ldr", BODY + gear + wings))
     card = max(a.cards, key=lambda k: len(k.creation.elements))
     assert card.creation.kind == "vehicle" and card.flying and not card.weapons, [w.reason for w in card.weapons]
+
+
+@needs_shared
+def test_rails_are_the_ground_a_train_runs_on_its_motor_drives_it(tmp_path):
+    """7730's goods train (not in ../shared): a locomotive built on an "Electric Train Motor" stands on a piece of
+    train track. The track is the ground the train runs on, scenery, not the locomotive's propulsion (a submodel
+    "track" made the rails its treads) [000 §7.1]; the train motor is what drives it, ground propulsion (it was
+    "'electric' is a device") [000 §9.1]."""
+    body = [f"1 4 0 {y} {z} {ID} 3001.dat" for y, zs in ((-38, (-60, -20, 20, 60)), (-62, (-40, 0, 40)))
+            for z in zs]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} loco.ldr",
+             f"1 16 0 62 0 {ID} track.ldr", "0 FILE loco.ldr", "0 loco", "0 Name: loco.ldr",
+             f"1 4 0 0 0 {ID} 501ac01.dat"] + body + [
+        "0 FILE track.ldr", "0 track", "0 Name: track.ldr", "1 7 0 0 0 0 0 -1 0 1 0 1 0 0 3240bc01.dat"]
+    a = _analyse(_model(tmp_path, "train.mpd", lines))
+    loco, motor = _role(a, "501ac01.dat")
+    rails, rail = _role(a, "3240bc01.dat")
+    assert loco.kind == "vehicle" and motor.role == "propulsion" and motor.params.get("type") == "ground"
+    assert rails is not loco and rails.kind == "scenery" and "rails" in rail.reason, (rails.kind, rail.reason)
+    card = next(k for k in a.cards if k.creation is loco)
+    assert [p.type for p in card.propulsion] == ["ground"]
+
+
+@needs_shared
+def test_a_small_cone_on_the_end_of_an_antenna_is_its_tip_not_an_engine(tmp_path):
+    """5971's police craft (not in ../shared) carries 1 x 1 cones on the ends of antennas lying in clips at its
+    wingtips: a small cone on the end of a rod, on its axis, is the rod's tip or light, not an engine nozzle (they
+    were two Size 2 Thrusters with their clips) [000 §9.3]."""
+    flyer = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    rod = ["1 15 -50 -24 -40 0 1 0 0 0 -1 -1 0 0 60470a.dat",  # a clip plate on the side, holding ...
+           "1 15 -48 -4 -90 1 0 0 0 0 1 0 -1 0 3957a.dat",  # ... an antenna lying level ...
+           "1 34 -48 -4 -100 1 0 0 0 0 1 0 -1 0 4589.dat"]  # ... with a 1 x 1 cone on its end
+    a = _analyse(_model(tmp_path, "wingtip.ldr", flyer + rod))
+    c, cone = _role(a, "4589.dat")
+    _, clip = _role(a, "60470a.dat")
+    assert c.kind == "vehicle" and cone.role != "propulsion" and clip.role != "propulsion", cone.reason
+    card = next(k for k in a.cards if k.creation is c)
+    assert all(set(p.elements).isdisjoint({i for i in c.elements if a.model.elements[i].part == "4589.dat"})
+               for p in card.propulsion)

@@ -44,7 +44,7 @@ from .naming import _common_submodel, _unique_names, file_name_for
 from .roles import (JointedBody, PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker,
                     jointed_bodies, parse_override, select_elements, structural_kind)
 from .scenery import (STAND_REASON, _animal_ornaments, _cargo_on_animals, _display_stand, _fitted, _loose_props,
-                      _lying_on_scenery, _scenery_reason, craft_floor, ground_plate)
+                      _lying_on_scenery, _scenery_reason, craft_floor, ground_plate, is_rail)
 from .wings import AIRFOIL_OUT, _airfoils, _outside_share, _wing_sections
 
 if TYPE_CHECKING:
@@ -655,7 +655,9 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     remaining = [i for i in rest if i not in claimed]
     floor = max((model.elements[i].bbox_max[1] for i in remaining), default=0.0)  # -Y is up
     scenery = {i for i in remaining if _scenery_reason(model, classes[i], model.elements[i], floor) and
-               not (notes.get(i) and notes[i].role)}
+               not (notes.get(i) and notes[i].role and not (notes[i].origin == "submodel" and
+                                                             is_rail(model.elements[i])))}
+    # (a submodel's name is evidence, the part decides: rails in a "track" submodel are no treads)
     # a large plate at the ground built into a craft's own submodel, with its cockpit, is its floor, not the ground
     scenery -= {i for i in sorted(scenery) if ground_plate(model.elements[i], floor) and
                 craft_floor(model, i, classes)}

@@ -10,7 +10,7 @@ import numpy as np
 from ..geometry.units import LDU_PER_BRICK
 from .annotations import file_stem
 from .element_shape import (_BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LDU, POD_AXIS_COS, POD_GAP_LDU,
-                            _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end, _points_out,
+                            _centre, _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end, _points_out,
                             _rod_axis, _thrust, _words_of, nx)
 from .ground import _on_leg
 from .guns import _held_in_big
@@ -238,6 +238,9 @@ def _fin_rings(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -
                                                   "not the Controls [000 §7.1, §9.4]", "geometry")
 
 
+_ROD_WORDS = {"antenna", "bar"}  # a small cone on one of these, on its axis, is the rod's tip
+
+
 def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool
              ) -> set[int]:
     """On a flyer, a cone lying on its side (its axis horizontal; a small one along the hull's length when the
@@ -268,6 +271,11 @@ def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
             found.add(i)
             continue
         if classes[i].word != "cone":
+            continue
+        if is_detail_sized(els[i]) and any(_words_of(els[j]) & _ROD_WORDS and _on_axis(els[j], _centre(model, i), axis)
+                                           for j in graph.neighbors(i) if j != i):
+            roles[i] = replace(r, reason=f"{r.reason}; a small cone on the end of a rod (an antenna, a bar): its tip "
+                                         "or its light, not an exhaust [000 §9.3]")
             continue
         if abs(float(axis[1])) < 0.5 and _points_out(model, graph, i, axis):
             roles[i] = replace(r, reason=f"{r.reason}; a cone on its side held by its wide end, its tip pointing "

@@ -200,6 +200,9 @@ def classify_part(element, org_type: str = "") -> PartClass:
                              "thrust", dwords[1])
         return PartClass("propulsion", f"{label}: a ship's {dwords[1]} is its water propulsion [000 §9.1]",
                          "water", dwords[1])
+    if "train" in dwords[:3] and "motor" in dwords[:5]:  # "Electric Train Motor 12V ...": its driven wheels
+        return PartClass("propulsion", f"{label}: a train motor drives the locomotive along its rails: ground "
+                                       "propulsion [000 §9.1]", "ground", "wheel")
     if "steering" in lead2 or ("ship" in dwords[:3] and "wheel" in dwords[:3]):
         return PartClass("device", f"{label}: a steering wheel is the Controls [000 §9.4]", word="steering")
     for w in lead2:

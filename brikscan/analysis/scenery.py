@@ -138,6 +138,12 @@ def ground_plate(element, floor: float) -> bool:
         float(size[0] * size[2]) >= GROUND_PLATE_MIN_STUDS2 * 400
 
 
+def is_rail(element) -> bool:
+    """A piece of railway track (train or monorail track, its sleepers): the ground a train runs on."""
+    words = _split_words(describe(element)[1].lower().lstrip("~=_|"))[:3]
+    return ("track" in words and bool({"train", "monorail"} & set(words))) or words[:1] == ["rail"]
+
+
 def craft_floor(model, i: int, classes) -> bool:
     """The large plate ``i`` at the ground is the floor of a craft, not the ground, when the submodel it is built
     in (not the main model) holds the craft's cockpit: 7130's snowspeeder is built on a 6 x 16 plate inside its
@@ -157,6 +163,8 @@ def _scenery_reason(model, c: PartClass, element, floor: float | None = None) ->
     words = _split_words(desc.lower().lstrip("~=_|"))  # read only
     if words[:1] == ["baseplate"] or cat.lower() == "baseplate":
         return f"'{desc}': a base plate is scenery, not part of a creation [000 §7.1]"
+    if is_rail(element):
+        return f"'{desc}': rails are the ground a train runs on, laid on the table: scenery [000 §7.1]"
     if floor is not None and ground_plate(element, floor):
         return f"'{desc}': a large plate under everything else, the ground the scene stands on: scenery [000 §7.1]"
     for sub in element.submodel_path:
