@@ -2735,3 +2735,18 @@ def test_a_small_cone_on_the_end_of_an_antenna_is_its_tip_not_an_engine(tmp_path
     card = next(k for k in a.cards if k.creation is c)
     assert all(set(p.elements).isdisjoint({i for i in c.elements if a.model.elements[i].part == "4589.dat"})
                for p in card.propulsion)
+
+
+@needs_shared
+def test_a_rifle_beside_sticks_of_dynamite_on_a_plate_is_stowed_gear_not_a_built_gun():
+    """7410 Jungle River: a 2 x 3 plate on the ground carries a chest, a rifle, a pickaxe, a shovel, a chain and two
+    dynamite tiles. Several hand guns clipped together are a built weapon, but dynamite is no gun: the rifle is
+    stowed, free [000 §7.1], and a plate of gear with no weapon of its own is a loose piece, scenery (it was a 4 CP
+    "building" with two weapons)."""
+    a = _official("7410-1 - Jungle River.mpd")
+    m = a.model
+    (cache,) = [c for c in a.creations if any(m.elements[i].description == "Minifig Gun Rifle" for i in c.elements)
+                and c.kind != "minifig"]
+    rifle = next(i for i in cache.elements if m.elements[i].description == "Minifig Gun Rifle")
+    assert cache.roles[rifle].role == "decoration" and "stowed" in cache.roles[rifle].reason
+    assert cache.kind == "scenery", cache.kind_reason

@@ -32,12 +32,21 @@ def _stowed(graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecis
             roles[i].source == "part" and classes[i].type not in MOUNTED_WEAPON_TYPES}
     out: set[int] = set()
     for i in sorted(hand):
-        near = {j for k in graph.neighbors(i) if k in inside for j in (k, *graph.neighbors(k))}
-        if len(near & hand | {i}) >= STOWED_BUILT_GUN:
+        if _built_gun(graph, inside, classes, hand, i):
             continue
         roles[i] = RoleDecision("decoration", _stowed_reason(classes[i]), "geometry")
         out.add(i)
     return out
+
+
+def _built_gun(graph: nx.Graph, inside: set[int], classes, hand: set[int], i: int) -> bool:
+    """Hand gun ``i`` is one of ``STOWED_BUILT_GUN`` or more guns clipped together (within two links): a built
+    weapon, a swivel machine gun. Only guns count: sticks of dynamite or a sword beside a rifle make no gun."""
+    if classes[i].type != "gun":
+        return False
+    guns = {j for j in hand if classes[j].type == "gun"}
+    near = {j for k in graph.neighbors(i) if k in inside for j in (k, *graph.neighbors(k))}
+    return len(near & guns | {i}) >= STOWED_BUILT_GUN
 
 
 SHUT_IN_OFFSET_LDU = 4.0  # rays cast from each side of a hand gun: through its middle and this far beside it,
@@ -63,9 +72,8 @@ def _shut_in(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
     ids = np.asarray(idx)
     reach = float(np.linalg.norm(hi.max(axis=0) - lo.min(axis=0)))  # across the whole creation
     for i in hand:
-        near = {j for k in graph.neighbors(i) if k in inside for j in (k, *graph.neighbors(k))}
         t, local = _own_points(model, i)
-        if len(near & guns | {i}) >= STOWED_BUILT_GUN or local is None:
+        if _built_gun(graph, inside, classes, guns, i) or local is None:
             continue
         rot = t[:3, :3]
         centre = rot @ ((local.min(axis=0) + local.max(axis=0)) / 2) + t[:3, 3]
