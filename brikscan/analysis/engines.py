@@ -238,7 +238,20 @@ def _fin_rings(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -
                                                   "not the Controls [000 §7.1, §9.4]", "geometry")
 
 
-_ROD_WORDS = {"antenna", "bar"}  # a small cone on one of these, on its axis, is the rod's tip
+_ROD_WORDS = {"antenna"}  # a small cone on one, on its axis, is its tip (a bar may be an engine's or a gun's core) ...
+ROD_TIP_CLEAR_LDU = 60.0  # ... with no engine casing on that axis within three studs of it
+
+
+def _rod_tip(model, graph: nx.Graph, idx: list[int], i: int, axis: np.ndarray) -> bool:
+    """Cone ``i`` sits on the end of an antenna on its axis, with no round casing (a dish, a round brick, a rim)
+    on that axis near it: the antenna's tip or light (5971's wingtip antennas), not an engine's nozzle."""
+    els = model.elements
+    c = _centre(model, i)
+    rods = [j for j in graph.neighbors(i) if j != i and _words_of(els[j]) & _ROD_WORDS and _on_axis(els[j], c, axis)]
+    if not rods:
+        return False
+    return not any(j != i and j not in rods and _words_of(els[j]) & _CASING_WORDS and _on_axis(els[j], c, axis) and
+                   float(np.linalg.norm(_centre(model, j) - c)) <= ROD_TIP_CLEAR_LDU for j in idx)
 
 
 def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool
@@ -272,10 +285,9 @@ def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
             continue
         if classes[i].word != "cone":
             continue
-        if is_detail_sized(els[i]) and any(_words_of(els[j]) & _ROD_WORDS and _on_axis(els[j], _centre(model, i), axis)
-                                           for j in graph.neighbors(i) if j != i):
-            roles[i] = replace(r, reason=f"{r.reason}; a small cone on the end of a rod (an antenna, a bar): its tip "
-                                         "or its light, not an exhaust [000 §9.3]")
+        if is_detail_sized(els[i]) and _rod_tip(model, graph, idx, i, axis):
+            roles[i] = replace(r, reason=f"{r.reason}; a small cone on the end of an antenna: its tip or its light, "
+                                         "not an exhaust [000 §9.3]")
             continue
         if abs(float(axis[1])) < 0.5 and _points_out(model, graph, i, axis):
             roles[i] = replace(r, reason=f"{r.reason}; a cone on its side held by its wide end, its tip pointing "
