@@ -72,3 +72,19 @@ def test_placed_bow_and_sword(library_zip):
             pts = np.unique(placed.reshape(-1, 3).astype(np.float64), axis=0)
             inv = np.linalg.inv(xf @ t0)
             _same_as_trimesh(pts @ inv[:3, :3].T + inv[:3, 3])
+
+
+def test_a_big_curved_hull_is_scored_in_blocks_with_the_same_answer(monkeypatch):
+    """A rail oval's hull has hundreds of candidate normals and silhouette edges: scored all at once the
+    (candidate, edge, edge) arrays took 2.5 GB for 7730's train set. Scored in blocks (here also made tiny, to
+    force many) the box is trimesh's, bit for bit."""
+    import brikscan.geometry.obb as obb
+
+    rng = np.random.default_rng(7)
+    ring = rng.normal(size=(4000, 3))
+    ring /= np.linalg.norm(ring, axis=1, keepdims=True)
+    ring *= [400.0, 12.0, 250.0]  # a flat oval, as a rail loop lies
+    monkeypatch.setattr(obb, "BLOCK_CELLS", 5_000)
+    _same_as_trimesh(ring)
+    monkeypatch.setattr(obb, "BLOCK_CELLS", 4_000_000)
+    _same_as_trimesh(ring)

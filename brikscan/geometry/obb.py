@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 TIE_REL = 1e-7  # candidates this close to the smallest volume are scored again exactly (rounding is ~1e-15)
+BLOCK_CELLS = 4_000_000  # (candidate, edge, edge) cells scored at once: about 32 MB an array
 
 
 def import_backend() -> None:
@@ -105,12 +106,16 @@ def _volumes(vertices, hull_adj, hull_edge, hull_normals, normals) -> np.ndarray
     ex, ey = dx / safe, dy / safe
     # padding repeats each candidate's first edge start (a repeat moves no maximum or minimum)
     x0, y0 = np.where(valid, x0, x0[:, :1]), np.where(valid, y0, y0[:, :1])
-    # every edge start on every edge direction (x) and across it (y): (K,E,E)
-    x = ex[:, :, None] * x0[:, None, :] + ey[:, :, None] * y0[:, None, :]
-    y = ex[:, :, None] * y0[:, None, :] - ey[:, :, None] * x0[:, None, :]
-    span_x = x.max(axis=2) - x.min(axis=2)
-    span_y = y.max(axis=2) - y.min(axis=2)
-    area = np.where(rows, span_x * span_y, np.inf).min(axis=1)
+    # every edge start on every edge direction (x) and across it (y): (K,E,E), a block of candidates at a time so
+    # that a big curved hull (a rail oval: hundreds of candidates and silhouette edges) stays within memory
+    area = np.empty(len(n))
+    step = max(1, BLOCK_CELLS // max(1, emax * emax))
+    for a in range(0, len(n), step):
+        b = slice(a, a + step)
+        x = ex[b, :, None] * x0[b, None, :] + ey[b, :, None] * y0[b, None, :]
+        y = ex[b, :, None] * y0[b, None, :] - ey[b, :, None] * x0[b, None, :]
+        span = (x.max(axis=2) - x.min(axis=2)) * (y.max(axis=2) - y.min(axis=2))
+        area[b] = np.where(rows[b], span, np.inf).min(axis=1)
     volume = np.where(has_side, area * height, np.inf)
     if not np.all(np.isfinite(volume[has_side])):
         return None
