@@ -292,6 +292,13 @@ def test_scale_and_coordinate_bombs_refused(lib, tmp_path, capsys):
     with pytest.raises(LimitError, match="--max-coord"):
         brikscan.load(far, lib, cache=False)
     assert len(brikscan.load(far, lib, cache=False, limits=Limits(max_coord=1e6)).elements) == 1
+    # farther is never milder: a placement at 10^8 LDU stops the command too (it was dropped with a warning and
+    # exit 0, past the parser's old cut of 10^6), and loads when the limit is raised past it
+    farther = write(tmp_path / "farther.ldr", "1 4 0 0 0 1 0 0 0 1 0 0 0 1 tb.dat\n"
+                                              "1 4 1e8 0 0 1 0 0 0 1 0 0 0 1 tb.dat\n")
+    rc, out, err = cli(capsys, "stats", farther, "--library", lib, "--json")
+    assert rc == 3 and "--max-coord" in err and f"{farther}:2" in err and out == ""
+    assert len(brikscan.load(farther, lib, cache=False, limits=Limits(max_coord=2e8)).elements) == 2
 
 
 def test_out_of_range_colours_warn_and_fall_back_to_16(lib, tmp_path, capsys):

@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 from ..errors import Diagnostic, InputError, short
 from .library import normalize_name
 
-MAX_COORD = 1.0e6  # LDU; anything beyond is a corrupt line, not a model (1e6 LDU = 400 m)
+# LDU; anything beyond is a corrupt line, not a model (10^12 LDU: 400,000 km). A coordinate under it but beyond
+# --max-coord (or a scale beyond --max-scale) stops the command with exit 3 when the model is walked
+# (ldraw/walk.py), as the limit says, so a far placement never gets milder treatment than a near one
+MAX_COORD = 1.0e12
 MAX_COLOUR = 0x3FFFFFF  # highest meaningful code: direct colours 0x2RRGGBB / 0x3RRGGBB; beyond is a corrupt line
 LSYNTH_CONSTRAINT = re.compile(r"^ls\d+\.dat$")  # LSynth's end and path markers: not parts of the model
 IDENTITY = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
