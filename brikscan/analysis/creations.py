@@ -37,7 +37,7 @@ from .kinds import (_beast_name, _boat_hull, _boat_reason, _build_vehicle_name, 
                     _walker_name)
 from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
-from .mounts import GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
+from .mounts import IN_CORE, GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
 from .moving_parts import (CLOSER_REASON, LOCKED_REASON, _closes_opening, _device_arms, _interior_roles,
                            _jointed_body_role, _locked, limb_chains, turns_level)
 from .naming import _common_submodel, _unique_names, file_name_for
@@ -310,7 +310,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         c = classes[i]
         if i in core:
             why = c.reason if c.role == "structural" else f"{c.reason}; in the rigid core"
-            roles[i] = RoleDecision("structural", f"{why} (the Structure) [000 §7.1]",
+            roles[i] = RoleDecision("structural", f"{why}{IN_CORE}",
                                     "part" if c.role == "structural" else "topology")
         elif i in closers:
             roles[i] = RoleDecision("structural", f"{c.reason}; {CLOSER_REASON}", "topology")

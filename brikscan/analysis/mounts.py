@@ -48,6 +48,9 @@ def flies(roles: dict[int, RoleDecision], boat: bool = False) -> bool:
                             for r in roles.values())
 
 
+IN_CORE = " (the Structure) [000 §7.1]"  # what the core's pieces are told first (creations._judge_roles)
+
+
 def is_open(r: RoleDecision | None) -> bool:
     return r is not None and (r.role, r.source) in _OPEN
 
@@ -119,7 +122,7 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
         what = describe_el(lead)
         for i in open_:
             r = roles[i]
-            base = r.reason.split(";")[0]
+            base = r.reason.split(";")[0].replace(IN_CORE, "")  # it is the payload's now, not the Structure's
             roles[i] = RoleDecision(
                 lr.role, f"{base}; carries only the {what} and hangs on the body by one piece "
                          f"({describe_el(b.mount)}): its mount ({len(open_)} piece(s)), part of the {_NAMES[lr.role]} [000 §7.1 "
