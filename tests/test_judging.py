@@ -2132,12 +2132,15 @@ def test_an_animal_is_named_for_what_it_is(tmp_path):
 
 @needs_shared
 def test_a_build_named_for_robots_is_a_vehicle(tmp_path):
-    """4917 "Mini Robots" (not in ../shared) is one mech: a name in the plural ("robots", "mechs", "walkers",
-    "droids") names the vehicle as the singular does [000 §9 Vehicles]; its card then says no propulsion was found
-    and how to annotate it, instead of pricing a mech as a building."""
-    a = _analyse(_model(tmp_path, "mini robots.ldr", BODY))
+    """A name in the plural ("mechs", "walkers") names the vehicle as the singular does [000 §9 Vehicles]; its card
+    then says no propulsion was found and how to annotate it, instead of pricing a mech as a building. 4917 "Mini
+    Robots" (not in ../shared), with no seat or cockpit, acts by itself: "a mech operating independently ... is a
+    robotic Creature" [000 §10], no building either (the robot rule, test_a_robot_with_no_place_...)."""
+    a = _analyse(_model(tmp_path, "mini mechs.ldr", BODY))
     assert [c.kind for c in a.creations] == ["vehicle"], [(c.kind, c.kind_reason) for c in a.creations]
     assert "annotate" in a.creations[0].kind_reason
+    a = _analyse(_model(tmp_path, "mini robots.ldr", BODY))
+    assert [c.kind for c in a.creations] == ["creature"], [(c.kind, c.kind_reason) for c in a.creations]
 
 
 @needs_shared
