@@ -144,8 +144,9 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 classes[i].role == "propulsion" and classes[i].type == "ground" and
                 n.params.get("type") != "ground") or (
                 n.role == "propulsion" and classes[i].role in ("weapon", "device") and not classes[i].accessory) or (
-                n.role == "propulsion" and (classes[i].role == "propulsion" or classes[i].word in ("hose", "primitive"))
-                and (classes[i].type or "") != n.params.get("type", ""))):
+                n.role == "propulsion" and (classes[i].role == "propulsion" or
+                                             classes[i].word in ("hose", "primitive")) and
+                (classes[i].type or "") != n.params.get("type", ""))):
             n = None  # a hinge in a submodel named "wing" is still an exposed hinge, a weak point [000 §7.1]; the
             # wheels of a "cannon.ldr" still roll its cart [000 §9.1]; a wing's cannon is a cannon, a front
             # wheel's handlebars the Controls [000 §8.2, §9.4]; a wing's jet engine its Thruster [000 §9.3]; a

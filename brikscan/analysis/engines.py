@@ -238,7 +238,7 @@ def _fin_rings(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -
                                                   "not the Controls [000 §7.1, §9.4]", "geometry")
 
 
-_ROD_WORDS = {"antenna"}  # a small cone on one, on its axis, is its tip (a bar may be an engine's or a gun's core) ...
+_ROD_WORDS = {"antenna"}  # a small cone on one, on its axis, is its tip (a bar may be an engine's core) ...
 ROD_TIP_CLEAR_LDU = 60.0  # ... with no engine casing on that axis within three studs of it
 
 

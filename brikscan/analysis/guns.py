@@ -60,8 +60,6 @@ def _shut_in(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
     mounted gun [000 §8.2 Ranged Weapons: a weapon fires at what it can see]. One way out (its muzzle through a
     hole, an open top) keeps it a gun; several hand guns clipped together stay the built weapon they are.
     Returns them."""
-    from trimesh.ray.ray_triangle import ray_triangle_id
-
     out: set[int] = set()
     hand = [i for i in idx if classes[i].accessory and roles.get(i) is not None and roles[i].role == "weapon" and
             roles[i].source == "part" and classes[i].type not in MOUNTED_WEAPON_TYPES]
@@ -78,7 +76,7 @@ def _shut_in(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         rot = t[:3, :3]
         centre = rot @ ((local.min(axis=0) + local.max(axis=0)) / 2) + t[:3, 3]
         half = np.linalg.norm(rot, axis=0) * (local.max(axis=0) - local.min(axis=0)) / 2
-        if all(_way_shut(model, ids, lo, hi, i, centre + s * w * (h + 1.0), s * w, reach, ray_triangle_id)
+        if all(_way_shut(model, ids, lo, hi, i, centre + s * w * (h + 1.0), s * w, reach)
                for w, h in zip((rot / np.linalg.norm(rot, axis=0)).T, half) for s in (1.0, -1.0)):
             roles[i] = RoleDecision("decoration", f"{classes[i].reason}, built in with the creation's own parts all "
                                                   "round it: it cannot fire out, a detail, not a weapon [000 §8.2] "
@@ -88,9 +86,11 @@ def _shut_in(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
 
 
 def _way_shut(model, ids: np.ndarray, lo: np.ndarray, hi: np.ndarray, i: int, start: np.ndarray, way: np.ndarray,
-              reach: float, ray_triangle_id) -> bool:
+              reach: float) -> bool:
     """A bundle of rays from ``start`` along ``way`` runs into the parts ``ids`` (boxes ``lo``-``hi``) but ``i``:
     fewer than ``SHUT_IN_OPEN`` of them reach the open."""
+    from trimesh.ray.ray_triangle import ray_triangle_id  # trimesh's own ray test; imported when a gun asks
+
     side = np.cross(way, [0.0, 1.0, 0.0] if abs(float(way[1])) < 0.9 else [1.0, 0.0, 0.0])
     side /= float(np.linalg.norm(side))
     up = np.cross(way, side)

@@ -235,7 +235,8 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
 SET_IN_WORDS = {"blade", "bar"}  # what is set in a held hilt or handle along its axis
 
 
-def _set_in_held_weapons(model, classes: dict[int, PartClass], held: list[int], roles: dict[int, RoleDecision]) -> None:
+def _set_in_held_weapons(model, classes: dict[int, PartClass], held: list[int],
+                         roles: dict[int, RoleDecision]) -> None:
     """A blade or a bar the minifig holds set in the weapon in his hand, on its axis (a lightsaber's blade in its
     hilt), is part of that weapon, one item measured whole [000 ch.3 Minifig Weapons]: the weapon's role, one group
     for both. A flag on a lance or a headdress by a sword is not set in it."""
