@@ -2652,14 +2652,19 @@ def test_a_robot_with_no_place_for_a_pilot_is_a_programmed_creature(tmp_path):
         (c,) = [k for k in a.creations if k.elements]
         return c, next(k for k in a.cards if k.creation is c)
 
-    robot, card = build("robot", [])
+    stick = [f"1 0 0 -56 0 {ID} 4592.dat", f"1 0 0 -56 0 {ID} 4593.dat"]  # a control stick as an antenna
+    robot, card = build("robot", stick)
     assert robot.kind == "creature" and "robotic Creature" in robot.kind_reason and robot.mind == "programmed"
+    # it acts by itself: a control stick on it is no one's Controls [000 §9.4, §10], an ornament
+    sticks = [robot.roles[i] for i in robot.elements if robot.roles[i].reason.startswith("'Hinge Control")]
+    assert sticks and all(r.role == "decoration" and "no Controls" in r.reason for r in sticks)
     from brikscan.rules.tables import load_rules
 
     minds = load_rules("2010").minds
     assert card.mind_cost == minds.cost() * minds.half_mind_factor  # a Half Mind [000 §10.1]
-    piloted, _ = build("robot", seat)
+    piloted, _ = build("robot", seat + stick)
     assert piloted.kind == "vehicle" and not piloted.mind
+    assert any(r.role == "device" for r in piloted.roles.values())  # a mech's pilot works its Controls
     shop, _ = build("robot shop", [])
     assert shop.kind == "building"
 

@@ -458,6 +458,17 @@ FEET_ALIKE = 4.0  # the biggest foot's footprint is at most this many times the 
 CRATE_MIN_LDU = 40.0  # a piece standing by itself on the floor is two studs wide or more each way
 
 
+def _no_controls(roles: dict[int, RoleDecision], classes) -> None:
+    """A robot or a beast acting by itself has no Controls: a control stick or a console on it (a Classic Space
+    robot's arms and antennae are control sticks) is an ornament of it [000 §9.4, §10]; a rider's saddle stays
+    the Controls of a mount."""
+    for i, r in list(roles.items()):
+        if r.role == "device" and r.params.get("type") == "controls" and classes[i].word == "control" and \
+                r.source not in ("annotation", "cli"):
+            roles[i] = RoleDecision("decoration", f"{r.reason.split(':')[0]}: on a Creature, which acts by itself "
+                                                  "and has no Controls, an ornament of it [000 §9.4, §10]", "geometry")
+
+
 def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
                        low: dict[int, float], ground: float) -> bool:
     """A build named for a walker ("AT-TE Walker", "Mini Robots") with no propulsion found stands on its feet:
@@ -712,6 +723,8 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             roles[i] = RoleDecision(r.role, f"{r.reason}; built against the building on the ground (a threshold, a "
                                              "wall stub): part of it [000 §7.1]", r.source, r.params, r.group)
         kind, why = _kind(model, idx, roles, classes, params.get("kind"), rooted)
+        if kind == "creature" and not params.get("kind") and (_robot_name(model, idx) or _beast_name(model, idx)):
+            _no_controls(roles, classes)
         if idx[0] in blocks_of and not fname:
             why = f"{why}; {len(blocks_of[idx[0]])} blocks of one submodel on one base plate: one building " \
                   "[000 §7.1 Structure]"
