@@ -723,7 +723,8 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             roles[i] = RoleDecision(r.role, f"{r.reason}; built against the building on the ground (a threshold, a "
                                              "wall stub): part of it [000 §7.1]", r.source, r.params, r.group)
         kind, why = _kind(model, idx, roles, classes, params.get("kind"), rooted)
-        if kind == "creature" and not params.get("kind") and (_robot_name(model, idx) or _beast_name(model, idx)):
+        robot = kind == "creature" and bool(_robot_name(model, idx))  # a Programmed Mind [000 §10.1]
+        if kind == "creature" and not params.get("kind") and (robot or _beast_name(model, idx)):
             _no_controls(roles, classes)
         if idx[0] in blocks_of and not fname:
             why = f"{why}; {len(blocks_of[idx[0]])} blocks of one submodel on one base plate: one building " \
@@ -738,7 +739,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             _floating(model, graph, idx, name, diagnostics)
         c = Creation(name, kind, sorted(idx), [], roles, kind_reason=why, annotation=params,
                      annotation_source=cn.source if cn else "", submodel=sub,
-                     mind="programmed" if kind == "creature" and _robot_name(model, idx) else "")
+                     mind="programmed" if robot else "")
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
         creations.append(c)
     _manned_oars(model, graph, creations, classes)

@@ -152,16 +152,20 @@ _SWIMMERS = {"shark", "octopus", "squid", "kraken", "whale", "snake", "snakes", 
 
 
 def _beast_name(model, idx, walking: bool = False) -> str:
-    """The first of the build's own submodels whose name's last word names a beast ("7327 - scorpion", "red
-    dragon"); "" when none does ("dragon boat" names a boat). ``walking``: only beasts that walk on feet."""
-    return next((sub for sub, name in _own_names(model, idx) if name and name[-1] in _BEAST_NAMES and
-                 not (walking and name[-1] in _SWIMMERS)), "")
+    """The build's own submodel named a beast ("7327 - scorpion", "red dragon"; not "dragon boat"), or "".
+    ``walking``: only beasts that walk on feet."""
+    return _named_last(model, idx, _BEAST_NAMES - _SWIMMERS if walking else _BEAST_NAMES)
+
+
+def _named_last(model, idx, words) -> str:
+    """The first of the build's own submodels whose name's last word is one of ``words`` (the last word names the
+    thing: "robot shop" names a shop); "" when none is."""
+    return next((sub for sub, name in _own_names(model, idx) if name and name[-1] in words), "")
 
 
 def _robot_name(model, idx) -> str:
-    """The first of the build's own submodels whose name's last word names a robot ("6894 - Robot", "battle
-    droid"); "" when none does ("robot shop" names a shop)."""
-    return next((sub for sub, name in _own_names(model, idx) if name and name[-1] in _ROBOT_NAMES), "")
+    """The build's own submodel named a robot ("6894 - Robot", "battle droid"), or ""."""
+    return _named_last(model, idx, _ROBOT_NAMES)
 
 
 def _names_vehicle(name: list[str], flying_only: bool, last_only: bool = False) -> bool:
