@@ -2332,6 +2332,18 @@ def test_in_a_submodel_named_for_its_wheels_the_wheels_roll_and_the_chassis_is_s
     assert sorted(parts.values()).count("3641.dat") == 4 and rover.kind == "vehicle"
     assert all(rover.roles[i].role == "propulsion" for i, p in parts.items() if p in ("3641.dat", "4624.dat"))
     assert all(rover.roles[i].role == "structural" for i, p in parts.items() if p in ("3001.dat", "4600.dat"))
+    # the same, its axles in a submodel of their own inside "wheels" (6933's "Wheels - Wheels 1"): the chassis
+    # bricks and plates in it are still the chassis
+    outer, inner = "vehicle - wheels.ldr", "vehicle - wheels - wheels 1.ldr"
+    nested = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} {outer}",
+              f"1 1 0 -72 0 {ID} 3001.dat", f"0 FILE {outer}", "0 wheels", f"0 Name: {outer}",
+              f"1 16 0 0 0 {ID} {inner}", f"0 FILE {inner}", "0 wheels 1", f"0 Name: {inner}"] + BODY + gear
+    a = _analyse(_model(tmp_path, "rover2.mpd", nested))
+    rover = max(a.creations, key=lambda c: len(c.elements))
+    parts = {i: a.model.elements[i].part for i in rover.elements}
+    assert all(rover.roles[i].role == "propulsion" for i, p in parts.items() if p in ("3641.dat", "4624.dat"))
+    assert all(rover.roles[i].role == "structural" for i, p in parts.items() if p in ("3001.dat", "4600.dat")), \
+        {p: rover.roles[i].reason for i, p in parts.items()}
 
 
 @needs_shared
@@ -2434,6 +2446,8 @@ def test_a_catapult_named_so_throws_with_the_arm_that_swings_on_its_carriage(tmp
     assert roles["3460.dat"].role == "weapon" and roles["3460.dat"].params.get("type") == "launcher"
     assert roles["3003.dat"].role == "weapon" and roles["2430.dat"].role == "weak point"
     assert roles["3001.dat"].role == "structural"
+    c, roles = build("trebuchet")  # a trebuchet or a ballista is a siege engine too [000 §8.1]
+    assert roles["3460.dat"].role == "weapon" and roles["3460.dat"].params.get("type") == "launcher"
     c, roles = build("tower")
     assert not any(r.role == "weapon" for r in roles.values())
 
@@ -2758,3 +2772,212 @@ def test_a_rifle_beside_sticks_of_dynamite_on_a_plate_is_stowed_gear_not_a_built
     rifle = next(i for i in cache.elements if m.elements[i].description == "Minifig Gun Rifle")
     assert cache.roles[rifle].role == "decoration" and "stowed" in cache.roles[rifle].reason
     assert cache.kind == "scenery", cache.kind_reason
+
+
+# one micro walker leg, placed from the Technic brick it hangs on (offset, rotation): a pin in the brick's hole, a
+# plate with a peghole on it, a handle plate, a bar in a clip and an inverted dish for a foot (the leg of 75075's
+# AT-AT, not in ../shared): every joint movable, no piece big enough to be a limb of its own
+_LEG_FROM_BRICK = [("2780.dat", (10, 10, 0), "1 0 0 0 1 0 0 0 1"),
+                   ("18677.dat", (20, 13.66, -13.66), "0 0 -1 -0.866 0.5 0 0.5 0.866 0"),
+                   ("60478.dat", (20, 9.66, -20.59), "0 0 1 0.866 0.5 0 -0.5 0.866 0"),
+                   ("48729a.dat", (20, 36.64, -33.86), "0 0 -1 0 1 0 1 0 0"),
+                   ("43898.dat", (20, 66.64, -33.86), "1 0 0 0 1 0 0 0 1")]
+
+
+def _micro_walker(pinned: bool) -> list[str]:
+    """A 4 x 4 plate and a brick on four Technic bricks, a leg on each, the left ones turned half round."""
+    import numpy as np
+
+    lines = [f"1 7 0 -8 0 {ID} 3031.dat", f"1 7 0 -32 0 {ID} 3001.dat"]
+    brick = np.array([[0, 0, 1], [0, 1, 0], [-1, 0, 0]], float)
+
+    def line(colour: int, pos, rot, part: str) -> str:
+        return f"1 {colour} " + " ".join(f"{v:g}" for v in pos) + " " + \
+            " ".join(f"{v:g}" for v in np.round(rot, 4).ravel()) + f" {part}"
+    for x in (30, -30):
+        for z in (30, -30):
+            turn = np.eye(3) if x > 0 else np.diag([-1.0, 1.0, -1.0])
+            at = np.array([x, 0, z], float)
+            lines.append(line(7, at, turn @ brick, "6541.dat"))
+            for part, off, rot in _LEG_FROM_BRICK:
+                if part != "2780.dat" or pinned:
+                    r = np.array(rot.split(), float).reshape(3, 3)
+                    lines.append(line(2, at + turn @ np.array(off, float), turn @ r, part))
+    return lines
+
+
+@needs_shared
+def test_a_body_standing_clear_of_the_ground_on_jointed_legs_walks(tmp_path):
+    """75075's micro AT-AT (not in ../shared) stands on four legs of clips, bars and pins, each too small to be a
+    limb of its own, under a body that stands clear of the ground: with no propulsion found it was a 6 CP
+    "building". A foot that hangs on movable joints off a lifted body is a leg's, ground propulsion [000 §9.1
+    Standard Propulsion: legs], whatever the build is named; feet that hang on no joint (here: no pins, the legs
+    merely touching) are no legs, and a build standing on its own walls never walks."""
+    a = _analyse(_model(tmp_path, "thing.ldr", _micro_walker(pinned=True)))
+    (c,) = [k for k in a.creations if k.elements]
+    feet = [i for i in c.elements if a.model.elements[i].part == "43898.dat"]
+    assert len(feet) == 4 and all(c.roles[i].role == "propulsion" and "jointed leg" in c.roles[i].reason
+                                  for i in feet), [c.roles[i].reason for i in feet]
+    card = next(k for k in a.cards if k.creation is c)
+    assert c.kind == "vehicle" and [p.type for p in card.propulsion] == ["ground"]
+    loose = _analyse(_model(tmp_path, "thing.ldr", _micro_walker(pinned=False)))
+    assert all(not k.propulsion for k in loose.cards) and "vehicle" not in {c.kind for c in loose.creations}
+    house = _analyse(_model(tmp_path, "house.ldr", BODY))
+    assert house.creations[0].kind == "building"
+
+
+@needs_shared
+def test_a_one_piece_figure_with_two_minifig_arms_is_a_minifig(tmp_path):
+    """9470's Gollum (not in ../shared) is one moulded body ("Minifig Gollum ...") with two minifig arms clipped on:
+    a figure that walks and fights [000 §9.5 The Minifig], not an accessory with two loose arms, scenery. A
+    minifig part with one arm, or none, stays an accessory."""
+    arms = [f"1 16 14 -38.5 -6.75 {ID} 10058.dat", f"1 16 -14 -38.5 -6.75 {ID} 10058.dat"]
+    a = _analyse(_model(tmp_path, "creature.ldr", [f"1 16 0 0 0 {ID} 10057pm0.dat"] + arms))
+    (fig,) = a.creations
+    assert fig.kind == "minifig" and fig.roles[0].role == "crew" and "one-piece figure" in fig.roles[0].reason
+    one = _analyse(_model(tmp_path, "creature.ldr", [f"1 16 0 0 0 {ID} 10057pm0.dat"] + arms[:1]))
+    assert "minifig" not in {c.kind for c in one.creations}
+
+
+# 9470's Sam (not in ../shared): a minifig holding a sword and, in his other hand, a 1 x 1 gem (the phial)
+_SAM = ["1 84 0 -95.5 0 1 0 0 0 1 0 0 0 1 10048.dat",
+       "1 78 0 -95.5 0 -1 0 0 0 1 0 0 0 -1 3626cpm4.dat",
+       "1 28 0 -71.5 0 1 0 0 0 1 0 0 0 1 973pm4.dat",
+       "1 28 -15.60041 -62.53592 0 0.98481 -0.17365 0 0.17365 0.98481 0 0 0 1 3818.dat",
+       "1 78 -23.80647 -44.79132 -9.8995 0.98481 -0.12279 0.12279 0.17365 0.69636 -0.69636 0 0.70711 0.70711 "
+       "3820.dat",
+       "1 28 15.60041 -62.53593 0.0029 0.98481 0.00303 0.17363 -0.17365 0.01719 0.98466 0 -1 0.01745 3819.dat",
+       "1 78 18.86292 -72.82693 -19.0699 0.98481 0.12491 0.12063 -0.17365 0.70841 0.6841 0 -0.69466 0.71934 "
+       "3820.dat",
+       "1 308 0 -39.5 0 1 0 0 0 1 0 0 0 1 41879a.dat",
+       "1 47 18.5038 -74.8636 -28.6558 -0.16434 -0.15114 -0.97476 -0.46942 -0.85714 0.21204 -0.86755 0.49242 "
+       "0.06991 30153.dat",
+       "1 179 -25.15 -39.75 -19.2 -0.99276 0.02965 -0.1164 -0.08462 0.51506 0.85296 0.08524 0.85664 -0.50882 "
+       "10053.dat"]
+
+
+@needs_shared
+def test_a_gem_in_a_minifigs_hand_is_held_and_the_figure_keeps_its_submodels_name(tmp_path):
+    """9470's Sam (not in ../shared) holds a 1 x 1 gem (the phial) in his hand, and the submodel "Sam.ldr" holds
+    him, his sword and the gem. A small brick in a hand and on nothing else is carried [000 ch.3], not a 1-element
+    "building" or scenery of its own; and the figure is named for the submodel that holds it with what it
+    carries, not "minifig-1"."""
+    lines = ["0 FILE scene.ldr", "0 scene", "0 Name: scene.ldr", f"1 16 0 0 0 {ID} Sam.ldr",
+             f"1 4 200 0 0 {ID} 3001.dat", "0 FILE Sam.ldr", "0 Sam", "0 Name: Sam.ldr"] + _SAM
+    a = _analyse(_model(tmp_path, "scene.mpd", lines))
+    m = a.model
+    (fig,) = [c for c in a.creations if c.kind == "minifig"]
+    gem = next(i for i, e in enumerate(m.elements) if e.part == "30153.dat")
+    assert gem in fig.elements and gem in fig.sections["equipment"], [(c.name, c.kind) for c in a.creations]
+    assert fig.name.lower() == "sam"
+
+
+@needs_shared
+def test_a_minifig_in_a_submodel_named_only_minifig_is_numbered(tmp_path):
+    """A submodel named "minifig 4" names no one (6066's six figures were "6066 - minifig 1" ... "6066 - minifig
+    4-2"): the figure is minifig-N like any unnamed one; a named one ("Sam") keeps its name."""
+    lines = ["0 FILE scene.ldr", "0 scene", "0 Name: scene.ldr", f"1 16 0 0 0 {ID} minifig 4.ldr",
+             f"1 16 0 0 100 {ID} minifig 4.ldr", "0 FILE minifig 4.ldr", "0 minifig 4", "0 Name: minifig 4.ldr"] + \
+        [line for line in _SAM if not line.endswith(("30153.dat", "10053.dat"))]  # empty-handed
+    a = _analyse(_model(tmp_path, "scene.mpd", lines))
+    assert sorted(c.name for c in a.creations if c.kind == "minifig") == ["minifig-1", "minifig-2"]
+
+
+@needs_shared
+def test_a_plume_on_a_helmet_is_worn_by_the_minifig(tmp_path):
+    """6043's swordsman (not in ../shared) wears a dragon helmet with a plume on its top, further from his head
+    than headgear reaches: the plume touches the helmet he wears, so he wears it too [000 §9.5]; it was a loose
+    1-element "scenery" named for the figure's submodel, and the figure lost its name ("minifig-1")."""
+    fig = ["1 0 0 0 0 1 0 0 0 1 0 0 0 1 3816.dat", "1 0 0 0 0 1 0 0 0 1 0 0 0 1 3817.dat",
+           "1 4 0 -12 0 1 0 0 0 1 0 0 0 1 3815.dat", "1 4 0 -44 0 1 0 0 0 1 0 0 0 1 973pf7.dat",
+           "1 1 15.472 -35.124 0 .98533 .1097 .13074 -.17067 .63336 .75481 0 -.76605 .64279 3819.dat",
+           "1 1 -15.575 -35.093 0 .9855 -.16392 .04392 .1697 .95192 -.25506 0 .25882 .96593 3818.dat",
+           "1 14 0 -68 0 .98481 0 -.17365 0 1 0 .17365 0 .98481 3626bp4l.dat",
+           "1 0 0 -68 0 .98481 0 -.17365 0 1 0 .17365 0 .98481 6122.dat",
+           "1 14 -1.563 -90 8.863 .98481 0 -.17365 0 1 0 .17365 0 .98481 87687.dat"]
+    lines = ["0 FILE scene.ldr", "0 scene", "0 Name: scene.ldr", f"1 16 0 0 0 {ID} Swordsman.ldr",
+             "0 FILE Swordsman.ldr", "0 Swordsman", "0 Name: Swordsman.ldr"] + fig
+    a = _analyse(_model(tmp_path, "scene.mpd", lines))
+    (c,) = a.creations
+    plume = next(i for i, e in enumerate(a.model.elements) if e.part == "87687.dat")
+    assert c.kind == "minifig" and c.name.lower() == "swordsman" and plume in c.sections["head"]
+    assert c.roles[plume].role == "crew" and "worn" in c.roles[plume].reason
+
+
+@needs_shared
+def test_a_plate_covered_end_to_end_by_what_is_built_on_it_is_its_floor(tmp_path):
+    """7110's landspeeder (not in ../shared) is built on a 6 x 12 plate that its front and its rear, joined only by
+    that plate, cover end to end: the plate is the speeder's floor, one Vehicle [000 §7.1], not the ground of a
+    scene with a front and a rear standing on it (it was split into four creations). A plate with a small build in
+    a corner and the rest open is still the ground: scenery."""
+    plate = [f"1 2 0 0 0 {ID} 3028.dat"]  # 12 x 6 studs, its top at Y 0
+    cover = [f"1 4 {x} -24 {z} {ID} 3001.dat" for x in (-80, 0, 80) for z in (-40, 0, 40)]
+    jet = [f"1 0 80 -32 40 {ID} 3475b.dat"]  # on the top of the rear right brick
+    a = _analyse(_model(tmp_path, "craft.ldr", plate + cover + jet))
+    (c,) = [k for k in a.creations if k.elements]
+    assert c.kind == "vehicle" and len(c.elements) == len(plate + cover + jet)
+    assert c.roles[0].role == "structural" and "scenery" not in c.roles[0].reason
+    scene = _analyse(_model(tmp_path, "scene.ldr", plate + [f"1 4 -80 -24 -40 {ID} 3001.dat"]))
+    (ground,) = [k for k in scene.creations if 0 in k.elements]
+    assert ground.kind == "scenery" and "the ground the scene stands on" in ground.roles[0].reason
+
+
+@needs_shared
+def test_a_small_plate_sticking_out_of_a_flyer_is_a_strut_not_a_wing(tmp_path):
+    """7110's landspeeder holds its side engines out on 1 x 2 plates: four "wings" made it a 12" Forward Flyer for
+    18 CP. A flat part sticking out of a flyer is an airfoil [000 §9.1 Forward Flight] only when it has three studs
+    or more (a wing of 1 x 8 and 1 x 10 plates is still a wing); a 1 x 2 is a strut or a trim."""
+    flyer = BODY + [f"1 0 0 -56 60 {ID} 3475b.dat"]
+
+    def wing_role(part: str, x: int = 70):
+        a = _analyse(_model(tmp_path, "jet.ldr", flyer + [f"1 7 {x} -56 -20 {ID} {part}"]))
+        return _role(a, part)[1]
+    strut = wing_role("3023.dat", 50)  # Plate 1 x 2, three quarters of it out past the body
+    assert strut.role != "propulsion" and "not a wing" in strut.reason, strut.reason
+    for part in ("3710.dat", "3020.dat"):  # Plate 1 x 4, Plate 2 x 4, 3 of their 4 studs out
+        wing = wing_role(part)
+        assert wing.role == "propulsion" and wing.params["type"] == "forward_flight", (part, wing.reason)
+
+
+@needs_shared
+def test_two_coupled_cars_built_from_one_submodel_are_two_vehicles(tmp_path):
+    """7715's two passenger carriages (not in ../shared) are two placements of one "carriage.ldr", coupled by
+    magnets (no connector): each has its wheels and its "Minifig Seat 2 x 2", so each is a vehicle of its own, as a
+    player fields them [000 §7.1 Vehicle] (they were one Size 12 "carriage" with the station beside them). Cars
+    with no seat are trailers: they stay one creation with what they are coupled to."""
+    car = BODY + [f"1 0 0 0 {z} {ID} 4180c02.dat" for z in (-50, 50)] + \
+        [f"1 0 0 -12 {z} {ID} 73092.dat" for z in (-88, 88)]  # train wheels under it, a magnet at each end
+    seat = [f"1 0 0 -56 0 {ID} 4079.dat"]
+
+    def train(car_lines: list[str]):
+        lines = ["0 FILE train.ldr", "0 train", "0 Name: train.ldr", f"1 16 0 0 0 {ID} car.ldr",
+                 f"1 16 0 0 192 {ID} car.ldr", "0 FILE car.ldr", "0 car", "0 Name: car.ldr"] + car_lines
+        return [c for c in _analyse(_model(tmp_path, "train.mpd", lines)).creations if c.elements]
+    cars = train(car + seat)
+    assert [(c.kind, len(c.elements)) for c in cars] == [("vehicle", len(car) + 1)] * 2
+    seat_of = next(c for c in cars)
+    i = next(i for i in seat_of.elements if seat_of.roles[i].reason.startswith("'Minifig Seat"))
+    assert "a place for a minifig" in seat_of.roles[i].reason
+    assert len(train(car)) == 1
+
+
+@needs_shared
+def test_the_bricks_a_deep_wheel_turns_on_are_its_chassis_not_its_running_gear(tmp_path):
+    """6933's rover (not in ../shared) has deep wheels ("Wheel 32 x 56 Hard-Plastic") turning round the 1 x 2
+    bricks that hold them, inside their hubs, all in a submodel named "Vehicle - Wheels": the wheels roll it [000
+    §9.1], the bricks and plates they are fitted to are its chassis, Structure (34 chassis pieces were "named
+    propulsion")."""
+    right, left = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"
+    body = [line.replace(" -24 ", " -32 ").replace(" -48 ", " -56 ") for line in BODY]  # a plate higher
+    axles = []
+    for z in (-80, 80):  # a 2 x 8 plate, a brick under each end, a wheel round each brick
+        axles += [f"1 0 0 -8 {z} {ID} 3034.dat", f"1 15 70 0 {z} {right} 3004.dat", f"1 15 -70 0 {z} {left} 3004.dat",
+                  f"1 0 97 10 {z} {right} 2515a.dat", f"1 0 -97 10 {z} {left} 2515a.dat"]
+    outer = "vehicle - wheels.ldr"
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} {outer}"] + body + \
+        [f"0 FILE {outer}", "0 wheels", f"0 Name: {outer}"] + axles
+    a = _analyse(_model(tmp_path, "rover.mpd", lines))
+    (rover,) = a.creations
+    roles = [(a.model.elements[i].part, rover.roles[i].role) for i in rover.elements]
+    assert sorted(r for p, r in roles if p == "2515a.dat") == ["propulsion"] * 4
+    assert sorted(r for p, r in roles if p in ("3004.dat", "3034.dat")) == ["structural"] * 6, roles

@@ -31,7 +31,8 @@ _WEAPON_WORDS = {w: w for w in WEAPON_TYPES} | {
     "mace": "melee", "hammer": "melee", "pistol": "gun", "rifle": "gun", "blaster": "gun", "laser": "gun",
     "musket": "gun", "turretgun": "gun", "shotgun": "blastgun", "autogun": "machinegun", "minigun": "machinegun",
     "flamer": "flamethrower", "catapult": "launcher", "missile": "rocket", "missiles": "rocket", "bomb": "explosive",
-    "mortar": "launcher", "cannons": "cannon", "guns": "gun", "rockets": "rocket"}
+    "mortar": "launcher", "cannons": "cannon", "guns": "gun", "rockets": "rocket",
+    "trebuchet": "launcher", "ballista": "launcher"}
 _PROPULSION_WORDS = {"wheel": "ground", "wheels": "ground", "tread": "ground", "treads": "ground",
                      "track": "ground", "tracks": "ground", "legs": "ground", "oar": "water", "oars": "water",
                      "flying": "flight", "hover": "flight", "antigravity": "flight", "rotor": "flight",

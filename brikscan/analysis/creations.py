@@ -24,7 +24,7 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import JUDGED_KIND, components_in, rigid_groups
 from .creation import Creation
 from .details import _detail_part, _details
-from .element_shape import (_JOINT_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place, _rests_on, _up_axis,
+from .element_shape import (_JOINT_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place, _rests_on, _up_axis,
                             _words_of, cockpits, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
@@ -44,7 +44,8 @@ from .naming import _common_submodel, _unique_names, file_name_for
 from .roles import (JointedBody, PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker,
                     jointed_bodies, parse_override, select_elements, structural_kind)
 from .scenery import (STAND_REASON, _animal_ornaments, _cargo_on_animals, _display_stand, _fitted, _loose_props,
-                      _lying_on_scenery, _scenery_reason, craft_floor, ground_plate, is_rail)
+                      _lying_on_scenery, _scenery_reason, covered_floor, craft_floor, ground_plate,
+                      is_rail)
 from .wings import AIRFOIL_OUT, _airfoils, _outside_share, _wing_sections
 
 if TYPE_CHECKING:
@@ -116,20 +117,21 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     # a submodel named for its wheels that holds wheel parts: those and what is set in them (hub caps, rims) are
     # its running gear, and the rest of it (the chassis they are fitted to, a radio on it) is judged by its
     # place; one with no wheel part in it (a wheel built of plates) is a wheel by its name [000 §9.1]
-    wheel_parts: dict[str, list[int]] = {}
-    for i in idx:
-        if i in notes and notes[i].origin == "submodel" and notes[i].role == "propulsion" and \
-                notes[i].params.get("type") == "ground" and classes[i].role == "propulsion" and \
-                classes[i].type == "ground":
-            wheel_parts.setdefault(notes[i].source, []).append(i)
+    # (its wheel parts: those in it or in the submodels it holds, "Wheels" holding "Wheels 1" and "Wheels 2")
+    wheel_parts = [i for i in idx if classes[i].role == "propulsion" and classes[i].type == "ground"]
 
     def off_the_wheels(i: int, sub: str) -> bool:
-        """Not set in one of the submodel's wheels (a hub cap, a rim, a bush in it): its chassis."""
-        if sub not in wheel_parts:
+        """Not set in one of the submodel's wheels (a hub cap, a rim, a bush in it): its chassis. A brick or a
+        plate is the chassis even inside a deep wheel's hub (the holder the wheel turns on)."""
+        key = sub.lower()
+        mine = [w for w in wheel_parts if key in (p.lower() for p in model.elements[w].submodel_path)]
+        if not mine:
             return False
+        if classes[i].word in _CHASSIS_WORDS:
+            return True
         c = (model.elements[i].bbox_min + model.elements[i].bbox_max) / 2
         return not any(np.all(c >= model.elements[w].bbox_min - MESH_TOL_LDU) and
-                       np.all(c <= model.elements[w].bbox_max + MESH_TOL_LDU) for w in wheel_parts[sub])
+                       np.all(c <= model.elements[w].bbox_max + MESH_TOL_LDU) for w in mine)
     for i in idx:
         n = notes.get(i)
         if whole_named:
@@ -355,7 +357,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it does not reach the ground: decoration, "
                                                   "not propulsion [000 §9.1]", "geometry")
     if not walker and not boat and not any(r.role == "propulsion" for r in roles.values()):
-        walker = _named_walker_feet(model, graph, idx, roles, low, ground)
+        walker = _walker_feet(model, graph, idx, roles, low, ground, core)
     for i in carriage_wheels:  # the wheels a field piece rolls on are its running gear, not its barrel
         if low[i] >= ground - GROUND_TOL_LDU:
             roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; the gun's carriage rolls on it on the "
@@ -453,6 +455,7 @@ def _named_field_piece(model, graph: nx.Graph, idx: list[int], notes: dict[int, 
                                           "itself [000 §8.1]", "geometry", dict(params), f"field:{name}")
 
 
+_CHASSIS_WORDS = frozenset({"brick", "plate", "tile", "slope"})  # what a wheel is fitted to, never set in it
 FOOT_GAP_LDU = 8.0  # pieces of one foot lie within a plate of each other
 FEET_ALIKE = 4.0  # the biggest foot's footprint is at most this many times the smallest's (a big and a small pair)
 CRATE_MIN_LDU = 40.0  # a piece standing by itself on the floor is two studs wide or more each way
@@ -469,14 +472,17 @@ def _no_controls(roles: dict[int, RoleDecision], classes) -> None:
                                                   "and has no Controls, an ornament of it [000 §9.4, §10]", "geometry")
 
 
-def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
-                       low: dict[int, float], ground: float) -> bool:
-    """A build named for a walker ("AT-TE Walker", "Mini Robots") with no propulsion found stands on its feet:
-    the pieces it stands on at the ground, in two or more separate feet, are its legs' ground propulsion
-    [000 §9.1 Standard Propulsion: legs] (a micro walker's legs are clips, bars and ball joints that no joint
-    rule reads as legs). Whether it is so named is evidence, where it stands decides; True when it walks."""
+def _walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
+                 low: dict[int, float], ground: float, core: set[int]) -> bool:
+    """A build with no propulsion found that stands on its feet walks: the pieces it stands on at the ground, in
+    two or more separate feet alike, are its legs' ground propulsion [000 §9.1 Standard Propulsion: legs] (a micro
+    walker's legs are clips, bars and ball joints that no joint rule reads as legs). The evidence that they are
+    feet: the build is named for a walker or a beast ("AT-TE Walker", "Mini Robots"), or every foot hangs on a
+    movable joint off a body that stands clear of the ground (knees and hips, where a stilt house stands on
+    rigid posts and a building on its walls). True when it walks."""
     name = _walker_name(model, idx) or _beast_name(model, idx, walking=True)  # a brick-built beast walks too
-    if not name:
+    lifted = bool(core) and max(float(model.elements[i].bbox_max[1]) for i in core) < ground - LEG_LIFT_LDU
+    if not name and not lifted:
         return False
     els = model.elements
     # not the walker's feet: a crate joined to it only because it touches a foot (no connector between them),
@@ -496,7 +502,7 @@ def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, 
                 apart |= part
     feet = [i for i in idx if low[i] >= ground - GROUND_TOL_LDU and i in roles and i not in apart and
             roles[i].role in ("structural", "decoration", "weak point") and roles[i].source in ("part", "topology")]
-    groups = components_in(graph, feet) if feet else []
+    groups = list(components_in(graph, feet)) if feet else []
     # feet apart from each other: pieces of one foot touch or lie within a plate of each other
     merged: list[list[int]] = []
     for g in groups:
@@ -512,12 +518,51 @@ def _named_walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, 
         k += len(m)
     if max(area) > FEET_ALIKE * min(area):
         return False  # legs come alike: a crate standing against one foot makes that no foot
-    for i in feet:
-        roles[i] = RoleDecision("propulsion", f"{roles[i].reason.split(';')[0]}; a foot of a build named a walker "
-                                              f"({name!r}), standing on the ground beside {len(merged) - 1} more: "
-                                              "its legs, ground propulsion [000 §9.1 Standard Propulsion: legs]",
-                                "geometry", {"type": "ground"})
+    if not name and (len(groups) < MIN_JOINTED_FEET or not _jointed_to(graph, idx, merged, core) or
+                     not _stands_over(model, core, merged)):
+        return False  # a foot built rigidly into the body is a post or a wall's footing, not a leg; feet off to
+        # one side of the body (a solar wing's tip) carry nothing; two jointed ends of a frame are a trestle's
+    whose = f"a build named a walker ({name!r})" if name else \
+        "a jointed leg (it hangs on a movable joint off a body that stands clear of the ground)"
+    for m in merged:
+        for i in m:
+            roles[i] = RoleDecision("propulsion", f"{roles[i].reason.split(';')[0]}; a foot of {whose}, standing on "
+                                                  f"the ground beside {len(merged) - 1} more: its legs, ground "
+                                                  "propulsion [000 §9.1 Standard Propulsion: legs]",
+                                    "geometry", {"type": "ground"})
     return True
+
+
+MIN_JOINTED_FEET = 3  # unnamed, a build walks on three feet or more: two hinged ends on the ground make a trestle
+
+
+def _jointed_to(graph: nx.Graph, idx: list[int], feet: list[list[int]], core: set[int]) -> bool:
+    """Every foot is held to the ``core`` and only through a movable joint (a knee, a hip, a clip on a bar): it
+    is in the core's piece of the build, but not in its rigid piece."""
+    sub = graph.subgraph(idx)
+    rigid = nx.Graph()
+    rigid.add_nodes_from(idx)
+    rigid.add_edges_from((a, b) for a, b, mv in sub.edges(data="movable") if not mv)
+    anchor = next(iter(core))
+    whole, stiff = nx.node_connected_component(sub, anchor), nx.node_connected_component(rigid, anchor)
+    return all(set(f) <= whole and not set(f) & stiff for f in feet)
+
+
+def _stands_over(model, core: set[int], feet: list[list[int]]) -> bool:
+    """The body stands on its feet: seen from above, its centre (its pieces' box centres, weighted by their box
+    volumes) lies within the outline its feet span, as a standing walker's must."""
+    from scipy.spatial import ConvexHull, QhullError
+
+    lo, hi = element_boxes(model, sorted(core))
+    vol = np.prod(np.maximum(hi - lo, 1.0), axis=1)
+    centre = (((lo + hi) / 2)[:, [0, 2]] * vol[:, None]).sum(axis=0) / vol.sum()
+    f_lo, f_hi = element_boxes(model, [i for f in feet for i in f])
+    corners = np.concatenate([np.stack([a[:, 0], b[:, 2]], axis=1) for a in (f_lo, f_hi) for b in (f_lo, f_hi)])
+    try:
+        hull = ConvexHull(corners)
+    except QhullError:  # the feet on one line span no outline
+        return False
+    return bool(np.all(hull.equations[:, :2] @ centre + hull.equations[:, 2] <= MESH_TOL_LDU))
 
 
 def _count_legs(chains: list[list[int]], verdicts: list) -> int:
@@ -671,8 +716,11 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
                                                              is_rail(model.elements[i])))}
     # (a submodel's name is evidence, the part decides: rails in a "track" submodel are no treads)
     # a large plate at the ground built into a craft's own submodel, with its cockpit, is its floor, not the ground
-    scenery -= {i for i in sorted(scenery) if ground_plate(model.elements[i], floor) and
-                craft_floor(model, i, classes)}
+    # ... and so is a plate that one build covers end to end, standing on it alone (a landspeeder on its 6 x 12)
+    loose = set(remaining) - scenery
+    grounds = {i for i in scenery if ground_plate(model.elements[i], floor)}
+    scenery -= {i for i in sorted(grounds) if craft_floor(model, i, classes) or
+                covered_floor(model, graph, i, loose | {i}, classes, grounds)}
     comps = [sorted(c) for c in components_in(graph, [i for i in remaining if i not in scenery])]
     comps, props = _loose_props(model, graph, comps, classes, floor)
     against: set[int] = set()

@@ -82,7 +82,9 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         wheels = [i for i in propelled if classes[i].type == "ground"]
         lone_wheel = bool(wheels) and _wheel_count(lo, hi, wheels) < 2
         drives = [i for i in propelled if not (lone_wheel and classes[i].type == "ground")]
-        loose_wing = bool(drives) and not crewed[k] and \
+        # (a seat on a rotor with no cockpit is a swivel chair: it flies no one anywhere)
+        chair = all(classes[i].type == "flight" for i in drives) and not cockpits(model, c, classes)
+        loose_wing = bool(drives) and (not crewed[k] or chair) and \
             all(classes[i].type in ("flight", "forward_flight", "thrust") for i in drives)
         # "Wing" plates most of which are built into the piece (not sticking out of its body) are its plating,
         # not the wings of a craft of its own: a star destroyer's crewed upper hull rests on its lower hull and is
@@ -205,22 +207,25 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
     out: list[list[int]] = []
     els = model.elements
     for comp in comps:
-        by_top: dict[str, list[int]] = {}
-        for i in comp:
+        by_top: dict[tuple, list[int]] = {}  # each placement of a submodel in the main model: two carriages built
+        for i in comp:                       # from one "carriage.ldr" are two craft
             p = els[i].submodel_path
             if p:
-                by_top.setdefault(p[0], []).append(i)
+                by_top.setdefault((p[0], els[i].refs[0]), []).append(i)
         if not by_top:
             out.append(comp)
             continue
         cset, taken = set(comp), set()
-        for name, members in sorted(by_top.items()):
+        for (name, _), members in sorted(by_top.items()):
             for piece in components_in(graph, members):
                 piece = sorted(piece)
                 if len(piece) < DOCKED_MIN_ELEMENTS or 2 * len(piece) > len(comp):
                     continue  # too small to crew, or the mothership itself
                 boat = _boat_hull(model, piece, classes)
-                moves = any(classes[i].role == "propulsion" for i in piece)
+                # a rotor moves a craft with a cockpit; under a seat it is a swivel chair's foot (an office's)
+                lifted = bool(cockpits(model, piece, classes))
+                moves = any(classes[i].role == "propulsion" and (classes[i].type != "flight" or lifted)
+                            for i in piece)
                 crewed = _crew_place(classes, piece) or any(j in figures for i in piece for j in graph.neighbors(i))
                 if not (boat or (moves and crewed)):
                     continue

@@ -15,9 +15,9 @@ from .connectivity import add_resting, components_in
 from .creation import Creation
 from .element_shape import (MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre, _extent, _on_axis,
                             _rod_axis, _words_of, nx)
-from .measure import element_boxes
+from .measure import box_gap, element_boxes
 from .mounts import TWO_STUDS_LDU
-from .naming import _ref_prefixes, _submodel_name, _unit_notes
+from .naming import GENERIC_NAMES, _ref_prefixes, _submodel_name, _unit_notes, name_words
 from .roles import PartClass, RoleDecision
 
 if TYPE_CHECKING:
@@ -27,10 +27,28 @@ if TYPE_CHECKING:
 MINIFIG_REACH_LDU = 70.0  # a loose body part within this distance of a torso belongs to that minifig
 HELD_MAX_LDU = 260.0  # longest extent of something a minifig can hold or wear (about 4")
 HEADGEAR_REACH_LDU = 30.0  # an item closer than this to a minifig's head is worn on it (its head section)
+HAND_HELD_BRICK_LDU = 40.0  # a brick at most two studs long, in a minifig's hand and on nothing else, is held
+MIN_ARMS = 2  # a one-piece figure (Gollum) wears two minifig arms on its body
+
+
+def _one_piece_figures(graph: nx.Graph, classes: dict[int, PartClass]) -> None:
+    """A minifig part that is no body part but has two minifig arms fixed on it (a connector, not a touch) is the
+    body of a one-piece figure (Gollum, made of one moulded body and two arms): its torso, so the figure is a
+    minifig that walks and fights [000 §9.5 The Minifig], not an accessory with two loose arms."""
+    for i, c in list(classes.items()):
+        if not c.accessory or c.minifig_body or c.role == "weapon" or i not in graph:
+            continue
+        arms = [j for j in graph.neighbors(i) if classes[j].minifig_body == "arm" and
+                graph.edges[i, j].get("source") == "bricknet"]
+        if len(arms) >= MIN_ARMS:
+            classes[i] = PartClass("crew", f"minifig torso {c.reason.split(':')[0]}: a one-piece figure's body, "
+                                           f"{len(arms)} minifig arms fixed on it", minifig_body="torso",
+                                   word="figure")
 
 
 def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> list[dict]:
     """Each minifig: {"body": {part kind: [elements]}, "items": [...]}, assembled around its torso."""
+    _one_piece_figures(graph, classes)
     body = {i for i, c in classes.items() if c.minifig_body}
     if not body:
         return []
@@ -97,7 +115,10 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 if c.role == "weapon" and c.type in MOUNTED_WEAPON_TYPES:
                     continue  # a cannon is a Vehicle weapon on its mount, never carried [000 §8.1 Turrets]
                 carried = c.accessory or c.role == "weapon"
-                only_ours = not outside and c.role not in ("structural", None, "propulsion")
+                # a small brick in a hand and on nothing else (a gem, a phial, a cup) is held like an accessory
+                in_hand = c.role == "structural" and u in fig["body"].get("hand", []) and \
+                    _extent(model, [v]) <= HAND_HELD_BRICK_LDU
+                only_ours = not outside and (c.role not in ("structural", None, "propulsion") or in_hand)
                 if small and only_ours and not carried and boxes is None:
                     boxes = element_boxes(model, range(len(model.elements)))
                 base = _lies_on_other(model, v, members, classes, boxes) if small and only_ours and not carried \
@@ -119,7 +140,37 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
             if d[k] <= HEADGEAR_REACH_LDU and _extent(model, [v]) <= HELD_MAX_LDU:
                 figs[heads[k][0]]["items"].append(v)
                 taken.add(v)
+        _worn_on_headgear(model, graph, figs, classes, taken)
     return [figs[o] for o in sorted(figs)]
+
+
+def _worn_on_headgear(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int, PartClass],
+                      taken: set[int]) -> None:
+    """A minifig accessory touching what a figure wears on its head, and nothing of its own, is worn there too (a
+    plume on a helmet, a visor on it, further from the head than headgear reaches), not a loose piece lying about
+    [000 §9.5]."""
+    els = model.elements
+    worn = {}  # head-worn piece -> its figure
+    for o, fig in figs.items():
+        for h in fig["body"].get("head", []):
+            for v in fig["items"]:
+                if classes[v].role != "weapon" and \
+                        np.linalg.norm(_centre(model, v) - _centre(model, h)) <= HEADGEAR_REACH_LDU:
+                    worn[v] = o
+    loose = [i for i, c in classes.items() if c.accessory and c.role != "weapon" and i not in taken and
+             _extent(model, [i]) <= HELD_MAX_LDU]
+    fig_of = {i: o for o, fig in figs.items() for i in [*fig["items"], *(j for b in fig["body"].values() for j in b)]}
+    while worn and loose:
+        found = {v: o for v in loose for w, o in worn.items() if box_gap(els[v], els[w]) <= MESH_TOL_LDU and
+                 all(fig_of.get(j) == o for j in graph.neighbors(v))}  # held by nothing but that figure
+        if not found:
+            return
+        for v, o in found.items():
+            figs[o]["items"].append(v)
+            taken.add(v)
+            fig_of[v] = o
+        worn = found
+        loose = [i for i in loose if i not in found]
 
 
 def _lies_on_other(model, v: int, members: set[int], classes, boxes: tuple[np.ndarray, np.ndarray]) -> int | None:
@@ -200,10 +251,22 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
     legs = sorted(b.get("hips", []) + b.get("leg", []))
     torso = sorted(b.get("torso", []) + b.get("arm", []) + b.get("hand", []))
     equipment = []
-    for i in items:  # headgear to the head; worn body gear to the torso; held items are equipment, no section
-        near_head = head and min(np.linalg.norm(_centre(model, i) - _centre(model, h)) for h in head) < \
-            HEADGEAR_REACH_LDU
+    worn_on_head: list[int] = []
+    heads = tuple(head)
+
+    def _touch(i: int, j: int) -> bool:
+        return box_gap(model.elements[i], model.elements[j]) <= MESH_TOL_LDU
+
+    def head_distance(i: int) -> float:
+        return min((float(np.linalg.norm(_centre(model, i) - _centre(model, h))) for h in heads), default=np.inf)
+    # headgear to the head (and what sits on it: a plume on a helmet); worn body gear to the torso; held items are
+    # equipment, no section
+    for i in sorted(items, key=head_distance):
+        near_head = head_distance(i) < HEADGEAR_REACH_LDU or (
+            classes[i].role == "decoration" and not any(_touch(i, h) for h in b.get("hand", [])) and
+            any(_touch(i, w) for w in worn_on_head))  # a plume on a helmet; a flower or a tool in hand is held
         if near_head and classes[i].role != "weapon":
+            worn_on_head.append(i)
             head.append(i)
         elif classes[i].worn:
             torso.append(i)
@@ -211,8 +274,9 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
             equipment.append(i)
     roles = {}
     for i in body:
+        whole = f"; {classes[i].reason}" if classes[i].word == "figure" else ""  # why a one-piece body is one
         roles[i] = RoleDecision("crew", f"minifig {classes[i].minifig_body}: a Creature of its own "
-                                        f"({stats_text}) [000 §9.5 The Minifig]", "minifig")
+                                        f"({stats_text}) [000 §9.5 The Minifig]{whole}", "minifig")
     held = set(equipment)
     for i in items:
         c = classes[i]
@@ -258,6 +322,15 @@ def _set_in_held_weapons(model, classes: dict[int, PartClass], held: list[int],
                                           "[000 ch.3 Minifig Weapons]", "minifig", dict(roles[w].params), group)
 
 
+_FIGURE_WORDS = frozenset({"minifig", "minifigs", "minifigure", "minifigures", "fig", "figure", "mf"})
+
+
+def _says_minifig(name: str) -> bool:
+    """A submodel name that only says "a minifig" ("6066 - minifig 4", "minifig1", "fig-2")."""
+    found = [w.rstrip("0123456789") for w in name_words(name)]
+    return bool(found) and set(found) <= _FIGURE_WORDS | GENERIC_NAMES
+
+
 def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
     """A UNIT annotation's name and side, else the submodel it was built as, else minifig-N in file order."""
     notes = _unit_notes(model, ann)
@@ -274,7 +347,11 @@ def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
         c.annotation = dict(params)
         if not params.get("name") and prefixes is None:
             prefixes = _ref_prefixes(model)
-        c.name = params.get("name") or _submodel_name(model, body, prefixes)
+        # the submodel holds the figure with what it carries, or its body alone (a sword picked from a rack)
+        c.name = params.get("name") or _submodel_name(model, sorted(c.elements), prefixes) or \
+            _submodel_name(model, body, prefixes)
+        if not params.get("name") and _says_minifig(c.name):
+            c.name = ""  # "minifig 1" names no one: minifig-N, numbered like the rest
         if not c.name:
             c.name = f"minifig-{n_auto}"
             n_auto += 1

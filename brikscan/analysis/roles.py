@@ -173,6 +173,9 @@ def classify_part(element, org_type: str = "") -> PartClass:
                              accessory=True)
         if lead2 and lead2[0] == "tool":
             return PartClass("device", f"{label}: a minifig tool", word="tool", accessory=True)
+        if lead2 and lead2[0] == "seat":  # "Minifig Seat 2 x 2": a place for a driver or a passenger [000 §9.4]
+            return PartClass("decoration", f"{label}: a seat, a place for a minifig (free) [000 §7.1]", word="seat",
+                             accessory=True)
         # anything minifig-made that is not a body part can be worn or carried
         worn = bool(set(lead[:2]) & _WORN)  # "Minifig Arrow Quiver" too
         return PartClass("decoration", f"{label}: minifig accessory (free) [000 §7.1]", accessory=True, worn=worn)

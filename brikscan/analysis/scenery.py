@@ -156,6 +156,36 @@ def craft_floor(model, i: int, classes) -> bool:
     return bool(cockpits(model, members, classes))
 
 
+FLOOR_COVER = 0.75  # the builds standing on a ground plate over this share of its area are built on it: its floor
+FLOOR_CELL_LDU = 5.0  # the grid the covered share is counted on
+
+
+def covered_floor(model, graph: nx.Graph, i: int, candidates: set[int], classes, grounds: set[int]) -> bool:
+    """The large plate ``i`` at the ground is the floor of what is built on it when the builds standing on it cover
+    most of it (``FLOOR_COVER``, seen from above): 7110's landspeeder is built on a 6 x 12 plate it covers end to
+    end, where a scene's ground lies mostly open around its builds, paving and plants. Figures standing on it do
+    not count; nor is it a floor where what stands on it stands on other ground plates too (a house across the
+    plates of its street). ``candidates``: the elements that may be built on it; ``grounds``: the ground plates."""
+    els = model.elements
+    on = {j for j in graph.neighbors(i) if j in candidates and not classes[j].minifig_body}
+    if not on:
+        return False
+    built = sorted({k for c in components_in(graph, [j for j in candidates if j != i and not classes[j].minifig_body])
+                    if on & set(c) for k in c})
+    if any(j in grounds and j != i for k in built for j in graph.neighbors(k)):
+        return False
+    lo, hi = element_boxes(model, built)
+    p_lo, p_hi = els[i].bbox_min, els[i].bbox_max
+    nx_, nz = (max(1, int(np.ceil(float(p_hi[k] - p_lo[k]) / FLOOR_CELL_LDU))) for k in (0, 2))
+    grid = np.zeros((nx_, nz), dtype=bool)
+    for a, b in zip(lo, hi):
+        x0, z0 = (int(np.floor(max(0.0, float(a[k] - p_lo[k])) / FLOOR_CELL_LDU)) for k in (0, 2))
+        x1, z1 = (int(np.ceil(min(float(p_hi[k] - p_lo[k]), float(b[k] - p_lo[k])) / FLOOR_CELL_LDU)) for k in (0, 2))
+        if x1 > x0 and z1 > z0:
+            grid[x0:x1, z0:z1] = True
+    return float(grid.mean()) >= FLOOR_COVER
+
+
 def _scenery_reason(model, c: PartClass, element, floor: float | None = None) -> str:
     """Why an element is scenery (a base plate, a ground plate under everything, a display stand), or ""
     [000 §7.1: unaligned scenery is free]."""

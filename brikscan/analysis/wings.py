@@ -8,9 +8,10 @@ from dataclasses import replace
 import numpy as np
 
 from ..geometry.boxes import elements_box
+from ..geometry.units import LDU_PER_STUD
 from .annotations import file_stem, letter_wing
 from .details import _detail_part
-from .element_shape import _crew_place
+from .element_shape import MESH_TOL_LDU, _crew_place
 from .ground import rolls_on_wheels
 from .measure import element_boxes, measure_size
 from .naming import _split_words
@@ -145,10 +146,24 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
         if c.word == "tail" and not rover:
             roles[i] = RoleDecision("propulsion", f"{c.reason}; a tail fin of a flyer: an airfoil, Forward Flight "
                                                   "[000 §9.1]", "geometry", {"type": "forward_flight"})
+        elif i in flat_out and (share := flat_out[i]) >= AIRFOIL_OUT and not _broad(els[i]):
+            classes[i] = replace(c, reason=f"{c.reason}; sticks out of the body ({share:.0%} outside it), but "
+                                           f"fewer than {WING_MIN_STUDS} studs: a strut or a trim, not a wing "
+                                           "[000 §9.1]")
         elif i in flat_out and (share := flat_out[i]) >= AIRFOIL_OUT:
             roles[i] = RoleDecision("propulsion", f"{c.reason}; a flat part sticking out of the body of a flyer "
                                                   f"({share:.0%} outside it): a wing, Forward Flight [000 §9.1]",
                                     "geometry", {"type": "forward_flight"})
+
+
+WING_MIN_STUDS = 3  # a flat part of fewer studs (a 1 x 1, a 1 x 2) is a strut, a jumper or a trim, no airfoil
+
+
+def _broad(element) -> bool:
+    """A flat part of three studs or more can be a wing (or a piece of a wing built of 1 x N plates); a 1 x 2 plate
+    sticking out holds an engine out on its end or trims the hull (7110's landspeeder's engine struts) [000 §9.1]."""
+    size = element.bbox_max - element.bbox_min
+    return float(size[0] * size[2]) >= WING_MIN_STUDS * LDU_PER_STUD ** 2 - MESH_TOL_LDU * LDU_PER_STUD
 
 
 def _paired(model, wings: list[int], lo: np.ndarray, hi: np.ndarray) -> bool:
