@@ -2981,3 +2981,85 @@ def test_the_bricks_a_deep_wheel_turns_on_are_its_chassis_not_its_running_gear(t
     roles = [(a.model.elements[i].part, rover.roles[i].role) for i in rover.elements]
     assert sorted(r for p, r in roles if p == "2515a.dat") == ["propulsion"] * 4
     assert sorted(r for p, r in roles if p in ("3004.dat", "3034.dat")) == ["structural"] * 6, roles
+
+
+@needs_shared
+def test_a_build_steered_by_handlebars_is_a_vehicle_though_no_propulsion_is_found(tmp_path):
+    """5971's scooter (not in ../shared) has handlebars and flame exhausts no rule reads as engines: it was a
+    Size 1 "building". Handlebars or a steering wheel steer a vehicle [000 §9.4 Controls]: a Vehicle whose
+    propulsion is to annotate; the same body without them is a building."""
+    def kind(extra: list[str]) -> tuple[str, str]:
+        a = _analyse(_model(tmp_path, "thing.ldr", BODY + extra))
+        (c,) = [k for k in a.creations if k.elements]
+        return c.kind, c.kind_reason
+    for helm in ("30031.dat", "3829c01.dat"):  # Minifig Handlebars; Car Steering Stand and Wheel
+        k, why = kind([f"1 0 0 -56 0 {ID} {helm}"])
+        assert k == "vehicle" and "a helm" in why and "annotate" in why, why
+    assert kind([])[0] == "building"
+
+
+# 7101's Sith speeder (not in ../shared): a plate on a bracket, a rod with a handlebars on top; Darth Maul on it
+_SPEEDER = ["0 FILE speeder.ldr", "0 speeder", "0 Name: speeder.ldr",
+            "1 8 0 0 0 0 0 -1 0 1 0 1 0 0 3021.dat", "1 19 0 -8 0 1 0 0 0 1 0 0 0 1 4598.dat",
+            "1 6 0 -16 -20 0 0 1 0 1 0 -1 0 0 3021.dat", "1 8 0 -56 38 1 0 0 0 0 -1 0 1 0 3747a.dat",
+            "1 8 0 -24 -40 -1 0 0 0 1 0 0 0 -1 2342.dat",
+            "1 19 0 -63.726 -31.8 0 0 -1 0.37 0.93 0 0.93 -0.37 0 2555.dat",
+            "1 8 0 -69.326 -29.6 1 0 0 0 0.82 0.58 0 -0.58 0.82 30031.dat"]
+_MAUL = ["0 FILE maul.ldr", "0 Darth Maul", "0 Name: maul.ldr",
+         "1 0 0 32.464 3.307 1 0 0 0 0.96 0.28 0 -0.28 0.96 3815.dat",
+         "1 0 0 44 0 1 0 0 0 0 1 0 -1 0 3816.dat", "1 0 0 44 0 1 0 0 0 0 1 0 -1 0 3817.dat",
+         "1 0 0 1.704 12.127 1 0 0 0 0.96 0.28 0 -0.28 0.96 973ps8.dat",
+         "1 0 -15.552 10.358 9.648 0.98 -0.17 0 0.16 0.95 0.28 -0.05 -0.27 0.96 3818.dat",
+         "1 0 15.552 10.358 9.648 0.98 0.17 0 0.01 -0.05 1 0.17 -0.98 -0.05 3819.dat",
+         "1 0 -23.863 24.426 -5.125 1 0.05 0.03 -0.03 0.87 -0.49 -0.05 0.49 0.87 3820.dat",
+         "1 0 23.863 -0.872 -7.384 -0.14 0.98 -0.16 -0.68 0.03 0.73 0.72 0.21 0.66 3820.dat",
+         "1 0 0 -0.217 12.68 1 0 0 0 0.96 0.28 0 -0.28 0.96 522.dat",
+         "1 0 0 -24.25 19.57 1 0 0 0 0.96 0.28 0 -0.28 0.96 3626bps8.dat",
+         "1 0 0 -24.25 19.57 1 0 0 0 0.96 0.28 0 -0.28 0.96 30381.dat",
+         "1 383 -25.152 14.286 -26.645 1 0.05 0.02 -0.03 0.73 -0.68 -0.05 0.68 0.73 577b.dat",
+         "1 36 -25.152 14.286 -26.645 0.05 -0.05 -1 0.67 -0.74 0.07 -0.74 -0.67 0 30374.dat"]
+
+
+@needs_shared
+def test_the_handlebars_a_rider_holds_are_his_vehicles_controls_and_his_cape_is_worn(tmp_path):
+    """7101's Darth Maul (not in ../shared) stands on his speeder with the handlebars in his hand: handlebars fixed
+    to a vehicle are its Controls [000 §9.4], never carried off by the rider (they were "carried by the minifig",
+    and the speeder a "named vehicle" with no Controls); he wears his cape though it hangs over the speeder too,
+    and he keeps his submodel's name."""
+    lines = ["0 FILE duel.ldr", "0 duel", "0 Name: duel.ldr", f"1 16 20.1 -9.6 50 {ID} speeder.ldr",
+             f"1 16 20.1 -78.4 47.9 {ID} maul.ldr"] + _SPEEDER + _MAUL
+    a = _analyse(_model(tmp_path, "duel.mpd", lines))
+    m = a.model
+    bars = next(i for i, e in enumerate(m.elements) if e.part == "30031.dat")
+    cape = next(i for i, e in enumerate(m.elements) if e.part == "522.dat")
+    (maul,) = [c for c in a.creations if c.kind == "minifig"]
+    (speeder,) = [c for c in a.creations if bars in c.elements]
+    assert speeder is not maul and speeder.kind == "vehicle", speeder.kind_reason
+    assert cape in maul.elements and maul.roles[cape].role == "crew"
+    assert maul.name.lower() == "darth maul" or maul.name.lower().endswith("maul"), maul.name
+
+
+@needs_shared
+def test_a_barrel_a_minifig_stands_in_is_not_in_his_hands(tmp_path):
+    """6712's bandit (not in ../shared) hides in a 4 x 4 barrel, his arms on its rim: the barrel is round him, his
+    cover, not something he carries (it was "carried by the minifig"), and the banknote he holds out over it kept
+    him from his submodel's name ("minifig-1", the banknote the scenery "bandit"). He carries his revolver."""
+    bandit = ["1 6 0 -27 0 1 0 0 0 1 0 0 0 1 3629.dat", "1 14 0 -27 0 1 0 0 0 1 0 0 0 1 3626bpw1.dat",
+              "1 0 0 0 0 -1 0 0 0 1 0 0 0 -1 30133.dat", "1 0 0 0 0 1 0 0 0 1 0 0 0 1 973pw5.dat",
+              "1 0 0 32 0 1 0 0 0 1 0 0 0 1 3815.dat",
+              "1 0 -15.552 9 0 0.985 -0.128 -0.112 0.17 0.743 0.646 0 -0.656 0.755 3818.dat",
+              "1 0 15.552 9 0 0.985 0.139 0.098 -0.17 0.807 0.565 0 -0.574 0.819 3819.dat",
+              "1 0 -21.93 15.393 -20.098 0.135 0.99 0.012 -0.988 0.136 -0.069 -0.07 -0.002 0.997 3820.dat",
+              "1 0 22.28 17.422 -19.215 0.985 0.167 -0.03 -0.17 0.97 -0.171 0 0.174 0.985 3820.dat",
+              "1 7 22.08 16.263 -29.297 0.985 0.155 -0.069 -0.17 0.899 -0.401 0 0.407 0.913 30132.dat",
+              "1 0 0 44 0 1 0 0 0 1 0 0 0 1 3816.dat", "1 0 0 44 0 1 0 0 0 1 0 0 0 1 3817.dat",
+              "1 2 -18 13 -47 0.259 -0.118 0.959 0 0.993 0.122 -0.966 -0.032 0.257 3069bpw2.dat"]
+    lines = ["0 FILE scene.ldr", "0 scene", "0 Name: scene.ldr", f"1 0 83 -99 64 {ID} bandit.ldr",
+             f"1 6 81 3 76 {ID} 30139.dat", "0 FILE bandit.ldr", "0 Bandit", "0 Name: bandit.ldr"] + bandit
+    a = _analyse(_model(tmp_path, "scene.mpd", lines))
+    m = a.model
+    barrel = next(i for i, e in enumerate(m.elements) if e.part == "30139.dat")
+    gun = next(i for i, e in enumerate(m.elements) if e.part == "30132.dat")
+    (fig,) = [c for c in a.creations if c.kind == "minifig"]
+    assert barrel not in fig.elements and gun in fig.elements and fig.roles[gun].role == "weapon"
+    assert fig.name.lower() == "bandit"

@@ -194,6 +194,7 @@ def cockpits(model, idx, classes) -> list[int]:
 
 _FLYING_TYPES = ("thrust", "flight", "forward_flight")
 RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held against another (no connector)
+HELM_WORDS = frozenset({"handlebars", "handlebar", "steering"})  # what steers a vehicle and nothing else
 _CREW_PLACE_WORDS = {"seat", "steering", "control", "controls", "cockpit", "windscreen", "canopy", "saddle"}
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..geometry.boxes import elements_box
 from .annotations import file_stem, letter_wing
-from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, _extent, _local_y, _words_of, cockpits, nx
+from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, HELM_WORDS, _extent, _local_y, _words_of, cockpits, nx
 from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import GENERIC_NAMES, _holding_submodels, name_words
 from .roles import describe
@@ -265,6 +265,13 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
     if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
         return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
                           "annotate its engines or wings (0 !BRIKSCAN ROLE propulsion type=...)"
+    # handlebars or a steering wheel steer a vehicle, built onto nothing (a scooter whose jets were not found)
+    # (a Technic steering wheel is as often a round greeble: 10283's Hubble telescope wears one)
+    helm = [i for i in idx if _words_of(model.elements[i]) & HELM_WORDS and
+            "technic" not in _words_of(model.elements[i])] if not rooted else []
+    if helm:
+        return "vehicle", f"a helm ({describe(model.elements[helm[0]])[1]}) but no propulsion recognised: annotate " \
+                          "its engines, wheels or wings (0 !BRIKSCAN ROLE propulsion type=...) [000 §9.4 Controls]"
     named = _build_vehicle_name(model, idx, rooted)
     set_name = _vehicle_name(model, idx) if rooted and not named else ""
     if set_name:

@@ -13,7 +13,7 @@ from ..rules.formulas import sl_text
 from .annotations import Annotations
 from .connectivity import add_resting, components_in
 from .creation import Creation
-from .element_shape import (MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre, _extent, _on_axis,
+from .element_shape import (HELM_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre, _extent, _on_axis,
                             _rod_axis, _words_of, nx)
 from .measure import box_gap, element_boxes
 from .mounts import TWO_STUDS_LDU
@@ -28,6 +28,7 @@ MINIFIG_REACH_LDU = 70.0  # a loose body part within this distance of a torso be
 HELD_MAX_LDU = 260.0  # longest extent of something a minifig can hold or wear (about 4")
 HEADGEAR_REACH_LDU = 30.0  # an item closer than this to a minifig's head is worn on it (its head section)
 HAND_HELD_BRICK_LDU = 40.0  # a brick at most two studs long, in a minifig's hand and on nothing else, is held
+NAME_SPARE = 2  # a figure's submodel may hold two pieces more that lie apart from him (a banknote, a torch's fire)
 MIN_ARMS = 2  # a one-piece figure (Gollum) wears two minifig arms on its body
 
 
@@ -114,11 +115,17 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 small = _extent(model, [v]) <= HELD_MAX_LDU
                 if c.role == "weapon" and c.type in MOUNTED_WEAPON_TYPES:
                     continue  # a cannon is a Vehicle weapon on its mount, never carried [000 §8.1 Turrets]
+                if outside and _words_of(model.elements[v]) & HELM_WORDS:
+                    continue  # handlebars fixed to a vehicle are its Controls, in his hands or not [000 §9.4]
+                if not (c.worn or c.accessory or c.role == "weapon") and _around(model, v, fig["body"]):
+                    continue  # a barrel he stands in, a tub he sits in: his cover, not in his hands
                 carried = c.accessory or c.role == "weapon"
-                # a small brick in a hand and on nothing else (a gem, a phial, a cup) is held like an accessory
-                in_hand = c.role == "structural" and u in fig["body"].get("hand", []) and \
-                    _extent(model, [v]) <= HAND_HELD_BRICK_LDU
-                only_ours = not outside and (c.role not in ("structural", None, "propulsion") or in_hand)
+                # a small brick or tile in a hand, fixed to nothing else (a gem, a phial, a banknote; touching a
+                # barrel's rim is no fixing), is held like an accessory
+                in_hand = c.role in ("structural", "decoration") and u in fig["body"].get("hand", []) and \
+                    _extent(model, [v]) <= HAND_HELD_BRICK_LDU and \
+                    not any(graph.edges[v, w].get("source") == "bricknet" for w in outside)
+                only_ours = (not outside and c.role not in ("structural", None, "propulsion")) or in_hand
                 if small and only_ours and not carried and boxes is None:
                     boxes = element_boxes(model, range(len(model.elements)))
                 base = _lies_on_other(model, v, members, classes, boxes) if small and only_ours and not carried \
@@ -171,6 +178,16 @@ def _worn_on_headgear(model, graph: nx.Graph, figs: dict[int, dict], classes: di
             fig_of[v] = o
         worn = found
         loose = [i for i in loose if i not in found]
+
+
+def _around(model, v: int, body: dict[str, list[int]]) -> bool:
+    """Element ``v`` is round the figure: the centre of its hips or legs lies inside ``v``'s box."""
+    e = model.elements[v]
+    for i in body.get("hips", []) + body.get("leg", []):
+        c = _centre(model, i)
+        if np.all(c >= e.bbox_min) and np.all(c <= e.bbox_max):
+            return True
+    return False
 
 
 def _lies_on_other(model, v: int, members: set[int], classes, boxes: tuple[np.ndarray, np.ndarray]) -> int | None:
@@ -349,7 +366,8 @@ def _name_minifigs(model, ann: Annotations, figs: list[Creation]) -> None:
             prefixes = _ref_prefixes(model)
         # the submodel holds the figure with what it carries, or its body alone (a sword picked from a rack)
         c.name = params.get("name") or _submodel_name(model, sorted(c.elements), prefixes) or \
-            _submodel_name(model, body, prefixes)
+            _submodel_name(model, body, prefixes) or \
+            _submodel_name(model, sorted(c.elements), prefixes, spare=NAME_SPARE)
         if not params.get("name") and _says_minifig(c.name):
             c.name = ""  # "minifig 1" names no one: minifig-N, numbered like the rest
         if not c.name:

@@ -93,8 +93,9 @@ def _unit_notes(model, ann: Annotations) -> dict[tuple[str, int], dict[str, str]
     return out
 
 
-def _submodel_name(model, group: list[int], prefixes: Counter | None = None) -> str:
-    """The submodel a minifig was built as, when that submodel instance holds only this minifig.
+def _submodel_name(model, group: list[int], prefixes: Counter | None = None, spare: int = 0) -> str:
+    """The submodel a minifig was built as, when that submodel instance holds only this minifig (and at most
+    ``spare`` pieces besides: a banknote he holds out over a barrel, judged lying on the barrel).
 
     ``prefixes``: ``_ref_prefixes(model)``, shared by the calls on one model (speed only)."""
     els = model.elements
@@ -110,7 +111,7 @@ def _submodel_name(model, group: list[int], prefixes: Counter | None = None) -> 
     members = set(group)
     # every member's refs start with ``common``: any other element that does means the submodel holds more
     prefixes = prefixes if prefixes is not None else _ref_prefixes(model)
-    if prefixes[common] > len(members):
+    if prefixes[common] > len(members) + spare:
         return ""  # the submodel holds more than this minifig (a floor, a vehicle): not its name
     path = els[group[0]].submodel_path
     name = path[len(common) - 1] if len(path) >= len(common) else ""
