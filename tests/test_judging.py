@@ -3063,3 +3063,19 @@ def test_a_barrel_a_minifig_stands_in_is_not_in_his_hands(tmp_path):
     (fig,) = [c for c in a.creations if c.kind == "minifig"]
     assert barrel not in fig.elements and gun in fig.elements and fig.roles[gun].role == "weapon"
     assert fig.name.lower() == "bandit"
+
+
+@needs_shared
+def test_a_control_stick_laid_level_out_of_a_flyers_body_is_a_gun_barrel(tmp_path):
+    """75075's AT-AT (not in ../shared) has its cheek guns built of control sticks, and Classic Space ships their
+    wingtip lasers (shared 6886): a control stick lying level and sticking out of the body of a flyer or a walker is
+    a gun barrel [000 §8.2 Ranged Weapons], as a bar or a torch is; standing up on the body it is the pilot's
+    Controls [000 §9.4]."""
+    flyer = BODY + [f"1 0 0 -56 60 {ID} 3475b.dat"]
+
+    def stick(line: str):
+        return _role(_analyse(_model(tmp_path, "jet.ldr", flyer + [line])), "4592c01.dat")[1]
+    upright = stick(f"1 4 30 -48 -70 {ID} 4592c01.dat")
+    assert upright.role == "device" and "Controls" in upright.reason
+    level = stick("1 4 30 -60 -90 1 0 0 0 0 1 0 -1 0 4592c01.dat")  # laid forward over the body's front edge
+    assert level.role == "weapon" and "gun barrel" in level.reason, level.reason

@@ -155,11 +155,16 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
     all_lo = all_hi = None  # every piece's box, once a rod asks
     for i in idx:
         r = roles.get(i)
-        if r is None or r.role not in ("decoration", "structural") or r.source not in ("part", "topology", "detail"):
+        # a control stick laid level and sticking out of the body is a gun's barrel (75075's cheek guns), not
+        # the Controls: a pilot works a stick standing up in his cockpit [000 §8.2, §9.4]
+        stick = r is not None and r.role == "device" and r.source == "part" and classes[i].word == "control" and \
+            "stick" in _words_of(els[i])
+        if r is None or (r.role not in ("decoration", "structural") and not stick) or \
+                r.source not in ("part", "topology", "detail"):
             continue
         if classes[i].word == "cone" and _muzzle_cone(model, graph, idx, roles, i, shape):
             continue
-        if not _words_of(els[i]) & _BARREL_WORDS or classes[i].minifig_body:
+        if not (_words_of(els[i]) & _BARREL_WORDS or stick) or classes[i].minifig_body:
             continue
         if any(j in roles and roles[j].role == "propulsion" and roles[j].params.get("type") == "ground"
                for j in graph.neighbors(i)):
