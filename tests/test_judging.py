@@ -3079,3 +3079,51 @@ def test_a_control_stick_laid_level_out_of_a_flyers_body_is_a_gun_barrel(tmp_pat
     assert upright.role == "device" and "Controls" in upright.reason
     level = stick("1 4 30 -60 -90 1 0 0 0 0 1 0 -1 0 4592c01.dat")  # laid forward over the body's front edge
     assert level.role == "weapon" and "gun barrel" in level.reason, level.reason
+
+
+def test_a_rocket_named_as_an_engine_is_a_rocket_motor_not_a_missile():
+    """1787's Crater Cruiser (not in ../shared) has a dish-and-cone exhaust in a submodel "engine - rocket": a rocket
+    motor, a Thruster [000 §9.3], not a Rocket weapon of XSize 8 (16 CP) [000 §8.1]. A submodel named "rocket"
+    alone, or "rocket launcher", is still a weapon."""
+    from brikscan.analysis.annotations import word_role
+
+    assert word_role("1787 - crater cruiser - engine - rocket.ldr") == ("propulsion", {"type": "thrust"})
+    assert word_role("rocket booster.ldr") == ("propulsion", {"type": "thrust"})
+    assert word_role("rocket.ldr") == ("weapon", {"type": "rocket"})
+    assert word_role("missile rocket.ldr") == ("weapon", {"type": "rocket"})
+
+
+@needs_shared
+def test_a_minifig_hand_axe_is_a_hand_weapon_not_a_tool(tmp_path):
+    """6614's firefighter (not in ../shared) holds a "Minifig Tool Handaxe": "hand axes" are Hand Weapons [000
+    §3.1], priced as one, not a Minifig-Sized Tool [000 §3.4]; a spanner in his hand stays a tool."""
+    def held(part: str):
+        fig = [line.replace("10053.dat", part) for line in _SAM if not line.endswith("30153.dat")]
+        a = _analyse(_model(tmp_path, "fireman.ldr", fig))
+        (card,) = [k for k in a.cards if k.creation.kind == "minifig"]
+        return card.weapons
+    (axe,) = held("3835.dat")
+    assert axe.type == "melee" and axe.category == "hand_weapon", (axe.type, axe.category)
+    assert [w.type for w in held("4006.dat")] == ["tool"]  # Minifig Tool Spanner/Screwdriver
+
+
+@needs_shared
+def test_the_lenses_on_a_marshals_signal_paddles_are_held_with_the_paddles(tmp_path):
+    """6331's marshal (not in ../shared) holds two signal paddles with a 1 x 1 round plate for a lens on each: a
+    small piece fixed to nothing but what he holds is his too [000 ch.3]; the lenses were two scenery "creations"
+    named after his submodel."""
+    marshal = ["1 14 0 -96.022 1.818 1 0 0 0 1 0 0 0 1 3626bp05.dat", "1 1 0 -72.022 1.818 1 0 0 0 1 0 0 0 1 973p81.dat",
+               "1 1 0 -40.022 1.818 1 0 0 0 1 0 0 0 1 3815.dat",
+               "1 1 15.5 -64.022 1.818 0.985 0.17 0 -0.17 0.985 0 0 0 1 3819.dat",
+               "1 1 -15.5 -64.022 1.818 0.985 -0.17 0 0.17 0.985 0 0 0 1 3818.dat",
+               "1 0 23.658 -46.149 -8.182 0.985 0.12 -0.12 -0.17 0.697 -0.697 0 0.707 0.707 3820.dat",
+               "1 0 -23.658 -46.149 -8.182 0.985 -0.12 0.12 0.17 0.697 -0.697 0 0.707 0.707 3820.dat",
+               "1 1 0 -28.022 1.818 1 0 0 0 1 0 0 0 1 3817.dat", "1 1 0 -28.022 1.818 1 0 0 0 1 0 0 0 1 3816.dat",
+               "1 15 20.772 -62.851 -43.941 0.985 -0.12 -0.12 -0.17 -0.697 -0.697 0 0.707 -0.707 3900.dat",
+               "1 15 -20.772 -62.851 -43.941 0.985 0.12 0.12 0.17 -0.697 -0.697 0 0.707 -0.707 3900.dat",
+               "1 34 -21.734 -57.276 -49.598 0.985 0.12 0.12 0.17 -0.697 -0.697 0 0.707 -0.707 6141.dat",
+               "1 36 21.734 -57.276 -49.598 0.985 -0.12 -0.12 -0.17 -0.697 -0.697 0 0.707 -0.707 6141.dat",
+               "1 15 -0.008 -96 1.997 1 0 0.002 0 1 0 -0.002 0 1 4485.dat"]
+    a = _analyse(_model(tmp_path, "marshal.ldr", marshal))
+    assert [c.kind for c in a.creations] == ["minifig"], [(c.name, c.kind) for c in a.creations]
+    assert sum(1 for i in a.creations[0].elements if a.model.elements[i].part == "6141.dat") == 2

@@ -33,6 +33,7 @@ _WEAPON_WORDS = {w: w for w in WEAPON_TYPES} | {
     "flamer": "flamethrower", "catapult": "launcher", "missile": "rocket", "missiles": "rocket", "bomb": "explosive",
     "mortar": "launcher", "cannons": "cannon", "guns": "gun", "rockets": "rocket",
     "trebuchet": "launcher", "ballista": "launcher"}
+_ENGINE_WORDS = {"engine", "engines", "motor", "motors", "booster", "boosters", "thruster", "thrusters", "exhaust"}
 _PROPULSION_WORDS = {"wheel": "ground", "wheels": "ground", "tread": "ground", "treads": "ground",
                      "track": "ground", "tracks": "ground", "legs": "ground", "oar": "water", "oars": "water",
                      "flying": "flight", "hover": "flight", "antigravity": "flight", "rotor": "flight",
@@ -148,6 +149,8 @@ def word_role(name: str) -> tuple[str, dict[str, str]] | None:
     if _NOT_A_ROLE & set(words) or letter_wing(words, len(words) - 1):
         return None  # ... and an "X-Wing" or "B-wing" names a starfighter, not its wing
     for w in dict.fromkeys((words[-1], words[0])):  # the last word names the thing: a laser cannon is a cannon
+        if w in _WEAPON_WORDS and w in _PROPULSION_WORDS and _ENGINE_WORDS & set(words):
+            return "propulsion", {"type": _PROPULSION_WORDS[w]}  # an "engine - rocket" is a rocket motor [000 §9.3]
         if w in _WEAPON_WORDS:
             return "weapon", {"type": _WEAPON_WORDS[w]}
         if w in _PROPULSION_WORDS:

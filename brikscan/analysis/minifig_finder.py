@@ -120,9 +120,11 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 if not (c.worn or c.accessory or c.role == "weapon") and _around(model, v, fig["body"]):
                     continue  # a barrel he stands in, a tub he sits in: his cover, not in his hands
                 carried = c.accessory or c.role == "weapon"
-                # a small brick or tile in a hand, fixed to nothing else (a gem, a phial, a banknote; touching a
-                # barrel's rim is no fixing), is held like an accessory
-                in_hand = c.role in ("structural", "decoration") and u in fig["body"].get("hand", []) and \
+                # a small brick or tile in a hand or on what it holds, fixed to nothing else (a gem, a phial, a
+                # banknote, the lens of a signal paddle; touching a barrel's rim is no fixing), is held like an
+                # accessory
+                in_hand = c.role in ("structural", "decoration") and \
+                    (u in fig["body"].get("hand", []) or u in fig["items"]) and \
                     _extent(model, [v]) <= HAND_HELD_BRICK_LDU and \
                     not any(graph.edges[v, w].get("source") == "bricknet" for w in outside)
                 only_ours = (not outside and c.role not in ("structural", None, "propulsion")) or in_hand
