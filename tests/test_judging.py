@@ -3127,3 +3127,23 @@ def test_the_lenses_on_a_marshals_signal_paddles_are_held_with_the_paddles(tmp_p
     a = _analyse(_model(tmp_path, "marshal.ldr", marshal))
     assert [c.kind for c in a.creations] == ["minifig"], [(c.name, c.kind) for c in a.creations]
     assert sum(1 for i in a.creations[0].elements if a.model.elements[i].part == "6141.dat") == 2
+
+
+@needs_shared
+def test_a_tractor_with_its_semi_trailer_hitched_on_is_one_vehicle(tmp_path):
+    """6695's tanker (not in ../shared): the tractor (a steering wheel, wheels) carries its semi-trailer (wheels,
+    no place for a driver) on a plate: the trailer is Structural to the Vehicle that tows it [000 §7.1 table:
+    Vehicle: "trailer"], one creation. The tractor was split off as a craft "docked" on the trailer, and the
+    trailer left "moving under its own power"."""
+    gear = [f"1 0 0 0 {z} {ID} 4600.dat" for z in (-40, 40)]  # two wheel-pin plates under the body
+    for z in (-40, 40):
+        for x, turn in ((-30, "0 0 1 0 1 0 -1 0 0"), (30, "0 0 -1 0 1 0 1 0 0")):
+            gear += [f"1 15 {x} 5 {z} {turn} 4624.dat", f"1 0 {x} 5 {z} {turn} 3641.dat"]  # rim and tyre
+    tractor = BODY + gear + [f"1 0 0 -56 -40 {ID} 3829c01.dat"]  # a steering wheel
+    trailer = BODY + gear + [f"1 4 0 -72 20 {ID} 3001.dat", f"1 4 0 -96 20 {ID} 3001.dat"]  # a load
+    lines = ["0 FILE rig.ldr", "0 rig", "0 Name: rig.ldr", f"1 16 0 0 0 {ID} tractor.ldr",
+             f"1 16 0 0 160 {ID} trailer.ldr", "1 7 0 -56 80 0 0 1 0 1 0 -1 0 0 3034.dat",  # the hitch plate
+             "0 FILE tractor.ldr", "0 tractor", "0 Name: tractor.ldr"] + tractor + \
+        ["0 FILE trailer.ldr", "0 trailer", "0 Name: trailer.ldr"] + trailer
+    a = _analyse(_model(tmp_path, "rig.mpd", lines))
+    assert [(c.kind, len(c.elements)) for c in a.creations] == [("vehicle", len(tractor) + len(trailer) + 1)]

@@ -199,6 +199,14 @@ DOCKED_MIN_ELEMENTS = 10  # a docked craft has at least this many elements ...
 DOCKED_MAX_STUDS = 4  # ... and is held by at most this many connections, none of them pinned (Technic)
 
 
+def _trailer(classes, graph: nx.Graph, idx: list[int], figures: set[int]) -> bool:
+    """Wheels and nothing else to move it, no place for a driver and no one aboard: a trailer, "Structural" to the
+    Vehicle that tows it [000 §7.1 table: Vehicle: "trailer"]."""
+    prop = [i for i in idx if classes[i].role == "propulsion"]
+    return bool(prop) and all(classes[i].type == "ground" for i in prop) and not _crew_place(classes, idx) and \
+        not any(j in figures for i in idx for j in graph.neighbors(i))
+
+
 def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: set[int]) -> list[list[int]]:
     """A craft docked on another (a scout ship on its mothership, a jolly boat on deck) is a creation of its own,
     as a player fields it: a submodel placed in the main model that is a vehicle by itself (its own propulsion
@@ -230,6 +238,9 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
                 if not (boat or (moves and crewed)):
                     continue
                 pset = set(piece)
+                host = [i for i in comp if i not in pset]
+                if _trailer(classes, graph, host, figures):
+                    continue  # a tractor with its semi-trailer hitched on: the trailer is the Vehicle's [000 §7.1]
                 links = [graph.edges[i, j] for i in piece for j in graph.neighbors(i) if j in cset and j not in pset]
                 held = [d for d in links if d.get("kind") not in ("contact", "resting")]
                 # pinned on: a section of the craft, unless its own submodel names a vehicle (a shuttle pinned on

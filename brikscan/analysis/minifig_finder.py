@@ -166,8 +166,8 @@ def _worn_on_headgear(model, graph: nx.Graph, figs: dict[int, dict], classes: di
                 if classes[v].role != "weapon" and \
                         np.linalg.norm(_centre(model, v) - _centre(model, h)) <= HEADGEAR_REACH_LDU:
                     worn[v] = o
-    loose = [i for i, c in classes.items() if c.accessory and c.role != "weapon" and i not in taken and
-             _extent(model, [i]) <= HELD_MAX_LDU]
+    loose = [i for i, c in classes.items() if c.accessory and c.role == "decoration" and i not in taken and
+             _extent(model, [i]) <= HELD_MAX_LDU]  # a radio or a tool held up to the helmet is no plume
     fig_of = {i: o for o, fig in figs.items() for i in [*fig["items"], *(j for b in fig["body"].values() for j in b)]}
     while worn and loose:
         found = {v: o for v in loose for w, o in worn.items() if box_gap(els[v], els[w]) <= MESH_TOL_LDU and
@@ -276,6 +276,9 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
     def _touch(i: int, j: int) -> bool:
         return box_gap(model.elements[i], model.elements[j]) <= MESH_TOL_LDU
 
+    def _above(i: int) -> bool:  # over the head's middle (LDraw -Y is up), as what sits on headgear is
+        return bool(heads) and float(_centre(model, i)[1]) < min(float(_centre(model, h)[1]) for h in heads)
+
     def head_distance(i: int) -> float:
         return min((float(np.linalg.norm(_centre(model, i) - _centre(model, h))) for h in heads), default=np.inf)
     # headgear to the head (and what sits on it: a plume on a helmet); worn body gear to the torso; held items are
@@ -283,9 +286,10 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
     for i in sorted(items, key=head_distance):
         near_head = head_distance(i) < HEADGEAR_REACH_LDU or (
             classes[i].role == "decoration" and not any(_touch(i, h) for h in b.get("hand", [])) and
-            any(_touch(i, w) for w in worn_on_head))  # a plume on a helmet; a flower or a tool in hand is held
+            _above(i) and any(_touch(i, w) for w in worn_on_head))  # a plume on a helmet; a flower in hand is held
         if near_head and classes[i].role != "weapon":
-            worn_on_head.append(i)
+            if not classes[i].worn:  # headgear, not a vest whose collar reaches the head
+                worn_on_head.append(i)
             head.append(i)
         elif classes[i].worn:
             torso.append(i)
