@@ -193,7 +193,9 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                for e in ends]
         if not any(out):
             continue
-        roles[i] = RoleDecision("weapon", f"{classes[i].reason}; a rod lying level and sticking out of the body of "
+        what = f"{describe(els[i])[1]!r}: a control stick, not standing up at a pilot's place" if stick else \
+            classes[i].reason
+        roles[i] = RoleDecision("weapon", f"{what}; a rod lying level and sticking out of the body of "
                                           f"a {'walker' if walker else 'flyer'}: a gun barrel [000 §8.2 Ranged "
                                           "Weapons]", "geometry",
                                 {"type": "gun"})
