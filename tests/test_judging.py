@@ -3112,7 +3112,8 @@ def test_the_lenses_on_a_marshals_signal_paddles_are_held_with_the_paddles(tmp_p
     """6331's marshal (not in ../shared) holds two signal paddles with a 1 x 1 round plate for a lens on each: a
     small piece fixed to nothing but what he holds is his too [000 ch.3]; the lenses were two scenery "creations"
     named after his submodel."""
-    marshal = ["1 14 0 -96.022 1.818 1 0 0 0 1 0 0 0 1 3626bp05.dat", "1 1 0 -72.022 1.818 1 0 0 0 1 0 0 0 1 973p81.dat",
+    marshal = ["1 14 0 -96.022 1.818 1 0 0 0 1 0 0 0 1 3626bp05.dat",
+               "1 1 0 -72.022 1.818 1 0 0 0 1 0 0 0 1 973p81.dat",
                "1 1 0 -40.022 1.818 1 0 0 0 1 0 0 0 1 3815.dat",
                "1 1 15.5 -64.022 1.818 0.985 0.17 0 -0.17 0.985 0 0 0 1 3819.dat",
                "1 1 -15.5 -64.022 1.818 0.985 -0.17 0 0.17 0.985 0 0 0 1 3818.dat",

@@ -24,8 +24,8 @@ from .annotations import Annotations, RoleNote, file_stem, parse_annotations, pa
 from .connectivity import JUDGED_KIND, components_in, rigid_groups
 from .creation import Creation
 from .details import _detail_part, _details
-from .element_shape import (_JOINT_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place, _rests_on, _up_axis,
-                            _words_of, cockpits, is_controls, nx)
+from .element_shape import (_JOINT_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place, _rests_on,
+                            _up_axis, _words_of, cockpits, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
 from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, belt_wheels, blade_extensions, _carriages, _ground_contact,

@@ -52,8 +52,8 @@ class PartClass:
     worn: bool = False  # worn on the body (neckwear, armour, capes, air tanks): the torso section
 
 
-_MELEE = {"sword", "knife", "dagger", "axe", "handaxe", "battleaxe", "lance", "spear", "halberd", "mace", "flail", "club",
-          "whip", "pike", "katana", "scimitar", "trident", "sabre", "saber", "cutlass", "lightsaber", "scythe",
+_MELEE = {"sword", "knife", "dagger", "axe", "handaxe", "battleaxe", "lance", "spear", "halberd", "mace", "flail",
+          "club", "whip", "pike", "katana", "scimitar", "trident", "sabre", "saber", "cutlass", "lightsaber", "scythe",
           "naginata", "glaive"}
 _WEAPON = {**{w: "melee" for w in _MELEE}, "shield": "shield", "gun": "gun", "pistol": "gun", "musket": "gun",
            "rifle": "gun", "blaster": "gun", "flintlock": "gun", "bow": "gun", "crossbow": "gun", "revolver": "gun",
