@@ -120,11 +120,15 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     # (its wheel parts: those in it or in the submodels it holds, "Wheels" holding "Wheels 1" and "Wheels 2")
     wheel_parts = [i for i in idx if classes[i].role == "propulsion" and classes[i].type == "ground"]
 
+    wheels_in: dict[str, list[int]] = {}  # submodel -> its wheel parts, found once per submodel
+
     def off_the_wheels(i: int, sub: str) -> bool:
         """Not set in one of the submodel's wheels (a hub cap, a rim, a bush in it): its chassis. A brick or a
         plate is the chassis even inside a deep wheel's hub (the holder the wheel turns on)."""
-        key = sub.lower()
-        mine = [w for w in wheel_parts if key in (p.lower() for p in model.elements[w].submodel_path)]
+        if sub not in wheels_in:
+            key = sub.lower()
+            wheels_in[sub] = [w for w in wheel_parts if key in (p.lower() for p in model.elements[w].submodel_path)]
+        mine = wheels_in[sub]
         if not mine:
             return False
         if classes[i].word in _CHASSIS_WORDS:
@@ -717,10 +721,13 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     # (a submodel's name is evidence, the part decides: rails in a "track" submodel are no treads)
     # a large plate at the ground built into a craft's own submodel, with its cockpit, is its floor, not the ground
     # ... and so is a plate that one build covers end to end, standing on it alone (a landspeeder on its 6 x 12)
-    loose = set(remaining) - scenery
     grounds = {i for i in scenery if ground_plate(model.elements[i], floor)}
-    scenery -= {i for i in sorted(grounds) if craft_floor(model, i, classes) or
-                covered_floor(model, graph, i, loose | {i}, classes, grounds)}
+    if grounds:
+        loose = set(remaining) - scenery
+        # what can stand on a ground plate: the builds of the rest, found once for every plate
+        builds = [set(c) for c in components_in(graph, [j for j in loose if not classes[j].minifig_body])]
+        scenery -= {i for i in sorted(grounds) if craft_floor(model, i, classes) or
+                    covered_floor(model, graph, i, builds, grounds)}
     comps = [sorted(c) for c in components_in(graph, [i for i in remaining if i not in scenery])]
     comps, props = _loose_props(model, graph, comps, classes, floor)
     against: set[int] = set()

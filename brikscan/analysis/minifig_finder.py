@@ -159,13 +159,9 @@ def _worn_on_headgear(model, graph: nx.Graph, figs: dict[int, dict], classes: di
     plume on a helmet, a visor on it, further from the head than headgear reaches), not a loose piece lying about
     [000 §9.5]."""
     els = model.elements
-    worn = {}  # head-worn piece -> its figure
-    for o, fig in figs.items():
-        for h in fig["body"].get("head", []):
-            for v in fig["items"]:
-                if classes[v].role != "weapon" and \
-                        np.linalg.norm(_centre(model, v) - _centre(model, h)) <= HEADGEAR_REACH_LDU:
-                    worn[v] = o
+    worn = {v: o for o, fig in figs.items() for v in fig["items"]  # head-worn piece -> its figure
+            if classes[v].role != "weapon" and _head_distance(model, v, fig["body"].get("head", [])) <=
+            HEADGEAR_REACH_LDU}
     loose = [i for i, c in classes.items() if c.accessory and c.role == "decoration" and i not in taken and
              _extent(model, [i]) <= HELD_MAX_LDU]  # a radio or a tool held up to the helmet is no plume
     fig_of = {i: o for o, fig in figs.items() for i in [*fig["items"], *(j for b in fig["body"].values() for j in b)]}
@@ -180,6 +176,12 @@ def _worn_on_headgear(model, graph: nx.Graph, figs: dict[int, dict], classes: di
             fig_of[v] = o
         worn = found
         loose = [i for i in loose if i not in found]
+
+
+def _head_distance(model, i: int, heads) -> float:
+    """How far element ``i``'s centre is from the nearest of a figure's ``heads`` (inf with none)."""
+    c = _centre(model, i)
+    return min((float(np.linalg.norm(c - _centre(model, h))) for h in heads), default=float("inf"))
 
 
 def _around(model, v: int, body: dict[str, list[int]]) -> bool:
@@ -280,7 +282,7 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
         return bool(heads) and float(_centre(model, i)[1]) < min(float(_centre(model, h)[1]) for h in heads)
 
     def head_distance(i: int) -> float:
-        return min((float(np.linalg.norm(_centre(model, i) - _centre(model, h))) for h in heads), default=np.inf)
+        return _head_distance(model, i, heads)
     # headgear to the head (and what sits on it: a plume on a helmet); worn body gear to the torso; held items are
     # equipment, no section
     for i in sorted(items, key=head_distance):

@@ -160,18 +160,18 @@ FLOOR_COVER = 0.75  # the builds standing on a ground plate over this share of i
 FLOOR_CELL_LDU = 5.0  # the grid the covered share is counted on
 
 
-def covered_floor(model, graph: nx.Graph, i: int, candidates: set[int], classes, grounds: set[int]) -> bool:
+def covered_floor(model, graph: nx.Graph, i: int, builds: list[set[int]], grounds: set[int]) -> bool:
     """The large plate ``i`` at the ground is the floor of what is built on it when the builds standing on it cover
     most of it (``FLOOR_COVER``, seen from above): 7110's landspeeder is built on a 6 x 12 plate it covers end to
     end, where a scene's ground lies mostly open around its builds, paving and plants. Figures standing on it do
     not count; nor is it a floor where what stands on it stands on other ground plates too (a house across the
-    plates of its street). ``candidates``: the elements that may be built on it; ``grounds``: the ground plates."""
+    plates of its street). ``builds``: the connected builds (no figures) that may stand on it; ``grounds``: the
+    ground plates."""
     els = model.elements
-    on = {j for j in graph.neighbors(i) if j in candidates and not classes[j].minifig_body}
-    if not on:
+    on = set(graph.neighbors(i))
+    built = sorted({k for c in builds if on & c for k in c})
+    if not built:
         return False
-    built = sorted({k for c in components_in(graph, [j for j in candidates if j != i and not classes[j].minifig_body])
-                    if on & set(c) for k in c})
     if any(j in grounds and j != i for k in built for j in graph.neighbors(k)):
         return False
     lo, hi = element_boxes(model, built)
