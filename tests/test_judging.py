@@ -2988,13 +2988,16 @@ def test_a_build_steered_by_handlebars_is_a_vehicle_though_no_propulsion_is_foun
     """5971's scooter (not in ../shared) has handlebars and flame exhausts no rule reads as engines: it was a
     Size 1 "building". Handlebars or a steering wheel steer a vehicle [000 §9.4 Controls]: a Vehicle whose
     propulsion is to annotate; the same body without them is a building."""
-    def kind(extra: list[str]) -> tuple[str, str]:
+    def kind(extra: list[str]) -> tuple[str, str, list[str]]:
         a = _analyse(_model(tmp_path, "thing.ldr", BODY + extra))
         (c,) = [k for k in a.creations if k.elements]
-        return c.kind, c.kind_reason
+        (card,) = [k for k in a.cards if k.creation is c]
+        return c.kind, c.kind_reason, card.warnings
     for helm in ("30031.dat", "3829c01.dat"):  # Minifig Handlebars; Car Steering Stand and Wheel
-        k, why = kind([f"1 0 0 -56 0 {ID} {helm}"])
+        k, why, warned = kind([f"1 0 0 -56 0 {ID} {helm}"])
         assert k == "vehicle" and "a helm" in why and "annotate" in why, why
+        # the card (which does not print the kind's reason) says it has no Move and how to give it one [000 §9.1]
+        assert any("no propulsion recognised" in w and "!BRIKSCAN" in w for w in warned), warned
     assert kind([])[0] == "building"
 
 

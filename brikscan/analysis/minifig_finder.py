@@ -97,7 +97,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
             owner[dome[0]] = t
     # what hands hold and heads wear: accessories hanging on the figure and on nothing else
     taken = set(owner)
-    boxes = None  # every element's box, gathered the first time a piece lying near a hand needs it
+    boxes: list = []  # every element's box, gathered the first time a piece lying near a hand needs it
     for o, fig in figs.items():
         members = {i for lst in fig["body"].values() for i in lst}
         anchors = [i for k in ("hand", "head", "torso", "arm") for i in fig["body"].get(k, [])]
@@ -109,33 +109,10 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 if v in seen or v in taken:
                     continue
                 seen.add(v)
-                c = classes[v]
-                outside = [w for w in graph.neighbors(v) if w not in members and w not in fig["items"] and w != u
-                           and w not in seen]
-                small = _extent(model, [v]) <= HELD_MAX_LDU
-                if c.role == "weapon" and c.type in MOUNTED_WEAPON_TYPES:
-                    continue  # a cannon is a Vehicle weapon on its mount, never carried [000 §8.1 Turrets]
-                if outside and _words_of(model.elements[v]) & HELM_WORDS:
-                    continue  # handlebars fixed to a vehicle are its Controls, in his hands or not [000 §9.4]
-                if not (c.worn or c.accessory or c.role == "weapon") and _around(model, v, fig["body"]):
-                    continue  # a barrel he stands in, a tub he sits in: his cover, not in his hands
-                carried = c.accessory or c.role == "weapon"
-                # a small brick or tile in a hand or on what it holds, fixed to nothing else (a gem, a phial, a
-                # banknote, the lens of a signal paddle; touching a barrel's rim is no fixing), is held like an
-                # accessory
-                in_hand = c.role in ("structural", "decoration") and \
-                    (u in fig["body"].get("hand", []) or u in fig["items"]) and \
-                    _extent(model, [v]) <= HAND_HELD_BRICK_LDU and \
-                    not any(graph.edges[v, w].get("source") == "bricknet" for w in outside)
-                only_ours = (not outside and c.role not in ("structural", None, "propulsion")) or in_hand
-                if small and only_ours and not carried and boxes is None:
-                    boxes = element_boxes(model, range(len(model.elements)))
-                base = _lies_on_other(model, v, members, classes, boxes) if small and only_ours and not carried \
-                    else None
-                if base is not None:  # a printed tile lying on the rail a hand touches is the rail's, not in hand
+                held, base = _carried(model, graph, classes, fig, members, seen, u, v, boxes)
+                if base is not None:
                     add_resting(graph, v, base, "lies on it (no connector found)")
-                    continue
-                if small and (carried or only_ours):
+                elif held:
                     fig["items"].append(v)
                     taken.add(v)
                     queue.append(v)
@@ -151,6 +128,38 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                 taken.add(v)
         _worn_on_headgear(model, graph, figs, classes, taken)
     return [figs[o] for o in sorted(figs)]
+
+
+def _carried(model, graph: nx.Graph, classes: dict[int, PartClass], fig: dict, members: set[int], seen: set[int],
+             u: int, v: int, boxes: list) -> tuple[bool, int | None]:
+    """What a figure can hold or wear [000 §9.5]: whether ``v``, reached from ``u`` (a piece of the figure or of
+    what it already holds), is carried, and the element of the build it lies on instead, if any (a printed tile
+    on the rail a hand touches is the rail's). ``boxes``: every element's box, filled on first need."""
+    c = classes[v]
+    outside = [w for w in graph.neighbors(v) if w not in members and w not in fig["items"] and w != u
+               and w not in seen]
+    if c.role == "weapon" and c.type in MOUNTED_WEAPON_TYPES:
+        return False, None  # a cannon is a Vehicle weapon on its mount, never carried [000 §8.1 Turrets]
+    if outside and _words_of(model.elements[v]) & HELM_WORDS:
+        return False, None  # handlebars fixed to a vehicle are its Controls, in his hands or not [000 §9.4]
+    if not (c.worn or c.accessory or c.role == "weapon") and _around(model, v, fig["body"]):
+        return False, None  # a barrel he stands in, a tub he sits in: his cover, not in his hands
+    if _extent(model, [v]) > HELD_MAX_LDU:
+        return False, None  # too big for a hand or a head
+    if c.accessory or c.role == "weapon":
+        return True, None
+    # a small brick or tile in a hand or on what it holds, fixed to nothing else (a gem, a phial, a banknote, the
+    # lens of a signal paddle; touching a barrel's rim is no fixing), is held like an accessory
+    in_hand = c.role in ("structural", "decoration") and \
+        (u in fig["body"].get("hand", []) or u in fig["items"]) and \
+        _extent(model, [v]) <= HAND_HELD_BRICK_LDU and \
+        not any(graph.edges[v, w].get("source") == "bricknet" for w in outside)
+    if not (in_hand or (not outside and c.role not in ("structural", None, "propulsion"))):
+        return False, None  # built into something besides the figure
+    if not boxes:
+        boxes.extend(element_boxes(model, range(len(model.elements))))
+    base = _lies_on_other(model, v, members, classes, (boxes[0], boxes[1]))
+    return base is None, base
 
 
 def _worn_on_headgear(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int, PartClass],

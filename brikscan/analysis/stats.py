@@ -751,7 +751,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         else:
             props = _propulsion_cards(model, creation, size, level, rules, warnings, move=move, graph=g,
                                       ldu_per_inch=ldu_per_inch, hulls=hulls)
-            if creation.kind == "vehicle" and not props and "annotate" not in creation.kind_reason:
+            if creation.kind == "vehicle" and not props:  # on the card too, where the kind's reason is not shown
                 warnings.append("no propulsion recognised, so it has no Move: annotate what drives it (0 !BRIKSCAN "
                                 "ROLE propulsion type=ground|water|thrust|flight|forward_flight) [000 §9.1]")
     if core and rules.extras is not None and creation.kind not in ("minifig",) and not special:
