@@ -3151,3 +3151,125 @@ def test_a_tractor_with_its_semi_trailer_hitched_on_is_one_vehicle(tmp_path):
         ["0 FILE trailer.ldr", "0 trailer", "0 Name: trailer.ldr"] + trailer
     a = _analyse(_model(tmp_path, "rig.mpd", lines))
     assert [(c.kind, len(c.elements)) for c in a.creations] == [("vehicle", len(tractor) + len(trailer) + 1)]
+
+
+# 6657 Fire Patrol Copter (not in ../shared; LDraw OMR, CCAL 2.0): its rotor, two 1 x 8 plates turned 15 degrees
+# lengthening the blades (written to three decimals) and two tiles on the blade roots, on a 2 x 2 brick over a body
+# with a seat; under the body two bars holding the skid plates at their ends
+_ROTOR_TURN = "0.966 0 0.259 0 1 0 -0.259 0 0.966"
+_TILE_TURN = "0.259 0 -0.966 0 1 0 0.966 0 0.259"
+_COPTER = BODY + [f"1 4 -10 -72 0 {ID} 3003.dat", f"1 4 -10 -80 0 {ID} 3462.dat",
+                  f"1 0 -10 -80 0 {_ROTOR_TURN} 3461.dat",
+                  f"1 0 -96.933 -108 23.294 {_ROTOR_TURN} 3460.dat", f"1 0 76.933 -108 -23.294 {_ROTOR_TURN} 3460.dat",
+                  f"1 0 -10 -108 0 {_TILE_TURN} 3623.dat", f"1 15 0.353 -108 38.637 {_TILE_TURN} 3070b.dat",
+                  f"1 15 -20.353 -108 -38.637 {_TILE_TURN} 3070b.dat",
+                  f"1 0 0 0 30 {ID} 4873.dat", f"1 0 0 0 -30 {ID} 4873.dat",
+                  "1 0 -50 24 0 0 0 1 0 1 0 -1 0 0 3460.dat", "1 0 50 24 0 0 0 1 0 1 0 -1 0 0 3460.dat",
+                  f"1 7 20 -48 50 {ID} 4079.dat"]
+
+
+@needs_shared
+def test_a_rotor_with_plate_blades_and_tiles_on_them_lifts_and_the_skid_bars_are_struts(tmp_path):
+    """6657's helicopter (not in ../shared) was a Forward Flyer with a Thruster and two guns: its rotor's plate
+    blades turned 15 degrees measured 20.002 LDU wide (no blade), the tiles on the blade roots were "something
+    built on its blades", so the rotor was a propeller and the blades wings; the bars carrying the skids were gun
+    barrels. A rotor spinning level on top carries its blades' trim and lifts: Flight [000 §9.1]; a bar whose
+    ends hold up plates running across it is a strut, a barrel's muzzle is free [000 §8.2]."""
+    a = _analyse(_model(tmp_path, "copter.ldr", _COPTER))
+    (c,) = [k for k in a.creations if k.elements]
+    els = a.model.elements
+    rotor = next(i for i in c.elements if els[i].part == "3461.dat")
+    blades = [i for i in c.elements if els[i].part == "3460.dat" and float(els[i].bbox_max[1]) < -90]
+    assert c.roles[rotor].role == "propulsion" and c.roles[rotor].params.get("type") == "flight", c.roles[rotor]
+    assert len(blades) == 2 and all(c.roles[i].params.get("type") == "flight" for i in blades), \
+        [c.roles[i] for i in blades]
+    bars = [i for i in c.elements if els[i].part == "4873.dat"]
+    assert len(bars) == 2 and all(c.roles[i].role != "weapon" for i in bars), [c.roles[i] for i in bars]
+    card = a.cards[0]
+    assert not card.weapons and {p.type for p in card.propulsion} == {"flight"}, \
+        ([w.name for w in card.weapons], [p.type for p in card.propulsion])
+
+
+@needs_shared
+def test_a_three_blade_propeller_standing_at_the_tail_pushes_not_lifts(tmp_path):
+    """6536's pusher plane (not in ../shared): its three-blade propeller (4617a, drawn standing: its local Y lies
+    in its disc) at the tail was "a rotor spinning level on top", 18 CP of Flight over 12 of wings. A disc turns
+    round its thinnest extent: standing, it pushes, a Thruster [000 §9.3]; lying flat on top, it lifts."""
+    def prop_type(turn: str, at: str) -> str:
+        lines = BODY + [f"1 7 20 -48 50 {ID} 4079.dat", f"1 4 {at} {turn} 4617a.dat"]
+        a = _analyse(_model(tmp_path, "craft.ldr", lines))
+        c, r = _role(a, "4617a.dat")
+        return r.params.get("type", "")
+    assert prop_type("0 0 -1 0 1 0 1 0 0", "-49 -24 0") == "thrust"  # as 6536 places it: standing at the tail
+    assert prop_type("1 0 0 0 0 1 0 -1 0", "0 -57 0") == "flight"  # the same disc laid flat on top
+
+
+@needs_shared
+def test_a_build_whose_turned_box_reaches_another_does_not_rest_on_it(tmp_path):
+    """1775 (not in ../shared): the control tower's support brick, turned 30 degrees, has a world box far bigger
+    than itself; that box reached a wing of the plane parked beside it, so plane and tower were one Size 11
+    ground vehicle and the plane lost its flight. Pieces rest on each other where they touch measured along their
+    own axes [000 §7.1]."""
+    turn = "0.707 0 0.707 0 1 0 -0.707 0 0.707"  # 45 degrees round the upright
+    # a stack of 2 x 2 bricks turned 45 degrees by BODY's corner (x 40, z 80): its box overlaps BODY's by half
+    # an LDU, its nearest face stays 19 LDU from the corner
+    post = [f"1 1 67.8 {y} 107.8 {turn} 3003.dat" for y in (-24, -48)]
+    a = _analyse(_model(tmp_path, "yard.ldr", BODY + post))
+    holders = {i: c.name for c in a.creations for i in c.elements}
+    assert holders[0] != holders[len(BODY)], [(c.name, c.elements) for c in a.creations]
+    # moved in to touch the corner, it rests on it: one build
+    touching = [f"1 1 {40 + 14.1} {y} {80 + 14.1} {turn} 3003.dat" for y in (-24, -48)]
+    a = _analyse(_model(tmp_path, "yard.ldr", BODY + touching))
+    holders = {i: c.name for c in a.creations for i in c.elements}
+    assert holders[0] == holders[len(BODY)], [(c.name, c.elements) for c in a.creations]
+
+
+@needs_shared
+def test_a_windscreen_in_a_build_named_a_place_is_a_control_room(tmp_path):
+    """1775's control tower (not in ../shared), a windscreen over consoles and no propulsion, was "a cockpit but
+    no propulsion": a vehicle. A build whose own name's last word names a place (a tower, a station, a base) is a
+    building; its windscreen is the control room's [000 §7.1]. Named a craft, the same build stays a vehicle."""
+    def kind(sub: str) -> str:
+        lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} {sub}.ldr",
+                 f"0 FILE {sub}.ldr", f"0 {sub}", f"0 Name: {sub}.ldr", *BODY, f"1 40 0 -48 0 {ID} 2483.dat"]
+        a = _analyse(_model(tmp_path, "main.ldr", lines))
+        (c,) = [k for k in a.creations if k.elements]
+        return c.kind
+    assert kind("control tower") == "building"
+    assert kind("shuttle") == "vehicle"
+
+
+@needs_shared
+def test_round_bricks_on_the_ends_of_an_axle_at_the_ground_are_wheels(tmp_path):
+    """6059's catapult (not in ../shared) rolls on 2 x 2 round bricks on the ends of two axles through its base:
+    they were "a small detail on the surface", the catapult a building. Round pieces on their sides at the two
+    ends of a level axle, standing at the ground, are wheels [000 §9.1: catapults are Ground Vehicles]; a round
+    brick standing up is a post."""
+    cart = ["1 0 0 0 0 1 0 0 0 1 0 0 0 1 3832.dat", "1 0 20 -8 0 1 0 0 0 1 0 0 0 1 3031.dat",
+            "1 0 -60 8 0 0 0 1 0 1 0 -1 0 0 2817.dat", "1 0 80 8 0 0 0 1 0 1 0 -1 0 0 2817.dat",
+            "1 1 40 -32 30 1 0 0 0 1 0 0 0 1 3004.dat", "1 1 40 -32 -30 1 0 0 0 1 0 0 0 1 3004.dat",
+            "1 0 -60 18 0 0 0 -1 0 1 0 1 0 0 3706.dat", "1 0 80 18 0 0 0 -1 0 1 0 1 0 0 3706.dat"]
+    wheels = ["1 0 -60 18 -44 0 0 -1 -1 0 0 0 1 0 3941.dat", "1 0 80 18 -44 0 0 -1 -1 0 0 0 1 0 3941.dat",
+              "1 0 80 18 44 0 0 1 -1 0 0 0 -1 0 3941.dat", "1 0 -60 18 44 0 0 1 -1 0 0 0 -1 0 3941.dat"]
+    a = _analyse(_model(tmp_path, "thing.ldr", cart + wheels))
+    (c,) = [k for k in a.creations if k.elements]
+    rounds = [i for i in c.elements if a.model.elements[i].part == "3941.dat"]
+    assert c.kind == "vehicle" and all(c.roles[i].role == "propulsion" for i in rounds), \
+        (c.kind, [c.roles[i] for i in rounds])
+    a = _analyse(_model(tmp_path, "thing.ldr", cart + [f"1 0 -60 -8 -44 {ID} 3941.dat"]))
+    assert all(c.kind == "building" for c in a.creations if c.elements)
+
+
+@needs_shared
+def test_a_build_named_cargo_is_scenery(tmp_path):
+    """4555's loose container (not in ../shared) was a 3 CP building. A build whose own name's last word names
+    cargo (a container, a crate, a pallet), with no propulsion, weapon or crew, is a load: scenery, listed and not
+    priced [000 §7.1]."""
+    def kind(sub: str) -> str:
+        lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} {sub}.ldr",
+                 f"0 FILE {sub}.ldr", f"0 {sub}", f"0 Name: {sub}.ldr", *BODY]
+        a = _analyse(_model(tmp_path, "main.ldr", lines))
+        (c,) = [k for k in a.creations if k.elements]
+        return c.kind
+    assert kind("container 3") == "scenery"
+    assert kind("shed") == "building"

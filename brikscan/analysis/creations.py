@@ -28,8 +28,8 @@ from .element_shape import (_JOINT_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WE
                             _up_axis, _words_of, cockpits, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
-from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, belt_wheels, blade_extensions, _carriages, _ground_contact,
-                     _lifts, _spins_level, hover_pads)
+from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, axle_wheels, belt_wheels, blade_extensions, _carriages,
+                     _ground_contact, _lifts, _spins_level, hover_pads)
 from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
@@ -339,9 +339,14 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     # joints) keep what the topology decided
     wheels, rolling, low, ground = _ground_contact(model, idx, roles)
     els = model.elements
-    for i in belt_wheels(model, idx, roles, low, ground, len(rolling)):  # pulleys a cart rolls on
+    belts = belt_wheels(model, idx, roles, low, ground, len(rolling))
+    for i in belts:  # pulleys a cart rolls on
         roles[i] = RoleDecision("propulsion", f"{roles[i].reason.split(';')[0]}; a belt wheel standing on its rim "
                                               "at the ground, turning on its axle: a wheel the build rolls on "
+                                              "[000 §9.1]", "geometry", {"type": "ground"})
+    for i in axle_wheels(model, graph, idx, roles, low, ground, len(rolling) + len(belts)):
+        roles[i] = RoleDecision("propulsion", f"{describe(els[i])[1]!r}: a round piece on its side on a level "
+                                              "axle, standing on its rim at the ground: a wheel the build rolls on "
                                               "[000 §9.1]", "geometry", {"type": "ground"})
     pads = set(hover_pads(model, idx, wheels, low, _crew_place(classes, idx)))
     # a submodel named a wheel rolls the build only where it reaches the ground: the wheel over a forge or a

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..geometry.units import LDU_PER_STUD
 from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _own_points,
                             _text_words, _words_of, nx)
 from .measure import element_boxes
@@ -23,9 +24,15 @@ def _spin_axis(model, i: int) -> np.ndarray:
     k = 1
     if local is not None:
         ext = np.linalg.norm(t[:3, :3], axis=0) * (local.max(axis=0) - local.min(axis=0))
-        if int(np.argmax(ext)) == 1:
-            k = int(np.argmin(ext))
+        thin = int(np.argmin(ext))
+        # along its length (a single blade), or a disc thin across its other two extents (a three-blade
+        # propeller drawn standing, 4617a): it turns round its thinnest extent
+        if int(np.argmax(ext)) == 1 or (thin != 1 and float(np.sort(ext)[1]) >= DISC_RATIO * float(ext[thin])):
+            k = thin
     return t[:3, k]
+
+
+DISC_RATIO = 2.0  # a propeller at least twice as wide every way across as it is thick is a disc
 
 
 def _spins_level(model, i: int) -> bool:
@@ -56,7 +63,9 @@ def _blade_extension(model, graph: nx.Graph, rotor: int, j: int) -> bool:
     if local is None or any(k != rotor for k in graph.neighbors(j)):
         return False
     small, middle, large = sorted(np.linalg.norm(t[:3, :3], axis=0) * (local.max(axis=0) - local.min(axis=0)))
-    if small > BLADE_THICK_LDU or middle > BLADE_MAX_WIDE_LDU or large < BLADE_MIN_LDU:
+    # (a margin: a plate turned 15 degrees, written to three decimals, measures 20.002 LDU wide)
+    if small > BLADE_THICK_LDU + MESH_TOL_LDU or middle > BLADE_MAX_WIDE_LDU + MESH_TOL_LDU or \
+            large < BLADE_MIN_LDU - MESH_TOL_LDU:
         return False
     hub = np.asarray(model.elements[rotor].transform, dtype=float)[:3, 3]
 
@@ -78,7 +87,8 @@ def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
     els = model.elements
     if any(float(els[j].bbox_max[1]) <= float(c[1]) and not (
             els[j].bbox_min[0] <= c[0] <= els[j].bbox_max[0] and els[j].bbox_min[2] <= c[2] <= els[j].bbox_max[2])
-           and not _blade_extension(model, graph, i, j) for j in graph.neighbors(i)):
+           and not _blade_extension(model, graph, i, j) and not _blade_trim(model, graph, i, j)
+           for j in graph.neighbors(i)):
         return False  # something built on its blades, off its spin axis
     for j in idx:
         o = model.elements[j]
@@ -86,6 +96,20 @@ def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
                 o.bbox_min[0] <= c[0] <= o.bbox_max[0] and o.bbox_min[2] <= c[2] <= o.bbox_max[2]:
             return False  # ... and nothing over its hub
     return True
+
+
+def _blade_trim(model, graph: nx.Graph, rotor: int, j: int) -> bool:
+    """``j`` is a tile or a plate lying on a blade of ``rotor`` that holds nothing else up: it spins with the
+    blade (6657's tiles on its rotor's blade roots); a chair or a desk top built on the blade studs stands taller
+    or carries more, and the rotor is a turntable of them."""
+    if any(k != rotor for k in graph.neighbors(j)):
+        return False
+    t, local = _own_points(model, j)
+    if local is None:
+        return False
+    axis = np.asarray(model.elements[rotor].transform, dtype=float)[:3, 1]  # the spin axis, as ``_spins_level``
+    height = float(np.ptp((local @ t[:3, :3].T) @ (axis / (np.linalg.norm(axis) or 1.0))))
+    return height <= BLADE_THICK_LDU + MESH_TOL_LDU
 
 
 MIN_STANDING_WHEELS = 3  # a build stands on its wheels on at least three of them
@@ -175,6 +199,53 @@ def belt_wheels(model, idx: list[int], roles: dict[int, RoleDecision], low: dict
             continue  # (lying flat it is a disc, no wheel)
         found.append(i)
     return found if len(found) + rolling >= MIN_STANDING_WHEELS else []
+
+
+def axle_wheels(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], low: dict[int, float],
+                ground: float, rolling: int) -> list[int]:
+    """Round bricks and plates threaded on a level axle, turned on their sides with their round faces across it,
+    standing on their rims at the ground: the wheels a brick-built catapult or cart rolls on [000 §9.1; "the
+    catapult" is the rulebook's own example of a Vehicle], when with the wheels already rolling there are at
+    least three. A round brick standing upright is a post; one off the ground, a knob."""
+    els = model.elements
+    on_axle: dict[int, list[int]] = {}  # axle -> the round pieces turned on it
+    for i in idx:
+        r = roles.get(i)
+        if r is None or r.role not in ("decoration", "structural", "weak point") or \
+                r.source not in ("topology", "detail", "part"):
+            continue  # (by its part: a plain brick of the Structure; never an annotated role)
+        words = _text_words(els[i].description or "")
+        if words[:1] not in (("brick",), ("plate",)) or "round" not in words or low[i] < ground - GROUND_TOL_LDU:
+            continue
+        y = np.asarray(els[i].transform, dtype=float)[:3, 1]
+        y = y / (float(np.linalg.norm(y)) or 1.0)
+        if abs(float(y[1])) > WHEEL_LEVEL_SIN:
+            continue  # standing up or lying flat: no wheel
+        for j in graph.neighbors(i):
+            if "axle" in _words_of(els[j]) and _along(els[j], y):
+                on_axle.setdefault(j, []).append(i)
+    # a pair at the two ends of one axle, the body between them (four round bricks side by side on axle pins
+    # are a roller, a log, a barrel on its side)
+    found = sorted({i for j, ws in on_axle.items() for i in ws for k in ws
+                    if float(np.linalg.norm(_box_centre(els[i]) - _box_centre(els[k]))) >= AXLE_TRACK_LDU})
+    return found if len(found) + rolling >= MIN_STANDING_WHEELS else []
+
+
+AXLE_TRACK_LDU = 2 * LDU_PER_STUD  # a pair of wheels on one axle stands at least two studs apart
+
+
+def _box_centre(e) -> np.ndarray:
+    """The middle of the element's box."""
+    return (e.bbox_min + e.bbox_max) / 2
+
+
+WHEEL_LEVEL_SIN = 0.26  # a round part's axis within 15 degrees of level: it stands on its rim
+
+
+def _along(axle, y: np.ndarray) -> bool:
+    """The axle's length lies along direction ``y`` (its box longest that way): the round part turns on it."""
+    size = axle.bbox_max - axle.bbox_min
+    return int(np.argmax(size)) == int(np.argmax(np.abs(y)))
 
 
 def hover_pads(model, idx: list[int], wheels: list[int], low: dict[int, float], crewed: bool) -> list[int]:

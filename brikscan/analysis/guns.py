@@ -191,7 +191,7 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         big = ((all_hi - all_lo).min(axis=1) >= 2 * LDU_PER_STUD) & ~np.isin(idx, list(line))
         out = [not _in_any_box(e, lo[others], hi[others], 1) and _held_in_big(model, idx, e, all_lo, all_hi, big) is None
                for e in ends]
-        if not any(out):
+        if not any(out) or _holds_up(model, graph, i, line, d, [e for e, o in zip(ends, out) if o]):
             continue
         what = f"{describe(els[i])[1]!r}: a control stick, not standing up at a pilot's place" if stick else \
             classes[i].reason
@@ -200,6 +200,45 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                           "Weapons]", "geometry",
                                 {"type": "gun"})
         _strung_on(model, graph, idx, roles, i, centre, d, nozzles)
+
+
+STRUT_CARRIES_LDU = 3 * LDU_PER_STUD  # a strut's load reaches at least three studs across the rod ...
+STRUT_CROSS_RATIO = 2.0  # ... and runs across it: twice as far across as along it
+
+
+def _holds_up(model, graph: nx.Graph, i: int, line: dict, d: np.ndarray, ends: list[np.ndarray]) -> bool:
+    """Rod ``i`` holds up a piece at an outer end: a piece built on it off its line, hanging on rods alone, that
+    runs across the rod at least three studs, its middle within a stud of that end along the rod (the skid
+    plates a cross bar carries under a helicopter). Then it is a strut; a barrel's muzzle is free, and the
+    wing a gun is clipped to, or the turret cap two barrels share, is no load [000 §8.2]."""
+    els = model.elements
+    for j in graph.neighbors(i):
+        if j in line or not all(_words_of(els[k]) & _BARREL_WORDS for k in graph.neighbors(j)) or \
+                _line_meets_box(els[j], ends[0], d):
+            continue  # (the rod's line through it: a casing strung on a barrel, not a load beside a strut)
+        size = els[j].bbox_max - els[j].bbox_min
+        along = float(np.dot(size, np.abs(d)))
+        across = float(np.max(size - np.abs(d) * along))
+        if across < STRUT_CARRIES_LDU or across < STRUT_CROSS_RATIO * along:
+            continue
+        mid = (els[j].bbox_min + els[j].bbox_max) / 2
+        if any(abs(float(np.dot(mid - e, d))) <= LDU_PER_STUD for e in ends):
+            return True
+    return False
+
+
+def _line_meets_box(e, p: np.ndarray, d: np.ndarray, margin: float = MESH_TOL_LDU) -> bool:
+    """The line through ``p`` along ``d`` passes through element ``e``'s box (grown by ``margin``): slab test."""
+    lo, hi = e.bbox_min - margin, e.bbox_max + margin
+    t0, t1 = -np.inf, np.inf
+    for k in range(3):
+        if abs(float(d[k])) < 1e-9:
+            if not lo[k] <= p[k] <= hi[k]:
+                return False
+            continue
+        a, b = sorted(((float(lo[k]) - float(p[k])) / float(d[k]), (float(hi[k]) - float(p[k])) / float(d[k])))
+        t0, t1 = max(t0, a), min(t1, b)
+    return t0 <= t1
 
 
 def _held_in_big(model, idx: list[int], p: np.ndarray, lo: np.ndarray, hi: np.ndarray,

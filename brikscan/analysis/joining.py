@@ -7,7 +7,7 @@ import numpy as np
 
 from ..geometry.boxes import box_gaps, elements_box
 from .connectivity import add_resting, add_turning, components_in, joint_halves
-from .element_shape import RESTING_GAP_LDU, cockpits, _crew_place, nx
+from .element_shape import RESTING_GAP_LDU, _crew_place, _own_points, cockpits, nx
 from .engines import _bare_masts
 from .kinds import _boat_hull, _name_words, _names_vehicle
 from .measure import element_boxes
@@ -118,7 +118,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
                 near = others[(depth >= PLUGGED_DEPTH_LDU).all(axis=1)]
             else:
                 gap = box_gaps(lo[others], hi[others], lo[i], hi[i])
-                near = others[gap <= RESTING_GAP_LDU]
+                near = [j for j in others[gap <= RESTING_GAP_LDU] if _near_own(model, i, int(j))]
             near = [j for j in near if size[root(int(comp_of[j]))] >= size[root(k)] and root(int(comp_of[j])) != root(k)
                     and (plugged_only or not loose_wing or crewed[root(int(comp_of[j]))])]
             if near:
@@ -142,6 +142,38 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
     for k, c in enumerate(comps):
         merged.setdefault(root(k), []).extend(c)
     return [sorted(v) for v in merged.values()]
+
+
+def _turned(e) -> bool:
+    """The element is turned off the grid (not by a multiple of 90 degrees): its world box holds air."""
+    r = np.asarray(e.transform, dtype=float)[:3, :3]
+    n = np.linalg.norm(r, axis=0)
+    if not np.all(n > 0):
+        return False
+    r = np.abs(r / n)
+    return bool(np.any((r > TURN_EPS) & (r < 1 - TURN_EPS)))
+
+
+TURN_EPS = 0.02  # a rotation entry this far from 0 or 1 turns the part off the grid
+
+
+def _near_own(model, i: int, j: int) -> bool:
+    """Elements ``i`` and ``j``, whose world boxes touch, touch measured along their own axes too: a corner of
+    one lies within the resting gap of the other's own box. A support brick turned 30 degrees has a world box
+    far bigger than itself; a plane's wing near it on a runway does not rest on it [000 §7.1]."""
+    els = model.elements
+    if not (_turned(els[i]) or _turned(els[j])):
+        return True
+    for a, b in ((i, j), (j, i)):
+        t, local = _own_points(model, a)
+        pts = model.mesh.element_triangles(b).reshape(-1, 3).astype(float) if local is not None else None
+        if pts is None or not len(pts):
+            return True  # nothing to measure with: the world boxes decide
+        q = np.linalg.solve(t[:3, :3], (pts - t[:3, 3]).T).T
+        out = np.maximum(0.0, np.maximum(local.min(axis=0) - q, q - local.max(axis=0)))
+        if float(np.min(np.linalg.norm(out, axis=1))) <= RESTING_GAP_LDU:
+            return True
+    return False
 
 
 def _placement(model, comp: list[int]) -> tuple:

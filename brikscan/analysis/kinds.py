@@ -213,6 +213,40 @@ _LIGHTS = {"street", "traffic", "flood", "lamp"}  # "street light", "traffic lig
 STREET_FURNITURE_MAX_LDU = 80.0 + 1.0  # a street lamp's head may reach past its 2 x 2 foot: at most 4 studs
 
 
+_CARGO_NAMES = {"container", "containers", "crate", "crates", "cargo", "load", "pallet", "pallets", "freight",
+                "barrel", "barrels", "chest", "chests"}
+
+
+def _cargo_name(model, idx) -> str:
+    """The first of the build's own submodels (not the set's file) whose name's last word names cargo ("container
+    3", "cargo crate"); "" when none does."""
+    for sub, name in _own_names(model, idx):
+        if name and sub not in (model.main.name, model.path.name) and name[-1] in _CARGO_NAMES:
+            return sub
+    return ""
+
+
+# the last word of a build's own name that names a place, not a craft: a control tower, a space station
+_PLACE_NAMES = {"tower", "station", "hangar", "garage", "depot", "building", "house", "base", "outpost", "fort",
+                "camp", "warehouse", "shop", "store", "hall", "workshop", "lab", "laboratory", "factory",
+                "barracks", "museum", "hut", "headquarters", "hq", "office", "terminal", "airport", "spaceport",
+                "bunker", "castle", "command", "centre", "center"}
+
+
+def _place_name(model, idx) -> str:
+    """The first of the build's own submodels whose name's last word names a place ("control tower", "command
+    centre", "space station"); "" when none does, or when a craft's name comes first ("station shuttle"). Not the
+    set's name: a set named a base holds its craft too."""
+    for sub, name in _own_names(model, idx):
+        if not name or sub in (model.main.name, model.path.name):
+            continue
+        if _names_vehicle(name, False, last_only=True):
+            return ""
+        if name[-1] in _PLACE_NAMES:
+            return sub
+    return ""
+
+
 def _street_furniture_name(model, idx) -> str:
     """The first of the build's own submodels whose name's last word names street furniture ("lamp", "street
     light", "bench"); "" when none does. A "lamp shop" or a "sign tower" ends in another word."""
@@ -262,6 +296,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
         return "vehicle", boat
     # a pilot's place, not a pane judged the furniture of a room
     cockpit = [i for i in cockpits(model, idx, classes) if roles[i].source != FURNITURE]
+    place = _place_name(model, idx) if cockpit else ""
+    if place:  # a control tower's windscreen and consoles: the room its crew works in, no craft's cockpit
+        return "building", f"named a place ({file_stem(place)!r}), with no propulsion: its windscreen and " \
+                           "consoles are a control room's, a building (annotate kind=vehicle to field it) [000 §7.1]"
     if cockpit:  # a pilot's place: the Controls of a Vehicle [000 §9.4], though no propulsion was recognised
         return "vehicle", f"a cockpit ({describe(model.elements[cockpit[0]])[1]}) but no propulsion recognised: " \
                           "annotate its engines or wings (0 !BRIKSCAN ROLE propulsion type=...)"
@@ -294,6 +332,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
         return "scenery", f"named street furniture ({file_stem(furniture)!r}), on at most 4 x 4 studs with no " \
                           "weapon or crew: a lamp, a sign, a bench; scenery (listed, not priced; annotate it to " \
                           "field it) [000 §7.1]"
+    cargo = _cargo_name(model, idx)
+    if cargo and not any(roles[i].role in ("weapon", "crew") for i in idx):
+        return "scenery", f"named cargo ({file_stem(cargo)!r}) with no propulsion, weapon or crew: a load to be " \
+                          "carried, scenery (listed, not priced; annotate it to field it) [000 §7.1]"
     if max(float(hi[0] - lo[0]), float(hi[2] - lo[2])) <= TWO_STUDS_LDU and \
             not any(roles[i].role in ("weapon", "device") for i in idx):
         return "scenery", "a build on at most 2 x 2 studs with no weapon or device: a planter, a post, street " \

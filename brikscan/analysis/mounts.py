@@ -42,6 +42,13 @@ _PAYLOAD = ("weapon", "propulsion", "device", "decoration")
 _NAMES = {"weapon": "weapon", "propulsion": "Thruster", "device": "device", "decoration": "ornament"}
 
 
+def _part_name(lead: RoleDecision) -> str:
+    """What a mount is part of, in its reason: a Thruster, a rotor's or wheel's propulsion, a weapon ..."""
+    if lead.role == "propulsion" and lead.params.get("type", "thrust") != "thrust":
+        return "propulsion"
+    return _NAMES[lead.role]
+
+
 def flies(roles: dict[int, RoleDecision], boat: bool = False) -> bool:
     """A flyer has thrust, flight or wings; a ship's sails are thrust too, so a boat is no flyer."""
     return not boat and any(r.role == "propulsion" and r.params.get("type") in ("thrust", "flight", "forward_flight")
@@ -125,8 +132,8 @@ def mounts(model, graph, idx: list[int], roles: dict[int, RoleDecision], root: i
             base = r.reason.split(";")[0].replace(IN_CORE, "")  # it is the payload's now, not the Structure's
             roles[i] = RoleDecision(
                 lr.role, f"{base}; carries only the {what} and hangs on the body by one piece "
-                         f"({describe_el(b.mount)}): its mount ({len(open_)} piece(s)), part of the {_NAMES[lr.role]} [000 §7.1 "
-                         "Non-Structural Elements]", "mount", dict(lr.params) if lr.role != "decoration" else {},
+                         f"({describe_el(b.mount)}): its mount ({len(open_)} piece(s)), part of the "
+                         f"{_part_name(lr)} [000 §7.1 Non-Structural Elements]", "mount", dict(lr.params) if lr.role != "decoration" else {},
                 (lr.group or f"with:{lead}") if lr.role in ("weapon", "propulsion") else "")  # one weapon or
             # Thruster with what it carries, whether or not its pieces touch
         done |= b.members
