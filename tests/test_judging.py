@@ -3273,3 +3273,38 @@ def test_a_build_named_cargo_is_scenery(tmp_path):
         return c.kind
     assert kind("container 3") == "scenery"
     assert kind("shed") == "building"
+
+
+@needs_shared
+def test_a_rocket_s_explosive_size_counts_bricks_not_pieces(tmp_path):
+    """6939's rockets (not in ../shared): a 2 x 2 round brick, a cone, a bracket, an inverted dish, a 1 x 1 cone on
+    a Technic axle made "XSize 6 = bricks in it", counting the axle and the dish as bricks. Explosive Size is "the
+    number of bricks (or roughly brick-sized elements)" [000 §8.1 Explosive Size]: a plate or a dish is a third of
+    a brick, the axle that holds them none."""
+    rocket = [f"1 4 0 -24 0 {ID} 3003.dat", f"1 4 0 -48 0 {ID} 3003.dat",  # two 2 x 2 bricks ...
+              f"1 4 0 -56 0 {ID} 3022.dat", f"1 4 0 -64 0 {ID} 3022.dat", f"1 4 0 -72 0 {ID} 3022.dat",  # 3 plates
+              f"1 0 0 -72 0 {ID} 3705.dat"]  # ... and an axle through them
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + [
+        f"1 16 0 -48 -40 {ID} rocket.ldr", "0 FILE rocket.ldr", "0 rocket", "0 Name: rocket.ldr"] + rocket
+    a = _analyse(_model(tmp_path, "rack.mpd", lines))
+    (card,) = [k for k in a.cards if k.creation.kind != "minifig"]
+    (w,) = [w for w in card.weapons if w.type == "rocket"]
+    assert len(w.elements) == 6 and w.size == 3, (w.elements, w.size)
+
+
+@needs_shared
+def test_a_build_mostly_of_one_submodel_is_named_for_it(tmp_path):
+    """4555 (not in ../shared): a car with a container standing on it, each a submodel placed in the main file,
+    was "vehicle 4", and a gantry crane with the container hanging from it "4555 - main". When neither the set's
+    file nor its main model says anything, a build two thirds of which is one submodel is named for it."""
+    car = BODY + [f"1 0 {x} 0 {z} {ID} 3641.dat" for x in (-50, 50) for z in (-60, 60)]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} car.ldr",
+             f"1 16 0 -48 0 {ID} container.ldr", "0 FILE car.ldr", "0 car", "0 Name: car.ldr", *car,
+             "0 FILE container.ldr", "0 container", "0 Name: container.ldr",
+             f"1 14 0 -24 -20 {ID} 3001.dat", f"1 14 0 -24 20 {ID} 3001.dat", f"1 14 0 -48 0 {ID} 3001.dat"]
+    a = _analyse(_model(tmp_path, "4555-1.mpd", lines))
+    (c,) = [k for k in a.creations if k.elements]
+    assert c.name == "car" and len(c.elements) == len(car) + 3, (c.name, len(c.elements))
+    # a file that names the set names its first build, as before
+    a = _analyse(_model(tmp_path, "Cargo Station.mpd", lines))
+    assert [k.name for k in a.creations if k.elements] == ["Cargo Station"]

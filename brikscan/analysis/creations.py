@@ -40,7 +40,7 @@ from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, 
 from .mounts import IN_CORE, GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
 from .moving_parts import (CLOSER_REASON, LOCKED_REASON, _closes_opening, _device_arms, _interior_roles,
                            _jointed_body_role, _locked, limb_chains, turns_level)
-from .naming import _common_submodel, _unique_names, file_name_for
+from .naming import GENERIC_NAMES, _common_submodel, _unique_names, file_name_for, mostly_in, name_words
 from .roles import (JointedBody, PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker,
                     jointed_bodies, parse_override, select_elements, structural_kind)
 from .scenery import (STAND_REASON, _animal_ornaments, _cargo_on_animals, _display_stand, _fitted, _loose_props,
@@ -791,8 +791,12 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
                   "[000 §7.1 Structure]"
         sub = fname or _common_submodel(model, idx)
         name = params.get("name") or file_stem(sub)
-        if not name:
-            name = file_stem(model.name) if k == 0 else ""
+        if not name:  # the set's name (or its file's on disk) for its first build, unless neither says anything
+            # ("4555 - main" in "4555-1.mpd") and most of the build is one submodel: then that one's (a car with
+            # the container it carries, placed apart)
+            first = file_name_for(model, file_stem(model.name)) if k == 0 else ""
+            said = bool(first) and not set(name_words(first)) <= GENERIC_NAMES
+            name = first if said else (file_stem(mostly_in(model, idx)) or first)
         if not params.get("name") and name and name.lower() == file_stem(model.main.name).lower():
             name = file_name_for(model, name)  # "8099 - main" is shown by the name it has on disk
         if fname and diagnostics is not None:

@@ -93,6 +93,29 @@ def _own_points(model, i: int) -> tuple[np.ndarray, np.ndarray | None]:
     return t, np.linalg.solve(t[:3, :3], (pts - t[:3, 3]).T).T
 
 
+PLATES_PER_BRICK = 3  # a plate (or a tile, a dish) is a third of a brick's height
+BRICK_HEIGHT_LDU = 24.0
+_CONNECTOR_STARTS = (("technic", "axle"), ("technic", "pin"), ("technic", "bush"), ("bar",))
+
+
+def brick_count(model, idx) -> float:
+    """How many bricks a handful of elements makes, as Explosive Size counts them: "the number of bricks (or
+    roughly brick-sized elements)" [000 §8.1 Explosive Size]: a piece at least a brick high (along its own up)
+    is one, a plate, tile or dish a third, an axle, a pin or a bar holding them together none; at least one."""
+    total = 0.0
+    for i in idx:
+        words = _text_words(model.elements[i].description or "")
+        if any(words[:len(w)] == w for w in _CONNECTOR_STARTS):
+            continue
+        t, local = _own_points(model, i)
+        if local is None:
+            total += 1.0
+            continue
+        up = float(np.ptp(local[:, 1])) * float(np.linalg.norm(t[:3, 1]))
+        total += 1.0 if up >= BRICK_HEIGHT_LDU - MESH_TOL_LDU else 1.0 / PLATES_PER_BRICK
+    return float(max(1, int(total + 0.5)))  # halves up
+
+
 def _own_end(model, i: int) -> np.ndarray:
     """The point where a part's local +Y axis leaves it (a brick's bottom, a cone's base), measured on its own
     triangles so a tilted part is measured along its axis; its world box's end when it has none."""

@@ -99,10 +99,11 @@ def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
 
 
 def _blade_trim(model, graph: nx.Graph, rotor: int, j: int) -> bool:
-    """``j`` is a tile or a plate lying on a blade of ``rotor`` that holds nothing else up: it spins with the
-    blade (6657's tiles on its rotor's blade roots); a chair or a desk top built on the blade studs stands taller
-    or carries more, and the rotor is a turntable of them."""
-    if any(k != rotor for k in graph.neighbors(j)):
+    """``j`` is a tile lying flat on a blade of ``rotor``, touching nothing else: trim that spins with the blade
+    (6657's tiles on its rotor's blade roots). A plate or a chair on the blade studs is something built on it (a
+    desk top), and the rotor is a turntable of them."""
+    if _text_words(model.elements[j].description or "")[:1] != ("tile",) or \
+            any(k != rotor for k in graph.neighbors(j)):
         return False
     t, local = _own_points(model, j)
     if local is None:

@@ -146,7 +146,10 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
 
 def _turned(e) -> bool:
     """The element is turned off the grid (not by a multiple of 90 degrees): its world box holds air."""
-    r = np.asarray(e.transform, dtype=float)[:3, :3]
+    t = getattr(e, "transform", None)
+    if t is None:
+        return False  # (a model of boxes alone: nothing to turn)
+    r = np.asarray(t, dtype=float)[:3, :3]
     n = np.linalg.norm(r, axis=0)
     if not np.all(n > 0):
         return False

@@ -34,6 +34,17 @@ def _common_submodel(model, idx: list[int]) -> str:
     return ""
 
 
+def mostly_in(model, idx: list[int]) -> str:
+    """The submodel holding two thirds of the build or more, counting its own sub-assemblies, or "": a car with
+    the container it carries (placed apart), a gantry crane with the one hanging from it."""
+    held = Counter(sub for i in idx for sub in dict.fromkeys(model.elements[i].submodel_path))
+    if held:
+        name, cnt = held.most_common(1)[0]
+        if cnt * 3 >= len(idx) * 2:
+            return name
+    return ""
+
+
 def name_words(name: str, trailing=frozenset(), keep: int = 0) -> list[str]:
     """The whole words of a (sub)model's name without numbers ("raft 2" is a copy's), and without the ``trailing``
     words that end it, keeping at least ``keep`` ("hatch left" -> "hatch", "jedi starfighter - mini" ->

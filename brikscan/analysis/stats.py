@@ -19,6 +19,7 @@ from .annotations import parse_annotations
 from .connectivity import build_graph, components_in, connections_only
 from .creation import Creation
 from .creations import find_creations
+from .element_shape import brick_count
 from .measure import import_box_library, measure_size
 from .roles import describe, words
 from .store import code_stamp
@@ -349,8 +350,9 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
         size = float(params["size"])
         size_note = f"Weapon Size {size:g} annotated"
     elif wtype in ("explosive", "rocket"):
-        size = float(params.get("xsize") or len(idx))
-        size_note = f"XSize {size:g} = bricks in it [000 §8.1 Explosive Size]"
+        size = float(params.get("xsize") or brick_count(model, idx))
+        size_note = f"XSize {size:g} = bricks in it (plates a third, axles and pins none) [000 §8.1 Explosive " \
+                    "Size]"
     else:
         size = F.round_weapon_size(m.size_in, rules)
         size_note = f"Weapon Size {size:g} from its longest dimension {m.size_in:.2f}\" [000 §8.1 Weapon Size]"
