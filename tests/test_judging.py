@@ -3308,3 +3308,112 @@ def test_a_build_mostly_of_one_submodel_is_named_for_it(tmp_path):
     # a file that names the set names its first build, as before
     a = _analyse(_model(tmp_path, "Cargo Station.mpd", lines))
     assert [k.name for k in a.creations if k.elements] == ["Cargo Station"]
+
+
+@needs_shared
+def test_a_battle_droid_of_mechanical_minifig_parts_is_a_minifig(tmp_path):
+    """7121's battle droids (not in ../shared; 30375-30378 "Minifig Mechanical Torso / Legs / Arm / Head") were
+    "minifig accessories (free)", decoration of the platform they ride. A droid built of minifig body parts is a
+    minifig, a Creature of its own [000 §9.5 The Minifig]; its backplate (a plate on its torso) is worn."""
+    droid = ["1 19 0 0 0 1 0 0 0 1 0 0 0 1 30376.dat", "1 19 0 -38 0 1 0 0 0 1 0 0 0 1 30375.dat",
+             "1 19 16 -70 0 1 0 0 0 0.515038 0.857167 0 -0.857167 0.515038 30377.dat",
+             "1 19 -16 -70 0 1 0 0 0 0.515038 0.857167 0 -0.857167 0.515038 30377.dat",
+             "1 19 0 -70 0 1 0 0 0 1 0 0 0 1 30378.dat", "1 19 0 -65.5 15 0 0 -1 1 0 0 0 -1 0 3023.dat"]
+    a = _analyse(_model(tmp_path, "droid.ldr", droid))
+    figs = [c for c in a.creations if c.kind == "minifig"]
+    assert len(figs) == 1 and len(figs[0].elements) == len(droid), [(c.name, c.kind, c.elements) for c in a.creations]
+    plate = next(i for i in figs[0].elements if a.model.elements[i].part == "3023.dat")
+    assert figs[0].roles[plate].role == "crew" and "worn" in figs[0].roles[plate].reason
+
+
+# 6861's Blacktron pilot (not in ../shared): a figure with a jet-pack, on whose handles a small pack of bricks is
+# built, with two whip antennas
+_PACK_PILOT = [
+    f"1 14 0 -27 0 {ID} 3626bp01.dat", f"1 0 0 -27 0 {ID} 2446.dat", f"1 15 0 0 0 {ID} 973p51.dat",
+    f"1 0 0 32 0 {ID} 3815.dat", f"1 15 0 44 0 {ID} 3817.dat", f"1 15 0 44 0 {ID} 3816.dat",
+    "1 0 -15.552 9 0 0.985 -0.159748 -0.0581434 0.17 0.925597 0.33689 0 -0.34202 0.939693 3818.dat",
+    "1 0 15.552 9 0 0.985 0.159748 0.0581434 -0.17 0.925597 0.33689 0 -0.34202 0.939693 3819.dat",
+    f"1 15 0 0 0 {ID} 6023.dat", f"1 0 0 -16 35 {ID} 3839b.dat", "1 0 -10 -16 55 0 0 1 0 1 0 -1 0 0 4085b.dat",
+    "1 0 10 -16 55 0 0 -1 0 1 0 1 0 0 4085b.dat", "1 0 0 -8 35 -1 0 0 0 1 0 0 0 -1 2458.dat",
+    "1 0 0 -8 55 -1 0 0 0 1 0 0 0 -1 3700.dat", "1 0 0 16 45 -1 0 0 0 1 0 0 0 -1 3940.dat",
+    "1 15 0 64 55 -1 0 0 0 1 0 0 0 -1 3839b.dat", f"1 15 0 64 35 {ID} 3839b.dat",
+    "1 0 0 4 65 -1 0 0 0 0 1 0 1 0 3956.dat", "1 15 0 -32 45 -1 0 0 0 1 0 0 0 -1 4150p04.dat",
+    "1 42 30 -5 55 -1 0 0 0 1 0 0 0 -1 2569.dat", "1 42 -30 -5 55 -1 0 0 0 1 0 0 0 -1 2569.dat"]
+
+
+@needs_shared
+def test_a_pack_of_bricks_built_on_a_figures_jet_pack_is_worn(tmp_path):
+    """6861's pilot (not in ../shared) wears a jet-pack whose handles carry a pack of eleven bricks, plates and
+    antennas: the pack was a Size 2 "building" of its own (4 CP). A few pieces built onto what a figure wears,
+    and onto nothing else, are worn by him [000 §9.5]; built onto a wall as well, they are the wall's."""
+    a = _analyse(_model(tmp_path, "pilot.ldr", _PACK_PILOT))
+    kinds = sorted(c.kind for c in a.creations if c.elements)
+    assert kinds == ["minifig"], [(c.name, c.kind, len(c.elements)) for c in a.creations]
+    (fig,) = a.creations
+    pack = [i for i in fig.elements if a.model.elements[i].part == "3940.dat"]
+    assert pack and fig.roles[pack[0]].role == "crew" and "worn" in fig.roles[pack[0]].reason
+    # the same pack also standing on a wall of bricks behind him: the wall's, not his
+    wall = [f"1 4 0 {y} 100 {ID} 3001.dat" for y in (72, 48, 24)] + [f"1 4 0 80 80 {ID} 3958.dat"]
+    a = _analyse(_model(tmp_path, "pilot.ldr", _PACK_PILOT + wall + [f"1 4 0 24 75 {ID} 3001.dat"]))
+    fig = next(c for c in a.creations if c.kind == "minifig")
+    assert not any(a.model.elements[i].part == "3940.dat" for i in fig.elements)
+
+
+@needs_shared
+def test_a_plate_through_the_body_out_past_both_sides_is_a_wing_on_landing_gear(tmp_path):
+    """2542's biplane (not in ../shared): its wings are a 2 x 8 and a 3 x 6 plate laid across the fuselage, no
+    "Wing" part in a pair, so on its wheels it was "a rover with jet boosters", its propeller a Thruster and its
+    wings "panels". A flat part running across the body and out past both its sides on a build with an engine is
+    a wing in one piece [000 §9.1 Forward Flight], and its wheels are landing gear; a plate as wide as the body
+    (a rover's deck) flies nothing."""
+    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
+    engine = [f"1 0 0 -48 -60 {ID} 3475b.dat"]
+    a = _analyse(_model(tmp_path, "craft.ldr", BODY + wheels + engine + [f"1 7 0 -56 0 {ID} 3832.dat"]))
+    craft, wing = _role(a, "3832.dat")  # a 2 x 10 plate across the 4-stud body: three studs out each side
+    card = next(k for k in a.cards if k.creation is craft)
+    assert wing.role == "propulsion" and wing.params.get("type") == "forward_flight", wing.reason
+    assert card.flying and "ground" not in {p.type for p in card.propulsion}
+    a = _analyse(_model(tmp_path, "craft.ldr", BODY + wheels + engine + [f"1 7 0 -56 0 0 0 1 0 1 0 -1 0 0 3832.dat"]))
+    rover, deck = _role(a, "3832.dat")  # the same plate along the body: a deck
+    assert deck.role != "propulsion" and not next(k for k in a.cards if k.creation is rover).flying
+
+
+# 6034's ghost (not in ../shared): a torso, arms, hands and head under a ghost shroud, standing on a brick
+_GHOST = ["1 15 0 -72 0 1 0 0 0 1 0 0 0 1 973.dat",
+          "1 15 15.552 -63 0 0.985 0.147 -0.084 -0.17 0.856 -0.489 0 0.497 0.868 3819.dat",
+          "1 15 -15.552 -63 0 0.985 -0.147 0.084 0.17 0.855 -0.49 0 0.497 0.868 3818.dat",
+          "1 15 24.096 -42.86 0.801 0.984 0.064 -0.164 -0.175 0.256 -0.951 -0.019 0.965 0.263 3820.dat",
+          "1 0 0 -96 0 1 0 0 0 1 0 0 0 1 3626b.dat",
+          "1 15 -24.084 -42.864 0.808 0.938 0.306 0.163 0.067 0.302 -0.951 -0.341 0.903 0.262 3820.dat",
+          "1 15 0 -32 0 1 0 0 0 1 0 0 0 1 3004.dat", "1 15 0 -40 0 1 0 0 0 1 0 0 0 1 3023.dat"]
+_SHROUD = "1 21 0 -96 0 1 0 0 0 1 0 0 0 1 2588.dat"
+
+
+@needs_shared
+def test_a_ghost_in_its_shroud_is_a_minifig_and_a_bust_is_carved(tmp_path):
+    """6034's ghost (not in ../shared), a legless figure in a shroud hanging below its waist, standing on a brick
+    on the wall, was "a carved figure (figurehead, bust, statue)", decoration of the wall. A figure whose shroud or
+    robe hangs a brick below its waist floats in it: a minifig [000 §9.5]. Without the shroud the same torso on
+    a brick is a bust, an ornament [000 §7.1]."""
+    ground = [f"1 2 0 -8 0 {ID} 3958.dat", f"1 7 40 -32 40 {ID} 3003.dat"]
+    a = _analyse(_model(tmp_path, "ghost.ldr", ground + _GHOST + [_SHROUD]))
+    figs = [c for c in a.creations if c.kind == "minifig"]
+    assert len(figs) == 1 and any(a.model.elements[i].part == "2588.dat" for i in figs[0].elements), \
+        [(c.name, c.kind, len(c.elements)) for c in a.creations]
+    a = _analyse(_model(tmp_path, "bust.ldr", ground + _GHOST))
+    assert not any(c.kind == "minifig" for c in a.creations)
+    _, torso = _role(a, "973.dat")
+    assert torso.role == "decoration" and "carved figure" in torso.reason
+
+
+@needs_shared
+def test_a_submodel_named_canon_is_a_cannon(tmp_path):
+    """6861's alternate model (not in ../shared) names its roof gun "Vehicle - Canon", as many builders spell it:
+    its two cones on a hinge were decoration. A submodel's name is evidence of what it is [000 §8.4 Cannons]."""
+    gun = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", *BODY, f"1 16 0 -48 0 {ID} roof - canon.ldr",
+           "0 FILE roof - canon.ldr", "0 roof - canon", "0 Name: roof - canon.ldr",
+           f"1 0 0 0 0 {ID} 3937.dat", f"1 0 0 -16 0 {ID} 3938.dat",
+           "1 0 -10 -28 -10 1 0 0 0 0 1 0 -1 0 4589.dat", "1 0 10 -28 -10 1 0 0 0 0 1 0 -1 0 4589.dat"]
+    a = _analyse(_model(tmp_path, "main.ldr", gun))
+    card = next(k for k in a.cards if k.creation.elements)
+    assert [w.type for w in card.weapons] == ["cannon"], [(w.name, w.type) for w in card.weapons]

@@ -32,7 +32,7 @@ _WEAPON_WORDS = {w: w for w in WEAPON_TYPES} | {
     "musket": "gun", "turretgun": "gun", "shotgun": "blastgun", "autogun": "machinegun", "minigun": "machinegun",
     "flamer": "flamethrower", "catapult": "launcher", "missile": "rocket", "missiles": "rocket", "bomb": "explosive",
     "mortar": "launcher", "cannons": "cannon", "guns": "gun", "rockets": "rocket",
-    "trebuchet": "launcher", "ballista": "launcher"}
+    "trebuchet": "launcher", "ballista": "launcher", "canon": "cannon"}  # ("canon": as builders spell it)
 _ENGINE_WORDS = {"engine", "engines", "motor", "motors", "booster", "boosters", "thruster", "thrusters", "exhaust"}
 _PROPULSION_WORDS = {"wheel": "ground", "wheels": "ground", "tread": "ground", "treads": "ground",
                      "track": "ground", "tracks": "ground", "legs": "ground", "oar": "water", "oars": "water",

@@ -55,6 +55,21 @@ if TYPE_CHECKING:
 _tables = lazy("brikscan.rules.tables")
 
 
+def _armed_by_parts(model, notes: dict[int, RoleNote]) -> None:
+    """A submodel named for a weapon ("canon.ldr") that holds a weapon part of that kind (a "Minifig Cannon")
+    says what its part already says: the part and its place decide what is the gun, its carriage and the shot lying by it
+    [000 §8.4], not the name, which would make every piece in it the weapon. Each placed copy is judged alone."""
+    groups: dict[str, list[int]] = {}
+    for i, n in notes.items():
+        if n.origin == "submodel" and n.role == "weapon":
+            groups.setdefault(n.group, []).append(i)
+    for members in groups.values():
+        kind = notes[members[0]].params.get("type", "")
+        if any((c := classify_part(model.elements[i])).role == "weapon" and c.type == kind for i in members):
+            for i in members:  # (three rifles clipped together in a "machine gun" are a weapon by its name)
+                del notes[i]
+
+
 def _element_notes(model, ann: Annotations, overrides: list[str] | None) -> dict[int, RoleNote]:
     out: dict[int, RoleNote] = {}
     instance: dict[tuple, RoleNote] = {}
@@ -71,6 +86,7 @@ def _element_notes(model, ann: Annotations, overrides: list[str] | None) -> dict
             n = instance[key]
         if n is not None:
             out[e.index] = n
+    _armed_by_parts(model, out)
     for k, spec in enumerate(overrides or []):
         sel, text = parse_override(spec)
         local: list = []

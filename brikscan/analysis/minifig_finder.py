@@ -29,6 +29,7 @@ HELD_MAX_LDU = 260.0  # longest extent of something a minifig can hold or wear (
 HEADGEAR_REACH_LDU = 30.0  # an item closer than this to a minifig's head is worn on it (its head section)
 HAND_HELD_BRICK_LDU = 40.0  # a brick at most two studs long, in a minifig's hand and on nothing else, is held
 NAME_SPARE = 2  # a figure's submodel may hold two pieces more that lie apart from him (a banknote, a torch's fire)
+CLOAK_BELOW_LDU = 24.0  # a garment hanging a brick below the waist of a figure with no legs stands in for them
 MIN_ARMS = 2  # a one-piece figure (Gollum) wears two minifig arms on its body
 
 
@@ -116,6 +117,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                     fig["items"].append(v)
                     taken.add(v)
                     queue.append(v)
+    _worn_builds(model, graph, figs, classes, taken)
     # headgear the connector data does not tie to the head (a bandana round it): worn by the nearest head
     heads = [(o, h) for o, fig in figs.items() for h in fig["body"].get("head", [])]
     if heads:
@@ -160,6 +162,53 @@ def _carried(model, graph: nx.Graph, classes: dict[int, PartClass], fig: dict, m
         boxes.extend(element_boxes(model, range(len(model.elements))))
     base = _lies_on_other(model, v, members, classes, (boxes[0], boxes[1]))
     return base is None, base
+
+
+WORN_BUILD_MAX = 16  # a brick-built backpack on a figure's jet-pack or air tanks: a few pieces at most
+
+
+def _worn_builds(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int, PartClass],
+                 taken: set[int]) -> None:
+    """A few bricks built onto what a figure wears on its back (a jet-pack's handles carrying a brick-built pack
+    with its antennas) or onto his torso (a droid's backplate), and onto nothing else, are worn by him too
+    [000 §9.5], not a building of their own. Not what his hands touch (a handle he holds is his vehicle's), nor
+    anything that reaches another piece."""
+    for fig in figs.values():
+        if not fig["body"].get("hips") and not fig["body"].get("leg"):
+            continue  # a torso with no legs is a figure only if it is not fixed onto a build (``_carved_figures``)
+        members = {i for lst in fig["body"].values() for i in lst}
+        hands = set(fig["body"].get("hand", []))
+        gear = [i for i in fig["items"] if classes[i].worn and classes[i].role != "weapon" and
+                not hands.intersection(graph.neighbors(i))] + fig["body"].get("torso", [])
+        # (a jet-pack, air tanks, a backpack; the torso itself: a droid's backplate)
+        mine = members | set(fig["items"])
+        for g in gear:
+            for start in graph.neighbors(g):
+                if start in taken or start in mine or _not_pack(classes[start]):
+                    continue
+                build, queue, ok = {start}, [start], True
+                while queue and ok:
+                    u = queue.pop()
+                    for v in graph.neighbors(u):
+                        if v in build or v in gear:
+                            continue
+                        if v in mine or v in taken or _not_pack(classes[v]) or len(build) >= WORN_BUILD_MAX:
+                            ok = False  # reaches the figure's body, another figure, a mount or the build: no pack
+                            break
+                        build.add(v)
+                        queue.append(v)
+                body = sorted(i for i in build if classes[i].role != "decoration") or sorted(build)
+                if ok and _extent(model, body) <= HELD_MAX_LDU:  # (its whip antennas may reach higher)
+                    fig["items"].extend(sorted(build))
+                    fig.setdefault("worn", []).extend(sorted(build))
+                    taken.update(build)
+                    mine |= build
+
+
+def _not_pack(c: PartClass) -> bool:
+    """No piece of a pack on a figure's back: another figure's body, an animal or its saddle (the horse he rides),
+    a weapon (what he holds is carried, not worn)."""
+    return bool(c.minifig_body) or c.animal or c.role == "weapon"
 
 
 def _worn_on_headgear(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int, PartClass],
@@ -246,9 +295,13 @@ def _carved_figures(model, graph: nx.Graph, figs: list[dict], classes: dict[int,
         legless = not b.get("hips") and not b.get("leg")
         under = {j for t in b.get("torso", []) for j in graph.neighbors(t)
                  if j not in members and not classes[j].minifig_body}
-        skirt = legless and _skirt(model, under, max((float(model.elements[t].bbox_max[1])
-                                                      for t in b.get("torso", [])), default=0.0))
-        fixed = legless and bool(under) and not any(classes[j].word == "seat" for j in under) and not skirt
+        waist = max((float(model.elements[t].bbox_max[1]) for t in b.get("torso", [])), default=0.0)
+        skirt = legless and _skirt(model, under, waist)
+        # a shroud or a robe he wears hanging a brick below his waist: a ghost, a cloaked figure, no bust
+        cloak = legless and any(classes[i].accessory and classes[i].role != "weapon" and
+                                float(model.elements[i].bbox_max[1]) >= waist + CLOAK_BELOW_LDU for i in fig["items"])
+        fixed = legless and bool(under) and not any(classes[j].word == "seat" for j in under) and not skirt and \
+            not cloak
         if skirt:
             b["leg"] = sorted(under)  # the dress is the figure's legs section: she walks in it [000 §9.5]
         if b.get("torso") and not fixed:
@@ -282,6 +335,7 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
     torso = sorted(b.get("torso", []) + b.get("arm", []) + b.get("hand", []))
     equipment = []
     worn_on_head: list[int] = []
+    worn_builds = set(fig.get("worn", []))  # a brick-built pack on his back (``_worn_builds``)
     heads = tuple(head)
 
     def _touch(i: int, j: int) -> bool:
@@ -302,7 +356,7 @@ def _minifig_creation(model, fig: dict, classes: dict[int, PartClass], k: int, r
             if not classes[i].worn:  # headgear, not a vest whose collar reaches the head
                 worn_on_head.append(i)
             head.append(i)
-        elif classes[i].worn:
+        elif classes[i].worn or i in worn_builds:
             torso.append(i)
         else:
             equipment.append(i)

@@ -76,7 +76,7 @@ _DECORATION = {"flag", "antenna", "plant", "flower", "tree", "leaves", "grass", 
                "book", "cup", "bottle", "plume", "belville", "scala", "homemaker"}
 _WEAK = {"hinge", "turntable"}
 _WORN = {"neck", "neckwear", "armour", "armor", "cape", "airtanks", "backpack", "vest", "jacket", "epaulette",
-         "scabbard", "quiver", "breastplate", "harness"}
+         "scabbard", "quiver", "breastplate", "harness", "jet"}  # "Minifig Jet-Pack": on his back
 _STRUCTURAL = {"brick", "plate", "slope", "panel", "wall", "window", "glass", "arch", "wedge", "baseplate", "tile",
                "support", "cylinder", "cone", "boat", "car", "vehicle", "train", "technic", "bracket", "roof",
                "round", "castle", "rock", "duplo", "hull", "cockpit", "windscreen", "door", "dish", "quarter",
@@ -162,7 +162,11 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if "robot" in dwords and "body" in dwords[dwords.index("robot"):]:  # "Cylinder 2 x 2 x 2 Robot Body"
         return PartClass("crew", f"minifig torso {label}: a droid's body", minifig_body="torso", word="robot")
     if is_minifig:
-        body = next((_BODY[w] for w in lead[:1] if w in _BODY), "")
+        # "Minifig Mechanical Torso", "... Mechanical Legs": a battle droid's body is a minifig's [000 §9.5]
+        # "Minifig Mechanical Torso", "... Legs", "... Head": a battle droid's body is a minifig's [000 §9.5]; its
+        # arms stay accessories, his where they are fitted to him (one on a tripod is a camera's stand)
+        body = next((_BODY[w] for w in lead[1:2] if w in _BODY and _BODY[w] in ("torso", "hips", "leg", "head")),
+                    "") if lead[:1] == ["mechanical"] else next((_BODY[w] for w in lead[:1] if w in _BODY), "")
         if body:
             return PartClass("crew", f"minifig {body} {label}", minifig_body=body)
         for w in lead2:

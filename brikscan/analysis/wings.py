@@ -96,7 +96,8 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     # a build standing on its wheels flies only on a pair of wings reaching out past both its sides (a plane on
     # its landing gear); a Wing plate sticking out of a buggy's nose flies nothing
     rolls = rolls_on_wheels(model, idx, roles)
-    paired = _paired(model, [i for i in wings if out[i] >= AIRFOIL_OUT], lo, hi)
+    paired = _paired(model, [i for i in wings if out[i] >= AIRFOIL_OUT], lo, hi) or \
+        (engines and _spanning(model, [i for i in flat if _broad(els[i])], lo, hi))
     rover = rolls and not paired
     flies = engines or (crewed and (paired if rolls else sticks_out))
     fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
@@ -179,6 +180,27 @@ def _paired(model, wings: list[int], lo: np.ndarray, hi: np.ndarray) -> bool:
         across = np.abs(d[:, k]) >= np.abs(d[:, other])
         if np.any(across & (d[:, k] > 1)) and np.any(across & (d[:, k] < -1)):
             return True
+    return False
+
+
+SPAN_OUT_LDU = LDU_PER_STUD  # a wing through the fuselage reaches at least a stud past each of its sides ...
+SPAN_RATIO = 2.0  # ... and is at least twice as long across as it is deep
+
+
+def _spanning(model, flat: list[int], lo: np.ndarray, hi: np.ndarray) -> bool:
+    """One of the ``flat`` parts runs across the body (boxes ``lo``-``hi``) and out past both its sides along one
+    horizontal axis: a plane's wing built as one plate through the fuselage (a biplane's 2 x 8 plates), a pair of
+    wings in one piece [000 §9.1 Forward Flight]."""
+    if not len(lo):
+        return False
+    b_lo, b_hi = lo.min(axis=0), hi.max(axis=0)
+    els = model.elements
+    for i in flat:
+        e_lo, e_hi = els[i].bbox_min, els[i].bbox_max
+        for k, other in ((0, 2), (2, 0)):
+            if e_lo[k] <= b_lo[k] - SPAN_OUT_LDU and e_hi[k] >= b_hi[k] + SPAN_OUT_LDU and \
+                    e_hi[k] - e_lo[k] >= SPAN_RATIO * (e_hi[other] - e_lo[other]):
+                return True
     return False
 
 
