@@ -56,8 +56,8 @@ _tables = lazy("brikscan.rules.tables")
 
 
 def _armed_by_parts(model, notes: dict[int, RoleNote]) -> None:
-    """A submodel named for a weapon ("canon.ldr") that holds a weapon part of that kind (a "Minifig Cannon")
-    says what its part already says: the part and its place decide what is the gun, its carriage and the shot lying by it
+    """A submodel named for a Vehicle weapon ("canon.ldr") that holds a weapon part of that kind (a "Minifig
+    Cannon") says what its part already says: the part and its place decide what is the gun, its carriage and the shot lying by it
     [000 §8.4], not the name, which would make every piece in it the weapon. Each placed copy is judged alone."""
     groups: dict[str, list[int]] = {}
     for i, n in notes.items():
@@ -65,8 +65,10 @@ def _armed_by_parts(model, notes: dict[int, RoleNote]) -> None:
             groups.setdefault(n.group, []).append(i)
     for members in groups.values():
         kind = notes[members[0]].params.get("type", "")
-        if any((c := classify_part(model.elements[i])).role == "weapon" and c.type == kind for i in members):
-            for i in members:  # (three rifles clipped together in a "machine gun" are a weapon by its name)
+        if kind in MOUNTED_WEAPON_TYPES and any((c := classify_part(model.elements[i])).role == "weapon" and
+                                                c.type == kind for i in members):
+            for i in members:  # (three rifles clipped into a "machine gun", a spear set in a "spear" launcher's
+                # slot: weapons by their names)
                 del notes[i]
 
 
