@@ -56,6 +56,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
             k = parent[k]
         return k
     size = [len(c) for c in comps]
+    part_boxes: dict = {}  # each part's own box, for the resting test of turned pieces (``_near_own``)
     crewed = [_crew_place(classes, c) for c in comps]
     floor = max((float(hi[c, 1].max()) for c in comps if len(c)), default=0.0)  # -Y is up: the lowest point
     # speed only: candidates by a sweep over the boxes' low X (sorted once), then the exact box test per
@@ -118,7 +119,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
                 near = others[(depth >= PLUGGED_DEPTH_LDU).all(axis=1)]
             else:
                 gap = box_gaps(lo[others], hi[others], lo[i], hi[i])
-                near = [j for j in others[gap <= RESTING_GAP_LDU] if _near_own(model, i, int(j))]
+                near = [j for j in others[gap <= RESTING_GAP_LDU] if _near_own(model, i, int(j), part_boxes)]
             near = [j for j in near if size[root(int(comp_of[j]))] >= size[root(k)] and root(int(comp_of[j])) != root(k)
                     and (plugged_only or not loose_wing or crewed[root(int(comp_of[j]))])]
             if near:
@@ -160,23 +161,68 @@ def _turned(e) -> bool:
 TURN_EPS = 0.02  # a rotation entry this far from 0 or 1 turns the part off the grid
 
 
-def _near_own(model, i: int, j: int) -> bool:
-    """Elements ``i`` and ``j``, whose world boxes touch, touch measured along their own axes too: a corner of
-    one lies within the resting gap of the other's own box. A support brick turned 30 degrees has a world box
-    far bigger than itself; a plane's wing near it on a runway does not rest on it [000 §7.1]."""
+def _near_own(model, i: int, j: int, part_boxes: dict) -> bool:
+    """Elements ``i`` and ``j``, whose world boxes touch, touch measured along their own axes too: their boxes
+    in their own frames (oriented boxes) come within the resting gap, and a corner of one lies within it of the
+    other's own box. A support brick turned 30 degrees has a world box far bigger than itself; a plane's wing
+    near it on a runway does not rest on it [000 §7.1].
+    ``part_boxes``: each part's own box, shared by the calls on one model (every brick of a kind has one)."""
     els = model.elements
     if not (_turned(els[i]) or _turned(els[j])):
         return True
-    for a, b in ((i, j), (j, i)):
-        t, local = _own_points(model, a)
-        pts = model.mesh.element_triangles(b).reshape(-1, 3).astype(float) if local is not None else None
-        if pts is None or not len(pts):
-            return True  # nothing to measure with: the world boxes decide
-        q = np.linalg.solve(t[:3, :3], (pts - t[:3, 3]).T).T
-        out = np.maximum(0.0, np.maximum(local.min(axis=0) - q, q - local.max(axis=0)))
+    a, b = _oriented_box(model, i, part_boxes), _oriented_box(model, j, part_boxes)
+    if a is None or b is None:
+        return True  # nothing to measure with: the world boxes decide
+    if not _boxes_within(a, b, RESTING_GAP_LDU):
+        return False  # (cheap, and most pairs end here)
+    # oriented boxes hold air too (a wedge plate's cut corner, a droid's arms): a corner of one piece lies within
+    # the gap of the other's own box
+    for p, q in ((i, j), (j, i)):
+        t, local = _own_points(model, p)
+        pts = model.mesh.element_triangles(q).reshape(-1, 3).astype(float)
+        if local is None or not len(pts):
+            return True
+        inside = np.linalg.solve(t[:3, :3], (pts - t[:3, 3]).T).T
+        out = np.maximum(0.0, np.maximum(local.min(axis=0) - inside, inside - local.max(axis=0)))
         if float(np.min(np.linalg.norm(out, axis=1))) <= RESTING_GAP_LDU:
             return True
     return False
+
+
+def _oriented_box(model, i: int, part_boxes: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Element ``i``'s box along its own axes: (centre, unit axes as columns, half extents), or None."""
+    e = model.elements[i]
+    if e.part not in part_boxes:
+        _, local = _own_points(model, i)
+        part_boxes[e.part] = None if local is None else (local.min(axis=0), local.max(axis=0))
+    box = part_boxes[e.part]
+    if box is None:
+        return None
+    t = np.asarray(e.transform, dtype=float)
+    scale = np.linalg.norm(t[:3, :3], axis=0)
+    if not np.all(scale > 0):
+        return None
+    lo, hi = box
+    return t[:3, :3] @ ((lo + hi) / 2) + t[:3, 3], t[:3, :3] / scale, (hi - lo) / 2 * scale
+
+
+def _boxes_within(a, b, gap: float) -> bool:
+    """Two oriented boxes come within ``gap`` of each other: no separating axis (their 15 candidate axes) holds
+    them further apart than that."""
+    (ca, ua, ha), (cb, ub, hb) = a, b
+    d = cb - ca
+    axes = [ua[:, k] for k in range(3)] + [ub[:, k] for k in range(3)] + \
+        [np.cross(ua[:, m], ub[:, n]) for m in range(3) for n in range(3)]
+    for ax in axes:
+        n = float(np.linalg.norm(ax))
+        if n < 1e-6:
+            continue  # parallel edges: the face axes cover it
+        ax = ax / n
+        ra = float(np.sum(ha * np.abs(ua.T @ ax)))
+        rb = float(np.sum(hb * np.abs(ub.T @ ax)))
+        if abs(float(d @ ax)) - ra - rb > gap:
+            return False
+    return True
 
 
 def _placement(model, comp: list[int]) -> tuple:
