@@ -3229,14 +3229,18 @@ def test_a_windscreen_in_a_build_named_a_place_is_a_control_room(tmp_path):
     """1775's control tower (not in ../shared), a windscreen over consoles and no propulsion, was "a cockpit but
     no propulsion": a vehicle. A build whose own name's last word names a place (a tower, a station, a base) is a
     building; its windscreen is the control room's [000 §7.1]. Named a craft, the same build stays a vehicle."""
-    def kind(sub: str) -> str:
-        lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} {sub}.ldr",
-                 f"0 FILE {sub}.ldr", f"0 {sub}", f"0 Name: {sub}.ldr", *BODY, f"1 40 0 -48 0 {ID} 2483.dat"]
-        a = _analyse(_model(tmp_path, "main.ldr", lines))
-        (c,) = [k for k in a.creations if k.elements]
-        return c.kind
-    assert kind("control tower") == "building"
-    assert kind("shuttle") == "vehicle"
+    windscreen = [f"1 40 0 -48 0 {ID} 2483.dat"]
+    assert _kind_in_submodel(tmp_path, "control tower", BODY + windscreen) == "building"
+    assert _kind_in_submodel(tmp_path, "shuttle", BODY + windscreen) == "vehicle"
+
+
+def _kind_in_submodel(tmp_path, sub: str, lines: list[str]) -> str:
+    """The kind of the one build made of ``lines``, in a submodel named ``sub`` placed by a main model."""
+    model = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} {sub}.ldr",
+             f"0 FILE {sub}.ldr", f"0 {sub}", f"0 Name: {sub}.ldr", *lines]
+    a = _analyse(_model(tmp_path, "main.ldr", model))
+    (c,) = [k for k in a.creations if k.elements]
+    return c.kind
 
 
 @needs_shared
@@ -3265,14 +3269,8 @@ def test_a_build_named_cargo_is_scenery(tmp_path):
     """4555's loose container (not in ../shared) was a 3 CP building. A build whose own name's last word names
     cargo (a container, a crate, a pallet), with no propulsion, weapon or crew, is a load: scenery, listed and not
     priced [000 §7.1]."""
-    def kind(sub: str) -> str:
-        lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} {sub}.ldr",
-                 f"0 FILE {sub}.ldr", f"0 {sub}", f"0 Name: {sub}.ldr", *BODY]
-        a = _analyse(_model(tmp_path, "main.ldr", lines))
-        (c,) = [k for k in a.creations if k.elements]
-        return c.kind
-    assert kind("container 3") == "scenery"
-    assert kind("shed") == "building"
+    assert _kind_in_submodel(tmp_path, "container 3", BODY) == "scenery"
+    assert _kind_in_submodel(tmp_path, "shed", BODY) == "building"
 
 
 @needs_shared
