@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 _tables = lazy("brikscan.rules.tables")
 
 
-def _armed_by_parts(model, notes: dict[int, RoleNote]) -> None:
+def _armed_by_parts(notes: dict[int, RoleNote], classes: dict[int, PartClass]) -> None:
     """A submodel named for a Vehicle weapon ("canon.ldr") that holds a weapon part of that kind (a "Minifig
     Cannon") says what its part already says: the part and its place decide what is the gun, its carriage and the shot lying by it
     [000 §8.4], not the name, which would make every piece in it the weapon. Each placed copy is judged alone."""
@@ -65,14 +65,15 @@ def _armed_by_parts(model, notes: dict[int, RoleNote]) -> None:
             groups.setdefault(n.group, []).append(i)
     for members in groups.values():
         kind = notes[members[0]].params.get("type", "")
-        if kind in MOUNTED_WEAPON_TYPES and any((c := classify_part(model.elements[i])).role == "weapon" and
-                                                c.type == kind for i in members):
+        if kind in MOUNTED_WEAPON_TYPES and any(classes[i].role == "weapon" and classes[i].type == kind
+                                                for i in members):
             for i in members:  # (three rifles clipped into a "machine gun", a spear set in a "spear" launcher's
                 # slot: weapons by their names)
                 del notes[i]
 
 
-def _element_notes(model, ann: Annotations, overrides: list[str] | None) -> dict[int, RoleNote]:
+def _element_notes(model, ann: Annotations, overrides: list[str] | None,
+                   classes: dict[int, PartClass]) -> dict[int, RoleNote]:
     out: dict[int, RoleNote] = {}
     instance: dict[tuple, RoleNote] = {}
     for e in model.elements:
@@ -88,7 +89,7 @@ def _element_notes(model, ann: Annotations, overrides: list[str] | None) -> dict
             n = instance[key]
         if n is not None:
             out[e.index] = n
-    _armed_by_parts(model, out)
+    _armed_by_parts(out, classes)
     for k, spec in enumerate(overrides or []):
         sel, text = parse_override(spec)
         local: list = []
@@ -675,7 +676,7 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     """
     ann = annotations if annotations is not None else parse_annotations(model)
     classes = _classify_all(model)
-    notes = _element_notes(model, ann, overrides)
+    notes = _element_notes(model, ann, overrides, classes)
     # an explicitly annotated minifig part is a part of the model; a submodel or group name ("cannon.ldr" with
     # its gunner inside) does not turn a minifig into bricks
     annotated_non_crew = {i for i, n in notes.items() if n.role and n.role != "crew" and

@@ -116,6 +116,28 @@ def brick_count(model, idx) -> float:
     return float(max(1, int(total + 0.5)))  # halves up
 
 
+def oriented_box(model, i: int, part_boxes: dict | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Element ``i``'s box along its own axes: (centre, unit axes as columns, half extents), or None when it has no
+    triangles. ``part_boxes``: each part's own box, shared by the calls on one model (every brick of a kind has
+    the same one)."""
+    e = model.elements[i]
+    box = part_boxes.get(e.part, ()) if part_boxes is not None else ()
+    if box == ():
+        _, local = _own_points(model, i)
+        box = None if local is None else (local.min(axis=0), local.max(axis=0))
+        if part_boxes is not None:
+            part_boxes[e.part] = box
+    if box is None:
+        return None
+    t = np.asarray(e.transform, dtype=float)
+    scale = np.linalg.norm(t[:3, :3], axis=0)
+    if not np.all(scale > 0):
+        return None
+    lo, hi = box
+    return t[:3, :3] @ ((lo + hi) / 2) + t[:3, 3], t[:3, :3] / scale, (hi - lo) / 2 * scale
+
+
 def _own_end(model, i: int) -> np.ndarray:
     """The point where a part's local +Y axis leaves it (a brick's bottom, a cone's base), measured on its own
     triangles so a tilted part is measured along its axis; its world box's end when it has none."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..geometry.units import LDU_PER_STUD
-from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _own_points,
-                            _text_words, _words_of, nx)
+from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre,
+                            _own_points, _text_words, _words_of, nx)
 from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU, STRUT_NEAR_LDU, is_detail_sized, is_open
 from .roles import RoleDecision
@@ -108,7 +108,7 @@ def _blade_trim(model, graph: nx.Graph, rotor: int, j: int) -> bool:
     t, local = _own_points(model, j)
     if local is None:
         return False
-    axis = np.asarray(model.elements[rotor].transform, dtype=float)[:3, 1]  # the spin axis, as ``_spins_level``
+    axis = _spin_axis(model, rotor)
     height = float(np.ptp((local @ t[:3, :3].T) @ (axis / (np.linalg.norm(axis) or 1.0))))
     return height <= BLADE_THICK_LDU + MESH_TOL_LDU
 
@@ -228,16 +228,11 @@ def axle_wheels(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDec
     # a pair at the two ends of one axle, the body between them (four round bricks side by side on axle pins
     # are a roller, a log, a barrel on its side)
     found = sorted({i for j, ws in on_axle.items() for i in ws for k in ws
-                    if float(np.linalg.norm(_box_centre(els[i]) - _box_centre(els[k]))) >= AXLE_TRACK_LDU})
+                    if float(np.linalg.norm(_centre(model, i) - _centre(model, k))) >= AXLE_TRACK_LDU})
     return found if len(found) + rolling >= MIN_STANDING_WHEELS else []
 
 
 AXLE_TRACK_LDU = 2 * LDU_PER_STUD  # a pair of wheels on one axle stands at least two studs apart
-
-
-def _box_centre(e) -> np.ndarray:
-    """The middle of the element's box."""
-    return (e.bbox_min + e.bbox_max) / 2
 
 
 WHEEL_LEVEL_SIN = 0.26  # a round part's axis within 15 degrees of level: it stands on its rim

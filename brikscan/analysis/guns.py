@@ -10,7 +10,7 @@ import numpy as np
 from ..geometry.units import LDU_PER_STUD
 from .element_shape import (_BARREL_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, MUZZLE_LINE_LDU, POD_AXIS_COS,
                             _grown_from, _in_any_box, _local_y, _on_axis, _own_points, _points_out, _rod_axis,
-                            _thrust, _words_of, nx)
+                            _thrust, _words_of, nx, oriented_box)
 from .measure import box_gap, element_boxes
 from .mounts import FURNITURE, TWO_STUDS_LDU, is_detail_sized
 from .roles import PartClass, RoleDecision, describe
@@ -70,19 +70,37 @@ def _shut_in(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
     ids = np.asarray(idx)
     reach = float(np.linalg.norm(hi.max(axis=0) - lo.min(axis=0)))  # across the whole creation
     for i in hand:
-        t, local = _own_points(model, i)
-        if _built_gun(graph, inside, classes, guns, i) or local is None:
+        box = oriented_box(model, i)
+        if _built_gun(graph, inside, classes, guns, i) or box is None:
             continue
-        rot = t[:3, :3]
-        centre = rot @ ((local.min(axis=0) + local.max(axis=0)) / 2) + t[:3, 3]
-        half = np.linalg.norm(rot, axis=0) * (local.max(axis=0) - local.min(axis=0)) / 2
+        centre, axes, half = box
         if all(_way_shut(model, ids, lo, hi, i, centre + s * w * (h + 1.0), s * w, reach)
-               for w, h in zip((rot / np.linalg.norm(rot, axis=0)).T, half) for s in (1.0, -1.0)):
+               for w, h in zip(axes.T, half) for s in (1.0, -1.0)):
             roles[i] = RoleDecision("decoration", f"{classes[i].reason}, built in with the creation's own parts all "
                                                   "round it: it cannot fire out, a detail, not a weapon [000 §8.2] "
                                                   "(annotate it to arm the creation)", "geometry")
             out.add(i)
     return out
+
+
+def _line_in_boxes(start: np.ndarray, way: np.ndarray, lo: np.ndarray, hi: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Where the line ``start + t * way`` enters and leaves each box ``lo``-``hi`` (slab test): it crosses a box
+    where ``t_in <= t_out``."""
+    lo, hi = np.atleast_2d(lo), np.atleast_2d(hi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t1, t2 = (lo - start) / way, (hi - start) / way
+    flat = np.abs(way) < 1e-9
+    within = (lo <= start) & (start <= hi)
+    t_in = np.where(flat, np.where(within, -np.inf, np.inf), np.minimum(t1, t2)).max(axis=1)
+    t_out = np.where(flat, np.where(within, np.inf, -np.inf), np.maximum(t1, t2)).min(axis=1)
+    return t_in, t_out
+
+
+def _line_through(e, p: np.ndarray, d: np.ndarray) -> bool:
+    """The line through ``p`` along ``d`` passes through element ``e``'s box (grown by the mesh margin)."""
+    t_in, t_out = _line_in_boxes(p, d, e.bbox_min - MESH_TOL_LDU, e.bbox_max + MESH_TOL_LDU)
+    return bool(t_in[0] <= t_out[0])
 
 
 def _way_shut(model, ids: np.ndarray, lo: np.ndarray, hi: np.ndarray, i: int, start: np.ndarray, way: np.ndarray,
@@ -95,13 +113,7 @@ def _way_shut(model, ids: np.ndarray, lo: np.ndarray, hi: np.ndarray, i: int, st
     side /= float(np.linalg.norm(side))
     up = np.cross(way, side)
     origins = start + np.array([np.zeros(3), side, -side, up, -up]) * SHUT_IN_OFFSET_LDU
-    grow = SHUT_IN_OFFSET_LDU
-    with np.errstate(divide="ignore", invalid="ignore"):  # the parts whose boxes the bundle crosses (slab test)
-        t1, t2 = (lo - grow - start) / way, (hi + grow - start) / way
-    flat = np.abs(way) < 1e-9
-    within = (lo - grow <= start) & (start <= hi + grow)
-    t_in = np.where(flat, np.where(within, -np.inf, np.inf), np.minimum(t1, t2)).max(axis=1)
-    t_out = np.where(flat, np.where(within, np.inf, -np.inf), np.maximum(t1, t2)).min(axis=1)
+    t_in, t_out = _line_in_boxes(start, way, lo - SHUT_IN_OFFSET_LDU, hi + SHUT_IN_OFFSET_LDU)
     cand = [int(j) for j in ids[(t_in <= t_out) & (t_out >= 0) & (t_in <= reach)] if int(j) != i]
     if not cand:
         return False
@@ -214,7 +226,7 @@ def _holds_up(model, graph: nx.Graph, i: int, line: dict, d: np.ndarray, ends: l
     els = model.elements
     for j in graph.neighbors(i):
         if j in line or not all(_words_of(els[k]) & _BARREL_WORDS for k in graph.neighbors(j)) or \
-                _line_meets_box(els[j], ends[0], d):
+                _line_through(els[j], ends[0], d):
             continue  # (the rod's line through it: a casing strung on a barrel, not a load beside a strut)
         size = els[j].bbox_max - els[j].bbox_min
         along = float(np.dot(size, np.abs(d)))
@@ -225,20 +237,6 @@ def _holds_up(model, graph: nx.Graph, i: int, line: dict, d: np.ndarray, ends: l
         if any(abs(float(np.dot(mid - e, d))) <= LDU_PER_STUD for e in ends):
             return True
     return False
-
-
-def _line_meets_box(e, p: np.ndarray, d: np.ndarray, margin: float = MESH_TOL_LDU) -> bool:
-    """The line through ``p`` along ``d`` passes through element ``e``'s box (grown by ``margin``): slab test."""
-    lo, hi = e.bbox_min - margin, e.bbox_max + margin
-    t0, t1 = -np.inf, np.inf
-    for k in range(3):
-        if abs(float(d[k])) < 1e-9:
-            if not lo[k] <= p[k] <= hi[k]:
-                return False
-            continue
-        a, b = sorted(((float(lo[k]) - float(p[k])) / float(d[k]), (float(hi[k]) - float(p[k])) / float(d[k])))
-        t0, t1 = max(t0, a), min(t1, b)
-    return t0 <= t1
 
 
 def _held_in_big(model, idx: list[int], p: np.ndarray, lo: np.ndarray, hi: np.ndarray,

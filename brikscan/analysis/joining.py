@@ -7,7 +7,7 @@ import numpy as np
 
 from ..geometry.boxes import box_gaps, elements_box
 from .connectivity import add_resting, add_turning, components_in, joint_halves
-from .element_shape import RESTING_GAP_LDU, _crew_place, _own_points, cockpits, nx
+from .element_shape import RESTING_GAP_LDU, _crew_place, _own_points, cockpits, nx, oriented_box
 from .engines import _bare_masts
 from .kinds import _boat_hull, _name_words, _names_vehicle
 from .measure import element_boxes
@@ -170,7 +170,7 @@ def _near_own(model, i: int, j: int, part_boxes: dict) -> bool:
     els = model.elements
     if not (_turned(els[i]) or _turned(els[j])):
         return True
-    a, b = _oriented_box(model, i, part_boxes), _oriented_box(model, j, part_boxes)
+    a, b = oriented_box(model, i, part_boxes), oriented_box(model, j, part_boxes)
     if a is None or b is None:
         return True  # nothing to measure with: the world boxes decide
     if not _boxes_within(a, b, RESTING_GAP_LDU):
@@ -187,23 +187,6 @@ def _near_own(model, i: int, j: int, part_boxes: dict) -> bool:
         if float(np.min(np.linalg.norm(out, axis=1))) <= RESTING_GAP_LDU:
             return True
     return False
-
-
-def _oriented_box(model, i: int, part_boxes: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Element ``i``'s box along its own axes: (centre, unit axes as columns, half extents), or None."""
-    e = model.elements[i]
-    if e.part not in part_boxes:
-        _, local = _own_points(model, i)
-        part_boxes[e.part] = None if local is None else (local.min(axis=0), local.max(axis=0))
-    box = part_boxes[e.part]
-    if box is None:
-        return None
-    t = np.asarray(e.transform, dtype=float)
-    scale = np.linalg.norm(t[:3, :3], axis=0)
-    if not np.all(scale > 0):
-        return None
-    lo, hi = box
-    return t[:3, :3] @ ((lo + hi) / 2) + t[:3, 3], t[:3, :3] / scale, (hi - lo) / 2 * scale
 
 
 def _boxes_within(a, b, gap: float) -> bool:

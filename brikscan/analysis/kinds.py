@@ -157,10 +157,17 @@ def _beast_name(model, idx, walking: bool = False) -> str:
     return _named_last(model, idx, _BEAST_NAMES - _SWIMMERS if walking else _BEAST_NAMES)
 
 
-def _named_last(model, idx, words) -> str:
+def _named_last(model, idx, words, submodels_only: bool = False) -> str:
     """The first of the build's own submodels whose name's last word is one of ``words`` (the last word names the
-    thing: "robot shop" names a shop); "" when none is."""
-    return next((sub for sub, name in _own_names(model, idx) if name and name[-1] in words), "")
+    thing: "robot shop" names a shop); "" when none is. ``submodels_only``: not the set's own file
+    (``_submodel_names``)."""
+    names = _submodel_names(model, idx) if submodels_only else _own_names(model, idx)
+    return next((sub for sub, name in names if name and name[-1] in words), "")
+
+
+def _submodel_names(model, idx) -> list[tuple[str, list[str]]]:
+    """``_own_names`` without the set's own file: a set named a base or a cargo station holds its craft too."""
+    return [(sub, name) for sub, name in _own_names(model, idx) if sub not in (model.main.name, model.path.name)]
 
 
 def _robot_name(model, idx) -> str:
@@ -220,10 +227,7 @@ _CARGO_NAMES = {"container", "containers", "crate", "crates", "cargo", "load", "
 def _cargo_name(model, idx) -> str:
     """The first of the build's own submodels (not the set's file) whose name's last word names cargo ("container
     3", "cargo crate"); "" when none does."""
-    for sub, name in _own_names(model, idx):
-        if name and sub not in (model.main.name, model.path.name) and name[-1] in _CARGO_NAMES:
-            return sub
-    return ""
+    return _named_last(model, idx, _CARGO_NAMES, submodels_only=True)
 
 
 # the last word of a build's own name that names a place, not a craft: a control tower, a space station
@@ -237,8 +241,8 @@ def _place_name(model, idx) -> str:
     """The first of the build's own submodels whose name's last word names a place ("control tower", "command
     centre", "space station"); "" when none does, or when a craft's name comes first ("station shuttle"). Not the
     set's name: a set named a base holds its craft too."""
-    for sub, name in _own_names(model, idx):
-        if not name or sub in (model.main.name, model.path.name):
+    for sub, name in _submodel_names(model, idx):
+        if not name:
             continue
         if _names_vehicle(name, False, last_only=True):
             return ""

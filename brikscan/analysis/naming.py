@@ -37,12 +37,23 @@ def _common_submodel(model, idx: list[int]) -> str:
 def mostly_in(model, idx: list[int]) -> str:
     """The submodel holding two thirds of the build or more, counting its own sub-assemblies, or "": a car with
     the container it carries (placed apart), a gantry crane with the one hanging from it."""
-    held = Counter(sub for i in idx for sub in dict.fromkeys(model.elements[i].submodel_path))
-    if held:
-        name, cnt = held.most_common(1)[0]
+    count, _ = _submodel_counts(model, idx)
+    if count:
+        name, cnt = count.most_common(1)[0]
         if cnt * 3 >= len(idx) * 2:
             return name
     return ""
+
+
+def _submodel_counts(model, idx: list[int]) -> tuple[Counter, dict[str, int]]:
+    """How many of ``idx`` each submodel holds (with its own sub-assemblies), and how deep each lies."""
+    count: Counter = Counter()
+    depth: dict[str, int] = {}
+    for i in idx:
+        for d, sub in enumerate(dict.fromkeys(model.elements[i].submodel_path)):
+            count[sub] += 1
+            depth[sub] = max(depth.get(sub, 0), d)
+    return count, depth
 
 
 def name_words(name: str, trailing=frozenset(), keep: int = 0) -> list[str]:
@@ -71,12 +82,7 @@ def _holding_submodels(model, idx: list[int]) -> list[str]:
     """The submodels holding at least four fifths of the build (its hoses or a loose piece may be placed outside
     it, in the main file), innermost first: a "pirate ship" whose hull is a submodel "hull" of its own is held by
     both."""
-    count: Counter = Counter()
-    depth: dict[str, int] = {}
-    for i in idx:
-        for d, sub in enumerate(dict.fromkeys(model.elements[i].submodel_path)):
-            count[sub] += 1
-            depth[sub] = max(depth.get(sub, 0), d)
+    count, depth = _submodel_counts(model, idx)
     held = [s for s, n in count.items() if n * 5 >= len(idx) * 4]
     return sorted(held, key=lambda s: (-depth[s], -count[s], s))
 
