@@ -997,7 +997,9 @@ def test_a_small_dish_on_its_side_capping_a_flyers_engine_is_its_exhaust(tmp_pat
 def test_a_bare_mast_is_a_spar_and_a_ships_mast_drives_it(tmp_path):
     """A boat mast drives a ship by its sails [000 §9.3 sails are Thrusters]: on a build with no sail and no boat
     hull it is a spar, so a pod carrying one beside a flyer's body, touching it, is part of that craft and not a
-    sailing vehicle of its own (the B-wing's lower pod); on a boat hull the mast stays its Thruster."""
+    sailing vehicle of its own (the B-wing's lower pod); on a boat hull the mast is its Thruster (its cloth sail
+    may be left out of the file), unless there is no sail and a steering wheel steers the boat: a motor vessel's
+    mast carries a derrick or a radar (6541's freighter, not in ../shared: its masts were 30" of sails)."""
     pod = [f"1 4 40 -24 0 {ID} 3001.dat", f"1 15 40 -48 0 {ID} 4289.dat"]  # side by side with the body: no studs
     a = _analyse(_model(tmp_path, "fighter.ldr", BODY + [f"1 0 0 -56 60 {ID} 3475b.dat"] + pod))
     built = [c for c in a.creations if c.kind != "scenery"]
@@ -1007,9 +1009,19 @@ def test_a_bare_mast_is_a_spar_and_a_ships_mast_drives_it(tmp_path):
     card = next(k for k in a.cards if k.creation is c)
     driven = {a.model.elements[i].part for p in card.propulsion for i in p.elements}
     assert "3475b.dat" in driven and "4289.dat" not in driven  # the jet drives it, not the mast
+    sail = ["1 15 0 -60 0 1 0 0 0 0 -1 0 1 0 u767.dat"]  # standing up through the mast
+    a = _analyse(_model(tmp_path, "boat.ldr", [f"1 15 0 0 0 {ID} 2560.dat", f"1 15 0 0 0 {ID} 4289.dat"] + sail))
+    _, mast = _role(a, "4289.dat")
+    assert mast.role == "propulsion" and mast.params["type"] == "thrust"
     a = _analyse(_model(tmp_path, "boat.ldr", [f"1 15 0 0 0 {ID} 2560.dat", f"1 15 0 0 0 {ID} 4289.dat"]))
     _, mast = _role(a, "4289.dat")
     assert mast.role == "propulsion" and mast.params["type"] == "thrust"
+    helm = [f"1 0 0 -8 60 {ID} 3829c01.dat"]
+    for rig, driven in ((sail, True), ([], False)):
+        a = _analyse(_model(tmp_path, "boat.ldr", [f"1 15 0 0 0 {ID} 2560.dat", f"1 15 0 0 0 {ID} 4289.dat"] + helm +
+                            rig))
+        _, mast = _role(a, "4289.dat")
+        assert (mast.role == "propulsion") == driven, mast.reason
 
 
 @needs_shared
@@ -3415,3 +3427,218 @@ def test_a_submodel_named_canon_is_a_cannon(tmp_path):
     a = _analyse(_model(tmp_path, "main.ldr", gun))
     card = next(k for k in a.cards if k.creation.elements)
     assert [w.type for w in card.weapons] == ["cannon"], [(w.name, w.type) for w in card.weapons]
+
+
+@needs_shared
+def test_every_block_of_a_building_tied_by_an_ornament_is_its_structure(tmp_path):
+    """6279's island (not in ../shared) is one building of two blocks on its base plate, tied by a palm tree and
+    no brick: the rock and a gun platform. The platform's 26 bricks and plates were "not built into the main
+    Structure", decoration. Each block of one building has its own rigid core, and that is Structure too
+    [000 §7.1 Structure]; the fence tying them stays an ornament."""
+    def block(x: int, colour: int) -> list[str]:
+        return [line.replace("1 4 0 -", f"1 {colour} {x} -", 1) for line in BODY]
+    lines = [f"1 2 0 0 0 {ID} 3811.dat", *block(-60, 4), *block(60, 1), f"1 15 0 -48 10 {ID} 3633.dat"]
+    a = _analyse(_model(tmp_path, "island.ldr", lines))
+    (c,) = [k for k in a.creations if k.kind == "building"]
+    bricks = [i for i in c.elements if a.model.elements[i].part == "3001.dat"]
+    assert len(bricks) == 14 and all(c.roles[i].role == "structural" for i in bricks), \
+        [c.roles[i].reason for i in bricks if c.roles[i].role != "structural"]
+    assert _role(a, "3633.dat")[1].role == "decoration"
+
+
+@needs_shared
+def test_a_build_named_a_farm_animal_is_a_creature(tmp_path):
+    """2130's duck, 2132's cow and 2133's bull (not in ../shared), brick-built animals in submodels named so,
+    were buildings: the beasts brikscan knew by name were dragons, lions and sharks. An animal is a Creature of
+    its own [000 §10.1], a cow as a dragon; "cowshed" or a "horse trailer" names no animal."""
+    for name in ("cow", "bull", "duck", "horse"):
+        assert _kind_in_submodel(tmp_path, name, BODY) == "creature", name
+    for name in ("cowshed", "horse trailer"):
+        assert _kind_in_submodel(tmp_path, name, BODY) != "creature", name
+
+
+@needs_shared
+def test_a_container_resting_on_a_trucks_bed_is_its_load_not_its_structure(tmp_path):
+    """1772's container (not in ../shared), a placed submodel named "container" standing on the truck's tipping
+    bed with no connector, was "turret/arm body on a movable joint: structural", and made the truck Size 5 (the
+    same submodel standing on the ground was cargo scenery). A cargo-named submodel resting on a vehicle is the
+    load it carries: free, not its Structure [000 §7.1]; the same box built onto the body with studs is its
+    cargo hold, Structure."""
+    gear = [f"1 0 0 0 {z} {ID} 4600.dat" for z in (-40, 40)]
+    for z in (-40, 40):
+        for x, turn in ((-30, "0 0 1 0 1 0 -1 0 0"), (30, "0 0 -1 0 1 0 1 0 0")):
+            gear += [f"1 15 {x} 5 {z} {turn} 4624.dat", f"1 0 {x} 5 {z} {turn} 3641.dat"]
+
+    def truck(x: int) -> list[str]:
+        return ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", *BODY, *gear,
+                f"1 16 {x} -72 0 {ID} container.ldr", "0 FILE container.ldr", "0 container",
+                "0 Name: container.ldr", f"1 14 0 0 0 {ID} 3001.dat", f"1 14 0 -24 0 {ID} 3001.dat"]
+    for x, load in ((10, True), (0, False)):  # half a stud off the studs: resting; on them: built on
+        a = _analyse(_model(tmp_path, "truck.mpd", truck(x)))
+        (c,) = [k for k in a.creations if k.kind == "vehicle"]
+        box = [i for i in c.elements if a.model.elements[i].submodel_path[-1:] == ("container.ldr",)]
+        assert len(box) == 2, (x, [k.name for k in a.creations])
+        roles = {c.roles[i].role for i in box}
+        assert roles == ({"decoration"} if load else {"structural"}), (x, [c.roles[i].reason for i in box])
+        assert not load or all("a load the vehicle carries" in c.roles[i].reason for i in box)
+
+
+def _rower(y: int, oars: bool) -> list[str]:
+    """A minifig sitting (thighs level) with his hips at height ``y``, an oar in each hand or none."""
+    seat, turn = "-1 0 0 0 0 1 0 1 0", "-1 0 0 0 1 0 0 0 -1"
+    fig = [f"1 15 0 {y} 0 {seat} 3816.dat", f"1 15 0 {y} 0 {seat} 3817.dat", f"1 15 0 {y - 12} 0 {turn} 3815.dat",
+           f"1 15 0 {y - 44} 0 {turn} 973.dat",
+           f"1 1 15.55 {y - 35} 0 -0.985 0.121 0.119 0.17 0.704 0.69 0 0.7 -0.714 3818.dat",
+           f"1 1 -15.55 {y - 35} 0 -0.985 -0.121 -0.119 -0.17 0.704 0.69 0 0.7 -0.714 3819.dat",
+           f"1 14 21.6 {y - 29.37} 20.28 -0.259 0.966 -0.002 0.966 0.259 -0.01 -0.009 -0.004 -1 3820.dat",
+           f"1 14 -21.6 {y - 29.37} 20.28 -0.162 -0.987 0.002 -0.987 0.162 -0.01 0.01 -0.003 -1 3820.dat",
+           f"1 14 0 {y - 47} 0 {turn} 3626b.dat"]
+    return fig + ([f"1 6 -11.73 {y - 30.87} 32.58 -0.162 -0.955 0.249 -0.987 0.155 -0.05 0.01 -0.254 -0.967 2542.dat",
+                   f"1 6 11.94 {y - 31.84} 32.59 -0.259 0.935 -0.244 0.966 0.248 -0.075 -0.009 -0.255 -0.967 2542.dat"]
+                  if oars else [])
+
+
+@needs_shared
+def test_a_small_build_a_minifig_sits_in_rowing_is_his_boat(tmp_path):
+    """2846's kayak (not in ../shared), a few plates and bricks with no hull part in a file named "Main Model",
+    the paddler sitting in it with his oar, was a building with no Move. A small build with nothing else to
+    drive it, on no scenery, that a minifig sits in with oars in his hands is the boat he rows: manned oars,
+    Standard water propulsion [000 §9.1]. Without the oars it stays a building."""
+    hull = [f"1 7 0 0 0 0 0 1 0 1 0 -1 0 0 3030.dat", f"1 7 0 -8 -80 {ID} 3004.dat",
+            f"1 7 0 -8 80 {ID} 3004.dat", f"1 7 0 -8 10 {ID} 3020.dat"]
+    a = _analyse(_model(tmp_path, "thing.ldr", hull + _rower(-17, oars=True)))
+    card = next(k for k in a.cards if k.creation.kind != "minifig")
+    assert card.creation.kind == "vehicle" and "rows" in card.creation.kind_reason, card.creation.kind_reason
+    assert [(p.type, p.move_in) for p in card.propulsion] == [("water", 8)], card.propulsion
+    a = _analyse(_model(tmp_path, "thing.ldr", hull + _rower(-17, oars=False)))
+    assert next(c for c in a.creations if c.kind != "minifig").kind == "building"
+
+
+@needs_shared
+def test_a_hinge_plates_wide_base_is_a_plate_of_the_build(tmp_path):
+    """1772's tipper truck (not in ../shared) stands on a "Hinge Plate 2 x 9 Base": a weak point by its name, it
+    left the truck's Structure to its cab, Size 2 for a truck four inches long. The base half of a hinge plate at
+    least 2 x 4 studs is a plate of the build; the half that swings on it (and a small hinge plate) stays the
+    weak point [000 §7.1]."""
+    lines = [f"1 7 0 0 0 {ID} 3324e.dat", f"1 4 0 -24 -60 {ID} 3001.dat", f"1 4 0 -48 -60 {ID} 3001.dat",
+             f"1 7 0 -8 60 {ID} 2429.dat"]
+    a = _analyse(_model(tmp_path, "tipper.ldr", lines))
+    assert _role(a, "3324e.dat")[1].role == "structural", _role(a, "3324e.dat")[1].reason
+    assert _role(a, "2429.dat")[1].role == "weak point", _role(a, "2429.dat")[1].reason
+
+
+@needs_shared
+def test_wheels_on_technic_axles_touching_a_body_are_its_running_gear(tmp_path):
+    """5533's hot rod (not in ../shared) steers its front wheels on Technic cross blocks whose pivot pins the
+    connector data did not find: the wheels, blocks and pins were a second vehicle, "red fury-2", Size 3 with a
+    Move of its own. Wheels and the Technic pieces they turn on, with no body and no seat, touching a body, are
+    that body's running gear, no vehicle of their own [000 §9.1]."""
+    turn = "0 0 1 0 1 0 -1 0 0"
+    axles = []
+    for z in (-60, 60):
+        axles += [f"1 0 0 6 {z} {ID} 3706.dat", f"1 15 -72 6 {z} {turn} 2994.dat", f"1 15 72 6 {z} {turn} 2994.dat"]
+    a = _analyse(_model(tmp_path, "hot rod.ldr", BODY + axles))
+    built = [c for c in a.creations if c.elements and c.kind != "scenery"]
+    assert len(built) == 1 and built[0].kind == "vehicle", [(c.name, c.kind, len(c.elements)) for c in built]
+    assert sum(1 for i in built[0].elements if built[0].roles[i].role == "propulsion" and
+               a.model.elements[i].part == "2994.dat") == 4
+
+
+@needs_shared
+def test_a_jet_ski_steered_by_handlebars_is_a_motorboat(tmp_path):
+    """6428's jet ski (not in ../shared), a submodel "jetski" of plates steered by handlebars, had "a helm but no
+    propulsion recognised": no Move. A build named a boat (a jet ski, a speedboat) with a helm, handlebars too,
+    and nothing else that drives it is driven by the motor in its hull: Standard water propulsion, the [000 §9.1]
+    default 8"."""
+    bars = [f"1 0 0 -56 -40 {ID} 30031.dat"]
+    model = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} jetski.ldr",
+             "0 FILE jetski.ldr", "0 jetski", "0 Name: jetski.ldr", *BODY, *bars]
+    a = _analyse(_model(tmp_path, "main.ldr", model))
+    card = next(k for k in a.cards if k.creation.elements)
+    assert card.creation.kind == "vehicle" and [(p.type, p.move_in) for p in card.propulsion] == [("water", 8)], \
+        (card.creation.kind, card.creation.kind_reason, card.propulsion)
+
+
+@needs_shared
+def test_a_control_stick_on_a_cabs_roof_beside_a_steering_wheel_is_no_helm(tmp_path):
+    """1772, 6348 and 6523 (not in ../shared) stand a control stick on the cab's roof between the lights: a
+    beacon or an aerial, called "the Controls" beside the steering wheel inside. A stick standing on top of the
+    build that a steering wheel or handlebars steer is an ornament [000 §9.4, §7.1]; a build's only stick, or one
+    beside a console (6959's moon buggy), stays its helm."""
+    stick = [f"1 0 0 -56 -20 {ID} 4592c01.dat"]
+    wheel = [f"1 0 0 -56 40 {ID} 3829c01.dat"]
+    console = [f"1 7 0 -72 0 {ID} 3039p34.dat"]  # a console slope on the roof is no lever (6821's, not in ../shared)
+    a = _analyse(_model(tmp_path, "van.ldr", BODY + stick + wheel + console))
+    c, r = _role(a, "4592c01.dat")
+    assert r.role == "decoration" and "on the roof" in r.reason, r.reason
+    assert _role(a, "3829c01.dat")[1].role == "device" and _role(a, "3039p34.dat")[1].role == "device"
+    for alone in ([], console):  # its only Controls, or beside a console (a space buggy's deck): the helm
+        a = _analyse(_model(tmp_path, "van.ldr", BODY + stick + alone))
+        assert _role(a, "4592c01.dat")[1].role == "device", _role(a, "4592c01.dat")[1].reason
+
+
+@needs_shared
+def test_a_cranes_cab_on_a_quay_makes_no_vehicle(tmp_path):
+    """6541's quay (not in ../shared) carries a gantry crane whose operator sits behind a windscreen, in a
+    submodel named "crane": the quay was "a cockpit but no propulsion", a 30 CP vehicle. A windscreen in a
+    submodel named a device is that device's cab, its operator's place, no vehicle's cockpit [000 §9.4]: the
+    quay is a building. The same cab named for nothing stays a cockpit."""
+    def quay(sub: str) -> list[str]:
+        return ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", *BODY, f"1 16 0 -48 0 {ID} {sub}.ldr",
+                f"0 FILE {sub}.ldr", f"0 {sub}", f"0 Name: {sub}.ldr", f"1 4 0 0 -40 {ID} 3001.dat",
+                f"1 40 0 0 0 {ID} 2483.dat"]
+    a = _analyse(_model(tmp_path, "main.ldr", quay("crane")))
+    assert [c.kind for c in a.creations if c.elements] == ["building"], [(c.name, c.kind, c.kind_reason)
+                                                                         for c in a.creations]
+    a = _analyse(_model(tmp_path, "main.ldr", quay("cab")))
+    assert [c.kind for c in a.creations if c.elements] == ["vehicle"]
+
+
+@needs_shared
+def test_a_fabuland_figure_is_a_figure_of_its_own(tmp_path):
+    """3784's Hugo Hog and 3795's Catherine Cat (not in ../shared) are Fabuland figures ("Figure Fabuland Torso",
+    "... Leg", "... Arm", "... Pig Head"): they were decoration, and 3784's only character was lost. A figure of
+    another line, built as a minifig is, is a Creature of its own [000 §9.5 The Minifig]."""
+    hugo = [f"1 4 0 -37 4 {ID} u9103.dat", f"1 1 10 -37 4 {ID} u9100.dat", f"1 1 -10 -37 4 {ID} u9100.dat",
+            "1 14 -23 -63 4 -1 0 0 0 0.9976 0.0698 0 0.0698 -0.9976 u9101.dat",
+            "1 14 23 -63 4 1 0 0 0 0.7986 0.6018 0 -0.6018 0.7986 u9101.dat",
+            f"1 0 0 -37 4 {ID} u9102.dat", f"1 92 0 -67 4 {ID} u9147p01c01.dat"]
+    a = _analyse(_model(tmp_path, "hugo.ldr", hugo))
+    figs = [c for c in a.creations if c.kind == "minifig"]
+    assert len(figs) == 1 and len(figs[0].elements) == 7, [(c.name, c.kind, len(c.elements)) for c in a.creations]
+
+
+@needs_shared
+def test_the_technic_brick_a_ships_wheel_turns_in_is_its_pivot(tmp_path):
+    """6285's and 6286's ship's wheels turn on a pin in a Technic brick of the deck, 6286's capstan on a tile with
+    a pin, 6761's water barrel on bricks with pins: "exposed hinges, turrets, pivots, or other moving attachment
+    points are considered weak points" [000 §7.1]. The small piece with a pin or a hole that a moving part (a
+    door, a wheel, a lid: Non-Structural or a device) turns in is its pivot, a weak point; with nothing turning
+    in it the Technic brick is a brick of the deck. (The labels and a majority of three blind labellers say so.)"""
+    pivot = [f"1 7 0 -72 -50 {ID} 3700.dat"]
+    wheel = ["1 6 0 -62 -20 1 0 0 0 0 1 0 -1 0 4790.dat"]
+    a = _analyse(_model(tmp_path, "deck.ldr", BODY + pivot + wheel))
+    assert _role(a, "4790.dat")[1].role == "device"
+    _, r = _role(a, "3700.dat")
+    assert r.role == "weak point" and "pivot" in r.reason, r.reason
+    a = _analyse(_model(tmp_path, "deck.ldr", BODY + pivot))
+    assert _role(a, "3700.dat")[1].role == "structural"
+
+
+@needs_shared
+def test_a_one_piece_bicycle_is_a_steel_horse(tmp_path):
+    """6613's bicycle (not in ../shared), one "Minifig Bicycle (Complete)", was a minifig accessory lying on the
+    scenery. A one-piece bicycle or motorcycle is a Horse-sized machine with no mind of its own: a Steel Horse,
+    "Examples: Motorcycles, ... tricycles" [000 ch.H Horse Varieties]: Size 2, Armor 1d10, the Horse's Move and
+    price (+0 CP), no Mind and no kick."""
+    a = _analyse(_model(tmp_path, "bike.ldr", [f"1 4 0 0 0 {ID} 4719c01.dat"]))
+    (card,) = [k for k in a.cards if k.creation.elements]
+    assert (card.creation.kind, card.size, card.armor, card.move_in, card.total_cost) == \
+        ("vehicle", 2, "1d10", 10, 7), (card.creation.kind, card.size, card.armor, card.move_in, card.total_cost)
+    assert "Steel Horse" in card.creation.kind_reason and not any("kick" in n for n in card.notes)
+    # parked on a floor it is no axle plugged into the floor: the two stay apart; pushed into the bricks (a
+    # bicycle built onto a wall or carried on a car's roof) it is the build's load, not its propulsion
+    for y, kinds in ((-104, [("building", len(BODY)), ("vehicle", 1)]), (-44, [("building", len(BODY) + 1)])):
+        a = _analyse(_model(tmp_path, "yard.ldr", BODY + [f"1 4 0 {y} 0 {ID} 4719c01.dat"]))
+        got = sorted((c.kind, len(c.elements)) for c in a.creations if c.elements)
+        assert got == kinds, (y, got)

@@ -517,3 +517,21 @@ def test_a_custom_printed_part_embedded_without_a_name_is_judged_as_the_part_it_
     assert describe(embedded("973pd12"))[1].lower().startswith("minifig torso")
     assert classify_part(embedded("973pb0001")).minifig_body == "torso"
     assert describe(embedded("3626bpr0001"))[1].lower().startswith("minifig head")
+
+
+def test_a_wheel_holder_is_the_chassis_not_a_wheel():
+    """6648's wheel holders (not in ../shared), "Car Wheel Holder 2 x 2 with Suspension", carried all four wheels
+    and were "'wheel' is ground propulsion, but it does not reach the ground: decoration". What a wheel is held
+    in does not roll: the chassis [000 §7.1 Vehicle: chassis]; the wheel itself is ground propulsion [000 §9.1]."""
+    assert classify_part(_el("Car Wheel Holder  2 x  2 with Suspension", "Car")).role == "structural"
+    assert classify_part(_el("Wheel 12 x 20 with Technic Axle Hole", "Wheel")).role == "propulsion"
+
+
+def test_a_steering_arm_at_the_wheels_is_no_helm():
+    """5533's Technic steering arms (not in ../shared), at its front wheels, were "a steering wheel is the
+    Controls" beside the real steering wheel: disabling them would cripple the car [000 §9.4]. Steering linkage
+    is a moving joint, a weak point [000 §7.1]; a steering wheel or stand stays the Controls."""
+    assert classify_part(_el("Technic Steering Arm Large", "Technic")).role == "weak point"
+    assert classify_part(_el("Technic Steering Wheel Bearing with  2 Pegholes", "Technic")).role == "weak point"
+    assert classify_part(_el("Car Steering Stand and Wheel (Complete)", "Car")).role == "device"
+    assert classify_part(_el("Technic Steering Wheel Small", "Technic")).role == "device"

@@ -18,14 +18,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import UsageError
+from ..geometry.boxes import elements_box
 from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
 from .connectivity import JUDGED_KIND, components_in, rigid_groups
 from .creation import Creation
 from .details import _detail_part, _details
-from .element_shape import (_JOINT_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place, _rests_on,
-                            _up_axis, _words_of, cockpits, is_controls, nx)
+from .element_shape import (_JOINT_WORDS, HELM_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place,
+                            _rests_on, _up_axis, _words_of, cockpits, is_connector, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
 from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, axle_wheels, belt_wheels, blade_extensions, _carriages,
@@ -33,13 +34,16 @@ from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, axle_wheels, belt_wheels, bl
 from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
-from .kinds import (_beast_name, _boat_hull, _boat_reason, _build_vehicle_name, _kind, _robot_name, _rooted,
-                    _walker_name)
+from .kinds import (LOAD_REASON, _beast_name, _boat_hull, _boat_reason, _build_vehicle_name, _kind, _robot_name,
+                    _rooted, _walker_name, carried_loads)
 from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
-from .mounts import IN_CORE, GROUND_TOL_LDU, describe_element, flies, furniture, is_open, landing_struts, mounts
-from .moving_parts import (CLOSER_REASON, LOCKED_REASON, _closes_opening, _device_arms, _interior_roles,
-                           _jointed_body_role, _locked, limb_chains, turns_level)
+from .minifig_rules import _seated
+from .mounts import (IN_CORE, GROUND_TOL_LDU, describe_element, flies, furniture, is_detail_sized, is_open, landing_struts,
+                     mounts)
+from .moving_parts import (CLOSER_REASON, JOINTED_MIN_ELEMENTS, LOCKED_REASON, PANEL_MAX_THICK_LDU, PANEL_RATIO,
+                           _closes_opening, _device_arms, _interior_roles, _jointed_body_role, _locked, limb_chains,
+                           turns_level)
 from .naming import GENERIC_NAMES, _common_submodel, _unique_names, file_name_for, mostly_in, name_words
 from .roles import (JointedBody, PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker,
                     jointed_bodies, parse_override, select_elements, structural_kind)
@@ -206,6 +210,21 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 role, reason, params = "structural", f"{c.reason.split(': a ship')[0]}: {BARE_MAST_REASON}", {}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
+    # a bicycle parked on a build or carried by it is no propulsion of that build: a Steel Horse of its own only
+    # by itself, with its lamp or basket [000 ch.H]
+    steeds = [i for i in idx if classes[i].word == "steed" and roles.get(i) is not None and
+              roles[i].source == "part" and roles[i].role == "propulsion"]
+    if steeds and sum(1 for j in idx if j not in steeds and
+                      structural_kind(classes[j], model.elements[j])) > STEED_FITTINGS_MAX:
+        for i in steeds:
+            roles[i] = RoleDecision("decoration", f"{describe(model.elements[i])[1]!r}: a bicycle or motorcycle "
+                                                  "parked on or carried by the build: not its propulsion, a load "
+                                                  "[000 ch.H; §9.1]", "geometry")
+    # a load a vehicle carries (a container resting on its bed) is cargo, not its Structure [000 §7.1]
+    for i, sub in carried_loads(model, graph, idx, any(r.role == "propulsion" for r in roles.values())).items():
+        r = roles.get(i)
+        if r is None or (r.source == "part" and r.role in ("structural", "decoration", "weak point")):
+            roles[i] = RoleDecision("decoration", f"{classes[i].reason}; {LOAD_REASON.format(name=sub)}", "geometry")
     # read once: a name does not change with the roles
     flyer_name = _build_vehicle_name(model, idx, rooted, flying_only=True)
     piloted = _crew_place(classes, idx) or bool(flyer_name) or bool(_build_vehicle_name(model, idx, rooted))
@@ -330,11 +349,14 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 continue  # the element the joint turns in stays the weak point
             roles[i] = RoleDecision(role, f"{classes[i].reason}; {why}", "topology", dict(params))
     detached: set[int] = set()
+    blocks = _block_cores(model, graph, idx, cand, core, body, hanging, roles)
     for i in cand:
         if i in roles and roles[i].source == "topology":
             continue
         c = classes[i]
-        if i in core:
+        if i in blocks:
+            roles[i] = RoleDecision("structural", f"{c.reason}; {BLOCK_REASON}", "topology")
+        elif i in core:
             why = c.reason if c.role == "structural" else f"{c.reason}; in the rigid core"
             roles[i] = RoleDecision("structural", f"{why}{IN_CORE}",
                                     "part" if c.role == "structural" else "topology")
@@ -446,7 +468,83 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior)
     if boat:
         _sail_rig(model, graph, idx, roles)
+    _roof_levers(model, graph, idx, classes, roles)
+    _pivots(model, graph, idx, classes, roles)
     return roles
+
+
+PIVOT_REASON = "the pivot the {what} turns in on its pin or axle: an exposed pivot, a weak point [000 §7.1 " \
+               "\"exposed hinges, turrets, pivots, or other moving attachment points\"]"
+_PIVOT_WORDS = frozenset({"hole", "holes", "pin", "pins"})
+
+
+def _pivots(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """A small piece of the Structure with a pin or a hole (a Technic brick, a tile with a pin) that a moving
+    part turns in through a turning connection (a door, a lid, a ship's wheel, a tipping barrel: Non-Structural
+    or a device) is its pivot, an exposed moving attachment point: a weak point [000 §7.1]. Where the moving
+    side is a joint part itself (a hinge, a turntable) that is the weak point already; wheels turn on their
+    chassis."""
+    els = model.elements
+    inside = set(idx)
+    for i in idx:
+        r = roles.get(i)
+        words = _words_of(els[i])
+        if r is None or r.role != "structural" or r.source not in ("part", "topology") or \
+                not words & _PIVOT_WORDS or "without" in words or not is_detail_sized(els[i]) or \
+                is_connector(els[i]):
+            continue  # (a "Tap without Hole" has none; a Technic pin is what turns, not what it turns in)
+        moving = [j for j in graph.neighbors(i) if j in inside and graph.edges[i, j].get("movable") and
+                  roles.get(j) is not None and roles[j].role in ("decoration", "device") and
+                  roles[j].source not in ("annotation", "cli") and not is_connector(els[j]) and
+                  classes[j].type != "ground"]  # a pin is no moving part; a wheel turns on its chassis
+        if moving:
+            what = describe(els[moving[0]])[1]
+            roles[i] = RoleDecision("weak point", f"{r.reason.split(';')[0]}; {PIVOT_REASON.format(what=what)}",
+                                    "geometry")
+
+
+ROOF_LEVER_REASON = "a lever standing on the roof, out of the driver's reach, where a steering wheel or handlebars " \
+                    "are the Controls: a light or an aerial, an ornament [000 §9.4, §7.1]"
+
+
+def _roof_levers(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """A control stick standing on top of the build (on its roof, nothing of it higher up around the stick's
+    foot), where a steering wheel or handlebars steer the build, is no helm: old town sets stand a lever on a
+    cab's roof between its lights as a beacon or an aerial [000 §9.4]. A stick in a cockpit (open or closed),
+    or beside a console on a space buggy's deck, or a build's only Controls, stays its Controls."""
+    els = model.elements
+    sticks = [i for i in idx if classes[i].word == "control" and is_controls(roles[i], classes[i]) and
+              roles[i].source == "part" and _words_of(els[i]) & _STICK_WORDS]  # not a console slope
+    if not sticks:
+        return
+    others = [i for i in idx if i not in sticks and _words_of(els[i]) & HELM_WORDS]  # a wheel, handlebars
+    if not others:
+        return
+    body = [i for i in idx if roles[i].role == "structural"]
+    if not body:
+        return
+    lo, hi = element_boxes(model, body)
+    done: set[int] = set()
+    for i in sticks:
+        foot = float(els[i].bbox_max[1])  # LDraw -Y is up: a piece's bottom is its largest Y
+        c = (els[i].bbox_min + els[i].bbox_max) / 2
+        # the body's pieces reaching the stick's footprint: the roof it stands on, and nothing above that
+        over = (lo[:, 0] <= c[0]) & (hi[:, 0] >= c[0]) & (lo[:, 2] <= c[2]) & (hi[:, 2] >= c[2])
+        if not over.any() or float(lo[over, 1].min()) < foot - ROOF_LEVER_TOL_LDU:
+            continue  # nothing under it, or the body rises round it (a cockpit's sides, a canopy over it)
+        if float(lo[:, 1].min()) < foot - ROOF_LEVER_TOL_LDU - ROOF_LEVEL_LDU:
+            continue  # the build rises well above the roof it stands on: a deck inside, not the top
+        roles[i] = RoleDecision("decoration", f"{classes[i].reason.split(':')[0]}: {ROOF_LEVER_REASON}", "geometry")
+        done.add(i)
+    for i in sticks:  # the stick fitted in a base judged so is that lever's too (it may lean out past the roof)
+        if i not in done and any(j in done for j in graph.neighbors(i)):
+            roles[i] = RoleDecision("decoration", f"{classes[i].reason.split(':')[0]}: {ROOF_LEVER_REASON}",
+                                    "geometry")
+
+
+_STICK_WORDS = frozenset({"stick", "lever"})
+ROOF_LEVER_TOL_LDU = 6.0  # the stick's foot sits on the roof's studs (4 LDU) with a margin
+ROOF_LEVEL_LDU = 8.0  # ... on the top level of the build: nothing of it more than a plate above that roof
 
 
 def _named_field_piece(model, graph: nx.Graph, idx: list[int], notes: dict[int, RoleNote],
@@ -481,6 +579,43 @@ def _named_field_piece(model, graph: nx.Graph, idx: list[int], notes: dict[int, 
         roles[i] = RoleDecision("weapon", f"{roles[i].reason.split(';')[0]}; moves on its joint off the carriage of "
                                           f"{name!r}, a build named a weapon with no weapon part in it: the weapon "
                                           "itself [000 §8.1]", "geometry", dict(params), f"field:{name}")
+
+
+BLOCK_REASON = ("a block of the building standing apart from its main block on the same base plate: its Structure "
+                "too (the blocks of one building) [000 §7.1 Structure]")
+
+
+def _block_cores(model, graph, idx: list[int], cand: list[int], core: set[int], body: dict[int, int],
+                 hanging: list[JointedBody], roles: dict[int, RoleDecision]) -> set[int]:
+    """The rigid cores of a building's other blocks. A building of several blocks standing on one base plate (a
+    gun platform beside the keep, a hut beside the rock: ``joining._one_build``, or blocks tied by a tree or a
+    rope, no brick between them) is one building, and each block's own rigid core is its Structure, not only
+    the biggest block's [000 §7.1 Structure]. A block stands on the building's ground and hangs on no joint (a
+    drawbridge lying on the plate swings on its hinges); its core is its largest rigid group (``body``) of at
+    least JOINTED_MIN_ELEMENTS pieces and no flat panel, as a turret body must be. Not in a vehicle: what
+    stands apart from a vehicle's body is no block of it."""
+    if any(r.role == "propulsion" for r in roles.values()):
+        return set()
+    els = model.elements
+    floor = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
+    swinging = {i for jb in hanging for i in jb.elements}
+    out: set[int] = set()
+    for comp in components_in(graph, cand):
+        if comp & core or comp & swinging:
+            continue
+        groups: dict[int, list[int]] = {}
+        for i in comp:
+            groups.setdefault(body[i], []).append(i)
+        biggest = max(groups.values(), key=lambda g: (len(g), -min(g)))
+        if len(biggest) < JOINTED_MIN_ELEMENTS or \
+                max(float(els[i].bbox_max[1]) for i in comp) < floor - GROUND_TOL_LDU:
+            continue  # a loose bit, or up off the ground
+        lo, hi = elements_box(els, biggest)
+        thin, middle, _ = sorted(float(x) for x in hi - lo)
+        if thin < PANEL_MAX_THICK_LDU and thin + MESH_TOL_LDU < PANEL_RATIO * middle:
+            continue  # flat: a ramp or a drawbridge lying on the plate, as a turret body must not be a panel
+        out.update(biggest)
+    return out
 
 
 _CHASSIS_WORDS = frozenset({"brick", "plate", "tile", "slope"})  # what a wheel is fitted to, never set in it
@@ -835,19 +970,33 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     return creations
 
 
+STEED_FITTINGS_MAX = 2  # a bicycle with its lamp and basket is still a bicycle; more bricks make it a build's load
+ROWBOAT_MAX_ELEMENTS = 60  # a build a rower sits in is a boat only when small: a dock is no boat
+ROWBOAT_REASON = "a minifig sits in it with oars in his hands: the boat he rows, Standard water propulsion " \
+                 "[000 §9.1 Propulsion: manned oars]"
+
+
 def _manned_oars(model, graph: nx.Graph, creations: list[Creation], classes) -> None:
     """A minifig aboard a boat with oars in his hands rows it: "on a seafaring craft, these might be sails,
     sternwheels, or manned oars" [000 §9.1 Propulsion; Field Construction], Standard Propulsion (oars) [000 §9.1].
     The oars stay in the minifig's creation, but while he rows their role is the boat's water propulsion (not
     his Minifig-Sized Tools [000 §3.4]: they are priced once, on the boat), and the boat lists them
     (``Creation.rowed``) so its card has the Move. Aboard: the minifig touches the boat (sits in it,
-    stands on its deck); a boat: a hull part at its bottom or water propulsion of its own."""
+    stands on its deck); a boat: a hull part at its bottom or water propulsion of its own, or a small build with
+    nothing else to drive it, on no scenery, that he sits in (``ROWBOAT_REASON``)."""
     boats = [c for c in creations if c.kind == "vehicle" and c.annotation.get("kind", "vehicle") == "vehicle" and
              (_boat_hull(model, c.elements, classes) or any(r.role == "propulsion" and r.params.get("type") == "water"
                                                              for r in c.roles.values()))]
-    if not boats:
+    # a small build with nothing that drives it, standing on no scenery, that a minifig sits in with oars in his
+    # hands is the boat he rows (a kayak of bricks has no hull part and its file may name nothing)
+    ground = {i for c in creations if c.kind == "scenery" for i in c.elements}
+    hulls = [c for c in creations if c.kind == "building" and not c.annotation.get("kind") and
+             len(c.structural_elements) <= ROWBOAT_MAX_ELEMENTS and
+             not any(r.role == "propulsion" for r in c.roles.values()) and
+             not any(j in ground for i in c.elements for j in graph.neighbors(i))]
+    if not boats and not hulls:
         return
-    owner = {i: b for b in boats for i in b.elements}
+    owner = {i: b for b in boats + hulls for i in b.elements}
     for f in creations:
         if f.kind != "minifig":
             continue
@@ -856,10 +1005,13 @@ def _manned_oars(model, graph: nx.Graph, creations: list[Creation], classes) -> 
         if not oars:
             continue
         body = [i for i in f.elements if classes[i].minifig_body]
-        aboard = Counter(id(owner[j]) for i in body for j in graph.neighbors(i) if j in owner)
+        aboard = Counter(id(owner[j]) for i in body for j in graph.neighbors(i) if j in owner and
+                         (owner[j].kind == "vehicle" or _seated(model, f.sections.get("legs") or [])))
         if not aboard:
             continue
-        boat = next(b for b in boats if id(b) == aboard.most_common(1)[0][0])
+        boat = next(b for b in boats + hulls if id(b) == aboard.most_common(1)[0][0])
+        if boat.kind == "building":
+            boat.kind, boat.kind_reason = "vehicle", ROWBOAT_REASON
         for i in oars:
             r = RoleDecision("propulsion", f"{classes[i].reason}; in the hands of a minifig aboard "
                                            f"{repr(boat.name) if boat.name else 'the boat'}: its manned oars, "
@@ -878,7 +1030,8 @@ def _motor_boats(model, creations: list[Creation], classes) -> None:
         if c.kind != "vehicle" or c.rowed or any(r.role == "propulsion" for r in c.roles.values()) or \
                 not _boat_reason(model, c.elements, classes):
             continue
-        helm = [i for i in c.elements if is_controls(c.roles[i], classes[i])]
+        helm = [i for i in c.elements if is_controls(c.roles[i], classes[i]) or
+                _words_of(model.elements[i]) & HELM_WORDS]  # a jet ski's handlebars steer it too
         if not helm:
             continue
         els = model.elements

@@ -98,14 +98,19 @@ BRICK_HEIGHT_LDU = 24.0
 _CONNECTOR_STARTS = (("technic", "axle"), ("technic", "pin"), ("technic", "bush"), ("bar",))
 
 
+def is_connector(element) -> bool:
+    """A Technic axle, pin or bush, or a bar: it holds pieces together, it is no piece of its own."""
+    words = _text_words(element.description or "")
+    return any(words[:len(w)] == w for w in _CONNECTOR_STARTS)
+
+
 def brick_count(model, idx) -> float:
     """How many bricks a handful of elements makes, as Explosive Size counts them: "the number of bricks (or
     roughly brick-sized elements)" [000 §8.1 Explosive Size]: a piece at least a brick high (along its own up)
     is one, a plate, tile or dish a third, an axle, a pin or a bar holding them together none; at least one."""
     total = 0.0
     for i in idx:
-        words = _text_words(model.elements[i].description or "")
-        if any(words[:len(w)] == w for w in _CONNECTOR_STARTS):
+        if is_connector(model.elements[i]):
             continue
         t, local = _own_points(model, i)
         if local is None:

@@ -566,14 +566,19 @@ def _built_on_propulsion(model, graph: nx.Graph, idx: list[int], roles: dict[int
 
 
 def _bare_masts(model, idx, classes) -> set[int]:
-    """The ship's masts of a build with no sail and no boat hull: spars, not Thrusters. A mast drives a ship by
-    the sails it carries [000 §9.3 sails are Thrusters]; built into a starfighter or a tower it holds it up."""
+    """The ship's masts of a build with no sail: spars, not Thrusters. A mast drives a ship by the sails it
+    carries [000 §9.3 sails are Thrusters]; built into a starfighter or a tower it holds it up. On a boat hull a
+    bare mast is still its rig (old files leave the cloth sails out: a canoe's mast and yards), unless a steering
+    wheel (no ship's wheel) steers the boat: a motor vessel's, whose masts carry a derrick or a radar."""
     masts = {i for i in idx if classes[i].role == "propulsion" and classes[i].word == "mast"}
-    if not masts or any(classes[i].word in ("boat", "sail") or model.elements[i].category.lower() == "sheet fabric"
+    if not masts or any(classes[i].word == "sail" or model.elements[i].category.lower() == "sheet fabric"
                         for i in idx):
         return set()
+    if any(classes[i].word == "boat" for i in idx) and \
+            not any(classes[i].word == "steering" and "ship" not in _words_of(model.elements[i]) for i in idx):
+        return set()  # (a ship's wheel steers a sailing ship)
     return masts
 
 
-BARE_MAST_REASON = ("a mast with no sail on a build that is no boat: a spar of its Structure, not a Thruster "
-                    "[000 §9.3 sails are Thrusters; §7.1]")
+BARE_MAST_REASON = ("a mast with no sail: a spar of its Structure (on a motor vessel steered by a wheel, a "
+                    "derrick's or a radar's), not a Thruster [000 §9.3 sails are Thrusters; §7.1]")

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..geometry.boxes import box_gaps, elements_box
 from .connectivity import add_resting, add_turning, components_in, joint_halves
-from .element_shape import RESTING_GAP_LDU, _crew_place, _own_points, cockpits, nx, oriented_box
+from .element_shape import RESTING_GAP_LDU, _crew_place, cockpits, nx, oriented_box
 from .engines import _bare_masts
 from .kinds import _boat_hull, _name_words, _names_vehicle
 from .measure import element_boxes
@@ -72,7 +72,9 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
             # figure: 21321's station module rests on the station with one)
         # a vehicle of its own touches others at its surface; a small wheeled piece plugged into a bigger body
         # (an engine intake ring on an axle inside a nacelle) is part of that body
-        plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c)
+        # a one-piece bicycle is a whole vehicle, wherever it stands: no axle plugged in, no running gear
+        steed = any(classes[i].word == "steed" for i in c)
+        plugged_only = len(c) <= PLUGGED_MAX and any(classes[i].role == "propulsion" for i in c) and not steed
         # a wing, a rotor or an engine section with no place for a pilot cannot fly by itself: it is part of
         # the craft it touches, a body with a cockpit (a wing-shaped plate lying against a building stays
         # apart; 10029's lander stages rest on each other with no connector found) [000 §9.1, §9.3]
@@ -80,7 +82,7 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         propelled = [i for i in c if classes[i].role == "propulsion" and i not in bare]
         # one wheel (a rim, with or without its tyre) carries no vehicle: a hull section with a wheel rim built in
         # is a section of the craft it touches, not a vehicle of its own [000 §9.1]
-        wheels = [i for i in propelled if classes[i].type == "ground"]
+        wheels = [i for i in propelled if classes[i].type == "ground" and classes[i].word != "steed"]
         lone_wheel = bool(wheels) and _wheel_count(lo, hi, wheels) < 2
         drives = [i for i in propelled if not (lone_wheel and classes[i].type == "ground")]
         # (a seat on a rotor with no cockpit is a swivel chair: it flies no one anywhere)
@@ -99,9 +101,14 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
                 drives = [i for i in drives if i not in plating]
         # running gear with no body of its own, off the ground (a chain round a build's pulleys): its mechanism
         gear_only = bool(propelled) and all(classes[i].type == "ground" for i in propelled) and \
-            not any(structural_kind(classes[i], els[i]) for i in c) and float(hi[c, 1].max()) < floor - GROUND_TOL_LDU
-        if drives and not plugged_only and not loose_wing and not gear_only:
+            not any(structural_kind(classes[i], els[i]) for i in c) and float(hi[c, 1].max()) < floor - GROUND_TOL_LDU \
+            and not steed
+        # wheels on Technic axles, pins and blocks with no body and no seat (a car's steered front axle whose
+        # pivot pin the connector data missed) are the running gear of the body they touch, no vehicle of their own
+        axle_set = _axle_set(els, c, classes, propelled) and not crewed[k] and not steed
+        if drives and not plugged_only and not loose_wing and not gear_only and not axle_set:
             continue
+        plugged = plugged_only and not axle_set  # a wheel set touching a body runs under it: no need to be inside
         # boxes farther than the gap from the component's box cannot be near any of its elements
         c_lo, c_hi = lo[c].min(axis=0), hi[c].max(axis=0)
         if np.isfinite(c_lo).all() and np.isfinite(c_hi).all():
@@ -114,17 +121,17 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
         if not len(others):
             continue
         for i in c:
-            if plugged_only:
+            if plugged:
                 depth = np.minimum(hi[others], hi[i]) - np.maximum(lo[others], lo[i])
                 near = others[(depth >= PLUGGED_DEPTH_LDU).all(axis=1)]
             else:
                 gap = box_gaps(lo[others], hi[others], lo[i], hi[i])
                 near = [j for j in others[gap <= RESTING_GAP_LDU] if _near_own(model, i, int(j), part_boxes)]
             near = [j for j in near if size[root(int(comp_of[j]))] >= size[root(k)] and root(int(comp_of[j])) != root(k)
-                    and (plugged_only or not loose_wing or crewed[root(int(comp_of[j]))])]
+                    and (plugged or not loose_wing or crewed[root(int(comp_of[j]))])]
             if near:
                 j = int(max(near, key=lambda j: size[root(int(comp_of[j]))]))
-                add_resting(graph, i, j, "plugged into it (overlapping, no connector found)" if plugged_only else
+                add_resting(graph, i, j, "plugged into it (overlapping, no connector found)" if plugged else
                             "rests on or against it (touching, no connector)")
                 a, b = root(k), root(int(comp_of[j]))
                 parent[a] = b
@@ -143,6 +150,16 @@ def _join_resting(model, graph: nx.Graph, comps: list[list[int]], classes) -> li
     for k, c in enumerate(comps):
         merged.setdefault(root(k), []).extend(c)
     return [sorted(v) for v in merged.values()]
+
+
+AXLE_SET_MAX = 24  # a wheel set with its axles, pins and steering blocks is a few pieces
+
+
+def _axle_set(els, c: list[int], classes, propelled: list[int]) -> bool:
+    """``c`` is a set of wheels and the Technic pieces they turn on, nothing else (no brick, plate, seat)."""
+    return bool(propelled) and len(c) <= AXLE_SET_MAX and \
+        all(classes[i].type == "ground" for i in propelled) and \
+        all(i in propelled or _name_words(els[i].description or "")[:1] == ["technic"] for i in c)
 
 
 def _turned(e) -> bool:
@@ -178,12 +195,13 @@ def _near_own(model, i: int, j: int, part_boxes: dict) -> bool:
     # oriented boxes hold air too (a wedge plate's cut corner, a droid's arms): a corner of one piece lies within
     # the gap of the other's own box
     for p, q in ((i, j), (j, i)):
-        t, local = _own_points(model, p)
+        own = part_boxes.get(els[p].part)  # its own box, as ``oriented_box`` measured it above
         pts = model.mesh.element_triangles(q).reshape(-1, 3).astype(float)
-        if local is None or not len(pts):
+        if own is None or not len(pts):
             return True
+        t = np.asarray(els[p].transform, dtype=float)
         inside = np.linalg.solve(t[:3, :3], (pts - t[:3, 3]).T).T
-        out = np.maximum(0.0, np.maximum(local.min(axis=0) - inside, inside - local.max(axis=0)))
+        out = np.maximum(0.0, np.maximum(own[0] - inside, inside - own[1]))
         if float(np.min(np.linalg.norm(out, axis=1))) <= RESTING_GAP_LDU:
             return True
     return False

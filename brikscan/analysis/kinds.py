@@ -12,7 +12,7 @@ from .annotations import file_stem, letter_wing
 from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, HELM_WORDS, _extent, _local_y, _words_of, cockpits, nx
 from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import GENERIC_NAMES, _holding_submodels, name_words
-from .roles import describe
+from .roles import STEED_REASON, describe
 
 
 ROOTED_MIN = 8  # a build with this many pieces on its base plate ...
@@ -67,7 +67,8 @@ def _is_the_model(model, idx) -> bool:
 
 _BOAT_NAMES = {"boat", "boats", "raft", "rafts", "canoe", "canoes", "dinghy", "rowboat", "lifeboat", "kayak",
                "barge", "yacht", "ferry", "sailboat", "houseboat", "catamaran", "galley", "galleon", "schooner",
-               "sloop", "frigate", "ship", "ships"}
+               "sloop", "frigate", "ship", "ships", "jetski", "jetskis", "speedboat", "speedboats", "motorboat",
+               "motorboats", "powerboat", "tugboat", "trawler", "submarine"}
 _NOT_AT_SEA = {"space", "star", "air", "sky", "rocket", "mother", "cloud"}  # a "space ship" flies
 
 
@@ -145,10 +146,20 @@ _ROBOT_NAMES = {"robot", "robots", "droid", "droids", "android", "androids"}
 _BEAST_NAMES = {"dragon", "dragons", "scorpion", "scorpions", "spider", "spiders", "snake", "snakes", "serpent",
                 "crocodile", "alligator", "shark", "octopus", "squid", "kraken", "dinosaur", "dino", "raptor",
                 "rex", "wolf", "bear", "lion", "tiger", "elephant", "mammoth", "eagle", "monster", "beast",
-                "golem", "troll", "whale", "crab", "lobster", "beetle", "wyvern", "hydra", "griffin", "gryphon"}
+                "golem", "troll", "whale", "crab", "lobster", "beetle", "wyvern", "hydra", "griffin", "gryphon",
+                # the farm, the pond and the zoo: a brick-built cow is an animal as a dragon is [000 §10.1]
+                "cow", "cows", "bull", "ox", "calf", "pig", "sheep", "lamb", "goat", "horse", "pony", "donkey",
+                "mule", "dog", "puppy", "cat", "kitten", "duck", "duckling", "goose", "swan", "chicken", "hen",
+                "rooster", "bird", "owl", "parrot", "penguin", "pelican", "flamingo", "frog", "toad", "turtle",
+                "tortoise", "rabbit", "bunny", "mouse", "rat", "squirrel", "hedgehog", "fox", "deer", "reindeer",
+                "moose", "elk", "camel", "giraffe", "zebra", "rhino", "hippo", "gorilla", "ape", "monkey",
+                "kangaroo", "koala", "panda", "fish", "dolphin", "jellyfish", "seahorse", "bee", "ant", "butterfly",
+                "dragonfly", "ladybird", "ladybug", "snail", "lizard", "unicorn", "pegasus", "phoenix"}
 
 
-_SWIMMERS = {"shark", "octopus", "squid", "kraken", "whale", "snake", "snakes", "serpent", "eagle"}  # no feet
+_SWIMMERS = {"shark", "octopus", "squid", "kraken", "whale", "snake", "snakes", "serpent", "eagle", "fish", "dolphin",
+             "jellyfish", "seahorse", "snail", "bird", "owl", "parrot", "bee", "butterfly", "dragonfly",
+             "phoenix"}  # no feet to walk on (they swim, fly or creep)
 
 
 def _beast_name(model, idx, walking: bool = False) -> str:
@@ -224,6 +235,41 @@ _CARGO_NAMES = {"container", "containers", "crate", "crates", "cargo", "load", "
                 "barrel", "barrels", "chest", "chests"}
 
 
+LOAD_REASON = "a load the vehicle carries (a placed submodel named {name!r}), resting on it with no connector: " \
+              "cargo, not an integral part of its Structure, free [000 §7.1 Non-Structural Elements]"
+
+
+def carried_loads(model, graph: nx.Graph, idx: list[int], vehicle: bool) -> dict[int, str]:
+    """A placed submodel named cargo by its last word ("container", "crate", "pallet"), part of a bigger build
+    that moves and touching the rest of it only by resting contact, no connector (a container standing on a
+    truck's tipping bed), is the load the vehicle carries: {element: its submodel's name}. The same submodel
+    standing alone on the ground is cargo scenery (``_cargo_name``); a box body built onto a van with studs is
+    its cargo hold, Structure [000 §7.1 Vehicle: cargo hold]."""
+    if not vehicle:
+        return {}
+    inside = set(idx)
+    placed: dict[tuple, list[int]] = {}
+    names: dict[tuple, str] = {}
+    for i in idx:
+        e = model.elements[i]
+        for k, sub in enumerate(e.submodel_path):
+            words = _name_words(sub)
+            if words and words[-1] in _CARGO_NAMES and k < len(e.refs):
+                key = tuple(e.refs[:k + 1])
+                placed.setdefault(key, []).append(i)
+                names[key] = sub
+                break
+    out: dict[int, str] = {}
+    for key, load in placed.items():
+        mine = set(load)
+        if 2 * len(mine) >= len(idx):
+            continue  # the build is the load itself (or mostly): judged as a whole, by its name
+        links = [graph.edges[i, j] for i in load for j in graph.neighbors(i) if j in inside and j not in mine]
+        if links and all(d.get("source") == "contact" for d in links):
+            out.update((i, names[key]) for i in load)
+    return out
+
+
 def _cargo_name(model, idx) -> str:
     """The first of the build's own submodels (not the set's file) whose name's last word names cargo ("container
     3", "cargo crate"); "" when none does."""
@@ -286,6 +332,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
         return "creature", f"named a beast ({file_stem(beast)!r}) with no cockpit: alive, it acts by itself, a " \
                            "Creature [000 §10]"
     prop = [i for i in idx if roles[i].role == "propulsion"]
+    if any(classes[i].word == "steed" for i in prop) and not any(roles[i].role == "structural" for i in idx):
+        # a bicycle by itself, perhaps with its lamp (one carried on a car's roof is the car's load)
+        return "vehicle", f"{describe(model.elements[next(i for i in prop if classes[i].word == 'steed')])[1]}: " \
+                          f"{STEED_REASON}"
     if prop and len(idx) <= LOOSE_GEAR_MAX and \
             not any(roles[i].role in ("structural", "weapon", "device", "crew") for i in idx):
         return "scenery", f"{len(idx)} element(s) of running gear or engine and no body to carry: a spare part " \
@@ -299,7 +349,9 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
     if boat:
         return "vehicle", boat
     # a pilot's place, not a pane judged the furniture of a room
-    cockpit = [i for i in cockpits(model, idx, classes) if roles[i].source != FURNITURE]
+    # (nor the cab of a device: a crane's cab, in a submodel named a crane, is its operator's place)
+    cockpit = [i for i in cockpits(model, idx, classes) if roles[i].source != FURNITURE and
+               not (roles[i].role == "device" and roles[i].source == "annotation")]
     place = _place_name(model, idx) if cockpit else ""
     if place:  # a control tower's windscreen and consoles: the room its crew works in, no craft's cockpit
         return "building", f"named a place ({file_stem(place)!r}), with no propulsion: its windscreen and " \

@@ -405,6 +405,16 @@ def is_horse(model, creation: Creation, rules) -> str:
     return ""
 
 
+def is_steed(model, creation: Creation) -> str:
+    """The one-piece bicycle or motorcycle a Vehicle is (a Steel Horse [000 ch.H]), else ""."""
+    from .roles import is_steed_part
+
+    if creation.kind != "vehicle" or creation.structural_elements:
+        return ""  # (a car carrying a bicycle is a car)
+    return next(((model.elements[i].description or "").strip("~ ") for i in creation.elements
+                 if is_steed_part(model.elements[i].description or "")), "")
+
+
 VERMIN_MAX_OTHERS = 2  # a one-piece animal may rest on a tile or two and still be Vermin (brikscan's judgment)
 
 
@@ -467,9 +477,10 @@ def animal_units(model, creations: list[Creation], ann) -> None:
             break
 
 
-def horse_profile(creation: Creation, rules) -> UnitProfile:
+def horse_profile(creation: Creation, rules, steel: bool = False) -> UnitProfile:
     """The Horse: Size 2, SL ½, Move 10", Half Mind, free natural attack, 7 CP [000 ch.H], varieties and armour
-    by annotation (``variety=steel|flying|gun``, ``barding=body|heavy``)."""
+    by annotation (``variety=steel|flying|gun``, ``barding=body|heavy``). ``steel``: a one-piece bicycle or
+    motorcycle, a Steel Horse unless annotated otherwise."""
     h = rules.creatures.horse
     src = creation.annotation_source or "annotation"
     p = UnitProfile(skill=h.mind_die, move_in=h.move_in, armor=h.armor,
@@ -477,7 +488,7 @@ def horse_profile(creation: Creation, rules) -> UnitProfile:
                     mind_reason=f"Half Mind ({h.half_mind}) {h.mind_die} [000 §10.1 Minds]", unit_inches=h.size)
     cost = h.cost
     why = [f"a Horse is {h.cost:g} CP {h.source}"]
-    variety = _split(creation.annotation.get("variety"))
+    variety = _split(creation.annotation.get("variety")) or (["steel"] if steel else [])
     key = "_".join(sorted(variety, key=lambda v: ("steel", "flying", "gun").index(v)
                           if v in ("steel", "flying", "gun") else 9))
     if variety:
@@ -505,8 +516,9 @@ def horse_profile(creation: Creation, rules) -> UnitProfile:
             p.warnings.append(f"{src}: unknown Horse armor {barding!r} (body, heavy)")
     p.fixed_cost = cost
     p.cost_reason = "; ".join(why)
-    p.notes.append(f"Unarmed Attack: Use {h.attack_use:g}, CC, Damage {h.attack_damage}, free (kick or bite) "
-                   "[000 ch.H Horse Weapons]")
+    if "steel" not in variety:  # a machine has no kick or bite [000 ch.H Steel Horse]
+        p.notes.append(f"Unarmed Attack: Use {h.attack_use:g}, CC, Damage {h.attack_damage}, free (kick or bite) "
+                       "[000 ch.H Horse Weapons]")
     return p
 
 

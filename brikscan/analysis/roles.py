@@ -82,6 +82,9 @@ _STRUCTURAL = {"brick", "plate", "slope", "panel", "wall", "window", "glass", "a
                "round", "castle", "rock", "duplo", "hull", "cockpit", "windscreen", "door", "dish", "quarter",
                "tail", "bow", "stern", "aircraft", "space", "column", "pillar", "stairs", "ladder", "house",
                "building", "beam", "frame", "platform", "plane", "truck"}
+_LINKAGE = frozenset({"arm", "arms", "link", "links", "knuckle", "knuckles", "rack", "joint", "bearing", "portal",
+                      "spindle"})  # steering gear at the wheels
+_WHEEL_MOUNTS = frozenset({"holder", "holders", "arch", "arches", "well", "wells"})  # "Wheel Holder": no wheel
 _BODY = {"torso": "torso", "hips": "hips", "leg": "leg", "legs": "leg", "arm": "arm", "hand": "hand",
          "head": "head", "skeleton": "torso"}
 
@@ -139,6 +142,33 @@ def words(text: str) -> list[str]:
     return [w for w in re.split(r"[^a-z0-9]+", (text or "").lower()) if w]
 
 
+HINGE_BASE_MIN_LDU = (40.0 - 2.0, 80.0 - 2.0)  # 2 x 4 studs (a margin for the fallback meshes): a plate, not a fitting
+
+
+def _spans(element, least: tuple[float, float]) -> bool:
+    """The element's footprint (its two longest sides) is at least ``least`` (the shorter, the longer)."""
+    if getattr(element, "bbox_max", None) is None:
+        return False
+    _, middle, large = sorted(float(x) for x in (element.bbox_max - element.bbox_min))
+    return middle >= least[0] and large >= least[1]
+
+
+STEED_REASON = "a one-piece bicycle or motorcycle, a single rider's Horse-sized machine: a Steel Horse, no Mind " \
+               "[000 ch.H Horse Varieties: \"Motorcycles, ... tricycles\"]"
+_STEED_WORDS = frozenset({"bicycle", "tricycle", "motorcycle", "motorbike"})
+
+
+def is_steed_part(description: str) -> bool:
+    """A one-piece bicycle, tricycle or motorcycle ("Minifig Bicycle (Complete)", "Motorcycle Dirt Bike ...
+    (Complete)"): no frame or fairing of a brick-built bike, no tile printed with one."""
+    dwords = words((description or "").lstrip("~_=|"))
+    if not dwords or dwords[0] not in _STEED_WORDS | {"minifig"} or "pattern" in dwords or "sticker" in dwords:
+        return False
+    lead = set(dwords[:3])
+    return bool(lead & {"bicycle", "tricycle"}) and "frame" not in dwords or \
+        bool(lead & {"motorcycle", "motorbike"}) and "complete" in dwords
+
+
 def classify_part(element, org_type: str = "") -> PartClass:
     """The role a part suggests by its category and the first words of its description."""
     if getattr(element, "hose", False):  # an LSynth hose: one flexible element [000 §7.1 Non-Structural]
@@ -153,16 +183,23 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if not dwords:
         return PartClass(None, f"unknown part {element.part}")
     first = dwords[0]
+    if is_steed_part(desc):
+        return PartClass("propulsion", f"'{desc}': {STEED_REASON}", "ground", word="steed")
     is_minifig = first == "minifig" or (cwords[:1] == ["minifig"])
     lead = dwords[1:] if first in ("minifig", "technic", "duplo", "~minifig") else dwords
     lead2 = lead[:2]
     label = f"'{desc}'"
     if is_minifig and lead[:2] == ["robot", "leg"]:  # an astromech droid's legs: a minifig's [000 §9.5]
         return PartClass("crew", f"minifig leg {label}", minifig_body="leg")
+    if first == "figure" and cwords[:1] == ["figure"]:
+        # "Figure Fabuland Torso", "... Leg", "... Hips Hinge": a figure of another line is built as a minifig is,
+        # a Creature of its own [000 §9.5 The Minifig]; its head is named for the animal it is ("Pig Head")
+        body = next((_BODY[w] for w in dwords[1:4] if w in _BODY), "")
+        if body:
+            return PartClass("crew", f"figure {body} {label}", minifig_body=body)
     if "robot" in dwords and "body" in dwords[dwords.index("robot"):]:  # "Cylinder 2 x 2 x 2 Robot Body"
         return PartClass("crew", f"minifig torso {label}: a droid's body", minifig_body="torso", word="robot")
     if is_minifig:
-        # "Minifig Mechanical Torso", "... Mechanical Legs": a battle droid's body is a minifig's [000 §9.5]
         # "Minifig Mechanical Torso", "... Legs", "... Head": a battle droid's body is a minifig's [000 §9.5]; its
         # arms stay accessories, his where they are fitted to him (one on a tripod is a camera's stand)
         body = next((_BODY[w] for w in lead[1:2] if w in _BODY and _BODY[w] in ("torso", "hips", "leg", "head")),
@@ -210,9 +247,17 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if "train" in dwords[:3] and "motor" in dwords[:5]:  # "Electric Train Motor 12V ...": its driven wheels
         return PartClass("propulsion", f"{label}: a train motor drives the locomotive along its rails: ground "
                                        "propulsion [000 §9.1]", "ground", "wheel")
+    if "steering" in lead2 and set(lead[lead.index("steering") + 1:]) & _LINKAGE:
+        # "Technic Steering Arm", "... Steering Wheel Bearing", "... Steering Link": at the wheels, no helm
+        return PartClass("weak point", f"{label}: steering linkage at the wheels, out of the driver's reach: a "
+                                       "moving joint, a weak point [000 §7.1]", word="hinge")
     if "steering" in lead2 or ("ship" in dwords[:3] and "wheel" in dwords[:3]):
         return PartClass("device", f"{label}: a steering wheel is the Controls [000 §9.4]", word="steering")
-    for w in lead2:
+    for k, w in enumerate(lead2):
+        if w in _PROPULSION and lead[k + 1:k + 2] and lead[k + 1] in _WHEEL_MOUNTS:
+            # "Car Wheel Holder 2 x 2 with Suspension", "Wheel Arch": what a wheel is held in, the chassis
+            return PartClass("structural", f"{label}: holds a {w}, it does not roll: the chassis [000 §7.1 "
+                                           "Vehicle: chassis]", word="chassis")
         if w in _PROPULSION and not (first in ("tile", "sticker", "plate", "brick") and w != first):
             return PartClass("propulsion", f"{label}: '{w}' is {_PROPULSION[w]} propulsion [000 §9.1]",
                              _PROPULSION[w], w)
@@ -237,6 +282,11 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if "control" in lead2 or "stick" in lead2 and first == "hinge" or set(dwords[1:]) & _CONTROLS:
         return PartClass("device", f"{label}: controls or a console are the Controls [000 §9.4 Piloting]",
                          "controls", "control")
+    if first == "hinge" and dwords[1:2] == ["plate"] and "base" in dwords and _spans(element, HINGE_BASE_MIN_LDU):
+        # "Hinge Plate 2 x 9 Base": a tipper truck's chassis, a plate of the build; the joint is its top half
+        return PartClass("structural", f"{label}: the base half of a hinge plate, at least 2 x 4 studs: a plate of "
+                                       "the build; the half that swings on it is the weak point [000 §7.1]",
+                         word="plate")
     if first in _WEAK or (first == "technic" and lead[:1] == ["turntable"]) or \
             {"finger", "fingers"} & set(dwords):  # "Arm Piece with 2 Fingers": one half of a finger hinge
         return PartClass("weak point", f"{label}: a moving joint (hinge/turntable) is a weak point [000 §7.1]",

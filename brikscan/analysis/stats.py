@@ -587,7 +587,10 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     creation.size = m
     core = rules.minifig_weapons is not None and rules.creatures is not None  # the Core Rules tables (2010)
     special = ""
-    if core and creation.kind == "creature":
+    steed = MR.is_steed(model, creation) if core else ""
+    if steed:
+        special = "horse"  # a one-piece bicycle or motorcycle: a Steel Horse [000 ch.H Horse Varieties]
+    elif core and creation.kind == "creature":
         if MR.is_horse(model, creation, rules):
             special = "horse"
         elif MR.is_vermin(model, creation) and not creation.annotation.get("size"):
@@ -696,7 +699,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             # the walk is still priced at the full Move (the armour's own 2 CP is its price)
             move_in = _half_speed(props[0], rules, rules.minifig_weapons.items[armor_key].label, notes)
     elif special == "horse":
-        profile = MR.horse_profile(creation, rules)
+        profile = MR.horse_profile(creation, rules, steel=bool(steed))
         warnings.extend(profile.warnings)
         armor = profile.armor or armor  # barding: 1d10, or Deflection [000 ch.H Horse Armor]
         stowed = [i for i in creation.elements if creation.roles[i].role == "weapon"]
