@@ -39,8 +39,8 @@ from .kinds import (LOAD_REASON, _beast_name, _boat_hull, _boat_reason, _build_v
 from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .minifig_rules import _seated
-from .mounts import (IN_CORE, GROUND_TOL_LDU, describe_element, flies, furniture, is_detail_sized, is_open, landing_struts,
-                     mounts)
+from .mounts import (IN_CORE, GROUND_TOL_LDU, describe_element, flies, furniture, is_detail_sized, is_open,
+                     landing_struts, mounts)
 from .moving_parts import (CLOSER_REASON, JOINTED_MIN_ELEMENTS, LOCKED_REASON, PANEL_MAX_THICK_LDU, PANEL_RATIO,
                            _closes_opening, _device_arms, _interior_roles, _jointed_body_role, _locked, limb_chains,
                            turns_level)
@@ -210,16 +210,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 role, reason, params = "structural", f"{c.reason.split(': a ship')[0]}: {BARE_MAST_REASON}", {}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
-    # a bicycle parked on a build or carried by it is no propulsion of that build: a Steel Horse of its own only
-    # by itself, with its lamp or basket [000 ch.H]
-    steeds = [i for i in idx if classes[i].word == "steed" and roles.get(i) is not None and
-              roles[i].source == "part" and roles[i].role == "propulsion"]
-    if steeds and sum(1 for j in idx if j not in steeds and
-                      structural_kind(classes[j], model.elements[j])) > STEED_FITTINGS_MAX:
-        for i in steeds:
-            roles[i] = RoleDecision("decoration", f"{describe(model.elements[i])[1]!r}: a bicycle or motorcycle "
-                                                  "parked on or carried by the build: not its propulsion, a load "
-                                                  "[000 ch.H; §9.1]", "geometry")
+    _parked_steeds(model, idx, classes, roles)
     # a load a vehicle carries (a container resting on its bed) is cargo, not its Structure [000 §7.1]
     for i, sub in carried_loads(model, graph, idx, any(r.role == "propulsion" for r in roles.values())).items():
         r = roles.get(i)
@@ -473,6 +464,21 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     return roles
 
 
+STEED_FITTINGS_MAX = 2  # a bicycle with its lamp and basket is still a bicycle; more bricks make it a build's load
+PARKED_REASON = "a bicycle or motorcycle parked on or carried by the build: not its propulsion, a load [000 ch.H; §9.1]"
+
+
+def _parked_steeds(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """A one-piece bicycle or motorcycle parked on a build or carried by it is no propulsion of that build: it is
+    a Steel Horse of its own only by itself, with its lamp or basket [000 ch.H]."""
+    steeds = [i for i in idx if classes[i].word == "steed" and roles.get(i) is not None and
+              roles[i].source == "part" and roles[i].role == "propulsion"]
+    if steeds and sum(1 for j in idx if j not in steeds and
+                      structural_kind(classes[j], model.elements[j])) > STEED_FITTINGS_MAX:
+        for i in steeds:
+            roles[i] = RoleDecision("decoration", f"{describe(model.elements[i])[1]!r}: {PARKED_REASON}", "geometry")
+
+
 PIVOT_REASON = "the pivot the {what} turns in on its pin or axle: an exposed pivot, a weak point [000 §7.1 " \
                "\"exposed hinges, turrets, pivots, or other moving attachment points\"]"
 _PIVOT_WORDS = frozenset({"hole", "holes", "pin", "pins"})
@@ -534,12 +540,11 @@ def _roof_levers(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
             continue  # nothing under it, or the body rises round it (a cockpit's sides, a canopy over it)
         if float(lo[:, 1].min()) < foot - ROOF_LEVER_TOL_LDU - ROOF_LEVEL_LDU:
             continue  # the build rises well above the roof it stands on: a deck inside, not the top
-        roles[i] = RoleDecision("decoration", f"{classes[i].reason.split(':')[0]}: {ROOF_LEVER_REASON}", "geometry")
         done.add(i)
-    for i in sticks:  # the stick fitted in a base judged so is that lever's too (it may lean out past the roof)
-        if i not in done and any(j in done for j in graph.neighbors(i)):
-            roles[i] = RoleDecision("decoration", f"{classes[i].reason.split(':')[0]}: {ROOF_LEVER_REASON}",
-                                    "geometry")
+    # the stick fitted in a base judged so is that lever's too (it may lean out past the roof)
+    done |= {i for i in sticks if any(j in done for j in graph.neighbors(i))}
+    for i in done:
+        roles[i] = RoleDecision("decoration", f"{classes[i].reason.split(':')[0]}: {ROOF_LEVER_REASON}", "geometry")
 
 
 _STICK_WORDS = frozenset({"stick", "lever"})
@@ -970,7 +975,6 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
     return creations
 
 
-STEED_FITTINGS_MAX = 2  # a bicycle with its lamp and basket is still a bicycle; more bricks make it a build's load
 ROWBOAT_MAX_ELEMENTS = 60  # a build a rower sits in is a boat only when small: a dock is no boat
 ROWBOAT_REASON = "a minifig sits in it with oars in his hands: the boat he rows, Standard water propulsion " \
                  "[000 §9.1 Propulsion: manned oars]"
