@@ -338,33 +338,36 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         for i in jb.elements:
             if keep_joint and rest.get(i) == "joint":
                 continue  # the element the joint turns in stays the weak point
-            roles[i] = RoleDecision(role, f"{classes[i].reason}; {why}", "topology", dict(params))
+            base = roles[i].reason if i in bare_masts and i in roles else classes[i].reason
+            roles[i] = RoleDecision(role, f"{base}; {why}", "topology", dict(params))
     detached: set[int] = set()
     blocks = _block_cores(model, graph, idx, cand, core, body, hanging, roles)
     for i in cand:
         if i in roles and roles[i].source == "topology":
             continue
         c = classes[i]
+        # what its part said (a bare mast's: a spar's, not a Thruster's)
+        base = roles[i].reason if i in bare_masts and i in roles else c.reason
         if i in blocks:
-            roles[i] = RoleDecision("structural", f"{c.reason}; {BLOCK_REASON}", "topology")
+            roles[i] = RoleDecision("structural", f"{base}; {BLOCK_REASON}", "topology")
         elif i in core:
-            why = c.reason if c.role == "structural" else f"{c.reason}; in the rigid core"
+            why = base if c.role == "structural" else f"{base}; in the rigid core"
             roles[i] = RoleDecision("structural", f"{why}{IN_CORE}",
                                     "part" if c.role == "structural" else "topology")
         elif i in closers:
-            roles[i] = RoleDecision("structural", f"{c.reason}; {CLOSER_REASON}", "topology")
+            roles[i] = RoleDecision("structural", f"{base}; {CLOSER_REASON}", "topology")
         elif rest.get(i) == "joint" and not _JOINT_WORDS & _words_of(model.elements[i]):
-            roles[i] = RoleDecision("decoration", f"{c.reason}; swings on a movable joint off the rigid core (a "
+            roles[i] = RoleDecision("decoration", f"{base}; swings on a movable joint off the rigid core (a "
                                                   "shutter, a casement, a flap): a moving part, Non-Structural "
                                                   "[000 §7.1 \"moving\"]", "topology")
         elif rest.get(i) == "joint":
-            roles[i] = RoleDecision("weak point", f"{c.reason}; on a movable joint (hinge/turntable/pivot) off "
+            roles[i] = RoleDecision("weak point", f"{base}; on a movable joint (hinge/turntable/pivot) off "
                                                   "the rigid core: a weak point [000 §7.1]", "topology")
         elif rest.get(i) == "beyond":
-            roles[i] = RoleDecision("decoration", f"{c.reason}; hangs off the rigid core by a movable joint: "
+            roles[i] = RoleDecision("decoration", f"{base}; hangs off the rigid core by a movable joint: "
                                                   "Non-Structural [000 §7.1]", "topology")
         else:
-            roles[i] = RoleDecision("decoration", f"{c.reason}; not built into the main Structure "
+            roles[i] = RoleDecision("decoration", f"{base}; not built into the main Structure "
                                                   "(Non-Structural) [000 §7.1]", "topology")
             detached.add(i)
     # geometry: whatever encloses an interior is Structural [000 §7.1]; moving bodies (turrets, doors, lids on
