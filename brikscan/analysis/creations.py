@@ -41,9 +41,8 @@ from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, 
 from .minifig_rules import _seated
 from .mounts import (IN_CORE, GROUND_TOL_LDU, describe_element, flies, furniture, is_detail_sized, is_open,
                      landing_struts, mounts)
-from .moving_parts import (CLOSER_REASON, JOINTED_MIN_ELEMENTS, LOCKED_REASON, PANEL_MAX_THICK_LDU, PANEL_RATIO,
-                           _closes_opening, _device_arms, _interior_roles, _jointed_body_role, _locked, limb_chains,
-                           turns_level)
+from .moving_parts import (CLOSER_REASON, JOINTED_MIN_ELEMENTS, LOCKED_REASON, _closes_opening, _device_arms,
+                           _interior_roles, _jointed_body_role, _locked, flat_panel, limb_chains, turns_level)
 from .naming import GENERIC_NAMES, _common_submodel, _unique_names, file_name_for, mostly_in, name_words
 from .roles import (JointedBody, PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker,
                     jointed_bodies, parse_override, select_elements, structural_kind)
@@ -620,7 +619,7 @@ def _block_cores(model, graph, idx: list[int], cand: list[int], core: set[int], 
             continue  # a loose bit, or up off the ground
         lo, hi = elements_box(els, biggest)
         thin, middle, _ = sorted(float(x) for x in hi - lo)
-        if thin < PANEL_MAX_THICK_LDU and thin + MESH_TOL_LDU < PANEL_RATIO * middle:
+        if flat_panel(thin, middle):
             continue  # flat: a ramp or a drawbridge lying on the plate, as a turret body must not be a panel
         out.update(biggest)
     return out

@@ -332,10 +332,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
         return "creature", f"named a beast ({file_stem(beast)!r}) with no cockpit: alive, it acts by itself, a " \
                            "Creature [000 §10]"
     prop = [i for i in idx if roles[i].role == "propulsion"]
-    if any(classes[i].word == "steed" for i in prop) and not any(roles[i].role == "structural" for i in idx):
+    steed = next((i for i in prop if classes[i].word == "steed"), None)
+    if steed is not None and not any(roles[i].role == "structural" for i in idx):
         # a bicycle by itself, perhaps with its lamp (one carried on a car's roof is the car's load)
-        return "vehicle", f"{describe(model.elements[next(i for i in prop if classes[i].word == 'steed')])[1]}: " \
-                          f"{STEED_REASON}"
+        return "vehicle", f"{describe(model.elements[steed])[1]}: {STEED_REASON}"
     if prop and len(idx) <= LOOSE_GEAR_MAX and \
             not any(roles[i].role in ("structural", "weapon", "device", "crew") for i in idx):
         return "scenery", f"{len(idx)} element(s) of running gear or engine and no body to carry: a spare part " \

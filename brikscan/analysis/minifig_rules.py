@@ -16,7 +16,7 @@ from ..geometry.boxes import box_gaps
 from .creation import Creation
 from .measure import _element_points, element_boxes
 from .naming import _unit_notes
-from .roles import words as _words
+from .roles import is_steed_part, words as _words
 
 CLASSES = ("S", "M", "L")
 CONTROL_REACH_LDU = 12.0  # a minifig's hand or body this close to a vehicle's Controls is at them
@@ -407,8 +407,6 @@ def is_horse(model, creation: Creation, rules) -> str:
 
 def is_steed(model, creation: Creation) -> str:
     """The one-piece bicycle or motorcycle a Vehicle is (a Steel Horse [000 ch.H]), else ""."""
-    from .roles import is_steed_part
-
     if creation.kind != "vehicle" or creation.structural_elements:
         return ""  # (a car carrying a bicycle is a car)
     return next(((model.elements[i].description or "").strip("~ ") for i in creation.elements

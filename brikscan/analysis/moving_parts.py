@@ -26,6 +26,12 @@ _SIDE_WORDS = {"left", "right", "front", "back", "rear", "top", "bottom", "upper
                "l", "r"}
 
 
+def flat_panel(thin: float, middle: float) -> bool:
+    """A body this thin (its shortest extent) against its second-longest is a flat panel: a door, a drawbridge,
+    a hatch, a lid, a ramp lying on the plate (Non-Structural where it swings), no turret or block."""
+    return thin < PANEL_MAX_THICK_LDU and thin + MESH_TOL_LDU < PANEL_RATIO * middle
+
+
 def _names_panel(submodel: str) -> bool:
     """The submodel's name names a door, a hatch or a lid by its last word, numbers and trailing sides aside
     ("928 - space ship - hatch left", "castle gate 2"); "door support" names a support."""
@@ -114,7 +120,7 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
     if drive is not None and len(els) <= min(DRIVE_MAX_ELEMENTS, DRIVE_MAX_SHARE * len(idx)):  # a platform a gear rack runs out: an activated function [000 §7.1 Non-Structural]
         return ("device", f"a carriage or lift moved by a gear drive ({describe(model.elements[drive])[1]}): an "
                           "activated function, a device, Non-Structural [000 §7.1]", {}, True)
-    panel = thin < PANEL_MAX_THICK_LDU and thin + MESH_TOL_LDU < PANEL_RATIO * middle
+    panel = flat_panel(thin, middle)
     # a submodel named for a door by its last word (numbers and sides aside), as a boat's name is read:
     # "drawbridge", "castle gate 2", "hatch left"; a "door support" or the "side of door pillar" inside a castle's
     # wall section names a support and a pillar, and does not make the section a door
