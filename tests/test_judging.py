@@ -3643,3 +3643,231 @@ def test_a_one_piece_bicycle_is_a_steel_horse(tmp_path):
         a = _analyse(_model(tmp_path, "yard.ldr", BODY + [f"1 4 0 {y} 0 {ID} 4719c01.dat"]))
         got = sorted((c.kind, len(c.elements)) for c in a.creations if c.elements)
         assert got == kinds, (y, got)
+
+
+@needs_shared
+def test_a_steel_horse_with_its_lamp_is_still_one(tmp_path):
+    """A one-piece bicycle with a lamp brick on its handlebars was a vehicle whose card priced a Size 1 build of
+    bricks (6 CP), while the kind said Steel Horse only for a bare bicycle: the kind, the card and the load rule
+    now ask one question (``roles.lone_steed``): a bicycle with at most its lamp and basket is a Steel Horse
+    [000 ch.H], Size 2 and 7 CP; with more bricks it is a build's load."""
+    a = _analyse(_model(tmp_path, "bike.ldr", [f"1 4 0 0 0 {ID} 4719c01.dat", f"1 14 0 -40 -95 {ID} 3005.dat"]))
+    (card,) = [k for k in a.cards if k.creation.elements]
+    assert len(card.creation.elements) == 2 and "Steel Horse" in card.creation.kind_reason
+    assert (card.creation.kind, card.size, card.armor, card.total_cost) == ("vehicle", 2, "1d10", 7), \
+        (card.creation.kind, card.size, card.armor, card.total_cost)
+
+
+# a truck's chassis front: a 1 x 6 brick and four clip plates under a 6 x 6 plate held up by three more bricks
+CHASSIS = [f"1 4 0 -48 -130 {ID} 3009.dat"] + [f"1 4 0 -56 {z} {ID} 3009.dat" for z in (-30, -50, -90)] + \
+    [f"1 15 {x} -56 -130 {ID} 6019.dat" for x in (-30, -10, 10, 30)] + [f"1 4 0 -64 -80 {ID} 3958.dat"]
+FLIP = "1 0 0 0 -1 0 0 0 -1"  # upside down: the hood hangs from the bar's studs
+
+
+@needs_shared
+def test_a_hood_that_tilts_on_a_bar_in_clips_is_structure(tmp_path):
+    """5571's tilting hood (not in ../shared: 157 bricks) hangs on a bar held in four clips of the chassis; the
+    bar is no building element, so nothing linked the hood to the Structure and it was "not built into the main
+    Structure", Non-Structural. The bar in its clips is the hinge the hood swings on: the hood is a body on a
+    movable joint, Structure as a turret body is, and the bar is the exposed hinge, a weak point [000 §7.1]."""
+    hood = [f"1 0 0 -50 -150 {FLIP} 2486.dat", f"1 0 -50 -98 -150 {FLIP} 3024.dat",
+            f"1 0 50 -98 -150 {FLIP} 3024.dat"] + [f"1 4 0 {y} -160 {FLIP} 2456.dat" for y in (-106, -130, -154)]
+    a = _analyse(_model(tmp_path, "truck.ldr", CHASSIS + hood))
+    c, r = _role(a, "2456.dat")
+    assert len(c.elements) == len(CHASSIS + hood)
+    assert r.role == "structural" and "movable joint" in r.reason, r.reason
+    assert _role(a, "2486.dat")[1].role == "weak point"
+    assert set(c.structural_elements) >= {i for i in c.elements if a.model.elements[i].part == "2456.dat"}
+
+
+# a wagon's running gear: two bogies under a 2 x 6 plate, a buffer beam, and a magnet coupling slid into the beam
+WAGON = [f"1 0 0 -64 30 {ID} 2878c02.dat", f"1 0 0 -64 -30 {ID} 2878c02.dat",
+         "1 4 0 -56 0 0 0 1 0 1 0 -1 0 0 3795.dat", "1 4 0 -64 -50 -1 0 0 0 1 0 0 0 -1 3023.dat",
+         "1 0 0 -64 40 -1 0 0 0 1 0 0 0 -1 4022.dat", "1 0 0 -72 0 0 0 1 0 1 0 -1 0 0 4092a.dat",
+         "1 0 0 -48 70 -1 0 0 0 1 0 0 0 -1 2920.dat", "1 0 0 -44 105 -1 0 0 0 1 0 0 0 -1 2959c01.dat"]
+
+
+@needs_shared
+def test_a_train_coupling_is_held_by_its_own_buffer_beam(tmp_path):
+    """4565's wagons (not in ../shared) were split at random: the coupling slid into a wagon's buffer beam has
+    connector data but matches no connector, and the magnet on it (no connector data) touched it first, so the
+    coupling was not "lonely" and never attached to the beam it is pushed into; with a second wagon's magnet on
+    its own, the coupling went with that wagon. A part that matched no connector attaches to what it
+    interpenetrates, whatever touches it besides: each coupling stays with its own wagon, and two wagons coupled
+    are one train (a trailer is Structure of what tows it [000 §7.1 table])."""
+    big = WAGON + [f"1 4 0 {y} 0 0 0 1 0 1 0 -1 0 0 3009.dat" for y in (-80, -104, -128)]
+    lines = ["0 FILE train.ldr", "0 train", "0 Name: train.ldr", f"1 16 0 0 0 {ID} wagon.ldr",
+             "1 16 0 0 212 -1 0 0 0 1 0 0 0 -1 big.ldr", "0 FILE wagon.ldr", "0 wagon", "0 Name: wagon.ldr"] + \
+        WAGON + ["0 FILE big.ldr", "0 big", "0 Name: big.ldr"] + big
+    a = _analyse(_model(tmp_path, "train.mpd", lines))
+    els = a.model.elements
+    owner = {i: c.name for c in a.creations for i in c.elements}
+    for coupling in (e.index for e in els if e.part == "2920.dat"):
+        beam = next(e.index for e in els if e.part == "4022.dat" and e.refs[0] == els[coupling].refs[0])
+        assert a.graph.has_edge(coupling, beam), coupling
+        assert owner[coupling] == owner[beam], (owner[coupling], owner[beam])
+    assert len({owner[e.index] for e in els}) == 1, sorted(set(owner.values()))
+
+
+@needs_shared
+def test_a_container_with_a_steering_stand_packed_in_it_is_cargo(tmp_path):
+    """6541's "container 1" (not in ../shared) holds a car's steering stand as its freight; the helm made it a
+    vehicle with no Move. A build named cargo by its last word, with no propulsion, weapon or crew, is a load to
+    be carried, scenery, whatever it holds [000 §7.1]."""
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} container.ldr",
+             "0 FILE container.ldr", "0 container", "0 Name: container.ldr"] + BODY + \
+        [f"1 4 10 -48 0 0 0 1 0 1 0 -1 0 0 3829c01.dat"]
+    a = _analyse(_model(tmp_path, "quay.mpd", lines))
+    (c,) = [c for c in a.creations if c.elements]
+    assert c.kind == "scenery" and "cargo" in c.kind_reason, (c.kind, c.kind_reason)
+
+
+@needs_shared
+def test_a_wagon_with_its_load_is_named_for_the_wagon(tmp_path):
+    """4565's wagons, each carrying a container half its size, were "vehicle 4" and "vehicle 4-2": no one
+    submodel held two thirds of the build. A build of several placed submodels is named for the one that holds
+    its Controls, else most of its propulsion: the wagon, as a player names a rig for its tractor."""
+    crate = [f"1 4 10 {y} {z} {ID} 3001.dat" for y in (-96, -120) for z in (-40, 0, 40)]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} flatcar.ldr",
+             f"1 16 0 0 0 {ID} crate.ldr", "0 FILE flatcar.ldr", "0 flatcar", "0 Name: flatcar.ldr"] + WAGON + \
+        ["0 FILE crate.ldr", "0 crate", "0 Name: crate.ldr"] + crate
+    a = _analyse(_model(tmp_path, "main.mpd", lines))  # (a file named for nothing, as "4565-1.mpd")
+    (c,) = [c for c in a.creations if c.elements]
+    assert c.name == "flatcar" and c.kind == "vehicle", (c.name, c.kind, len(c.elements))
+
+
+@needs_shared
+def test_a_wing_clipped_on_a_bar_is_no_craft_docked_there(tmp_path):
+    """4494's Imperial Shuttle (not in ../shared) was three buildings: each wing, a submodel with a Wing part and
+    a control stick (a crew place to the docking rule), hangs on the body by clips on a bar, and was taken off
+    as a craft docked there. A piece held on the rest only by hinges or clips on a bar swings with it: a section
+    of the craft, its joint a weak point [000 §7.1], never a craft of its own."""
+    wing = [f"1 0 0 -50 -150 {FLIP} 2486.dat", f"1 0 -50 -98 -150 {FLIP} 3024.dat",
+            f"1 0 50 -98 -150 {FLIP} 3024.dat"] + \
+        [f"1 4 0 {y} -160 {FLIP} 2456.dat" for y in (-106, -130, -154, -178, -202, -226)] + \
+        ["1 7 -20 -250 -160 0 0 1 0 -1 0 1 0 0 41770.dat", f"1 7 40 -240 -160 {ID} 4592.dat"]
+    host = CHASSIS + [f"1 4 0 -32 {z} {ID} 3009.dat" for z in (-30, -50, -70, -90)] + \
+        [f"1 4 0 -24 -110 {ID} 3009.dat", f"1 4 0 -8 -40 {ID} 3958.dat"] + \
+        [f"1 4 0 {y} -80 {ID} 3958.dat" for y in (-72, -80, -88, -96, -104, -112)]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + host + [f"1 16 0 0 0 {ID} wing.ldr",
+                                                                       "0 FILE wing.ldr", "0 wing", "0 Name: wing.ldr"] + wing
+    a = _analyse(_model(tmp_path, "shuttle.mpd", lines))
+    got = [(c.name, c.kind, len(c.elements)) for c in a.creations if c.elements]
+    assert len(got) == 1 and got[0][2] == len(host + wing), got
+
+
+def _gear() -> list[str]:
+    """Four wheels on two wheel-pin plates under BODY, standing on the ground."""
+    out = []
+    for z in (-50, 50):
+        out += [f"1 0 0 0 {z} {ID} 4600.dat"] + [f"1 {c} {s * 32} 5 {z} 0 0 {-s} 0 1 0 {s} 0 0 {p}"
+                                                  for s in (1, -1) for c, p in ((15, "4624.dat"), (0, "4084.dat"))]
+    return out
+
+
+@needs_shared
+def test_named_wings_fly_a_plane_off_its_landing_gear(tmp_path):
+    """3181's passenger plane (not in ../shared) has its wings in "left_wing.ldr" and "right_wing.ldr", Forward
+    Flight by their names, but only Wing parts counted as wings when the build stood on its wheels: the plane was
+    a rover, its landing gear bought as 10" of ground Move (5 CP). Wings the builder named fly the build as Wing
+    parts do: its wheels are landing gear, "airplanes can move at lower speed on the runway" as Alternate
+    Movement, no Propulsion of their own [000 §9.1]."""
+    lines = ["0 FILE plane.ldr", "0 plane", "0 Name: plane.ldr"] + BODY + _gear() + \
+        [f"1 16 0 0 0 {ID} left_wing.ldr", f"1 16 0 0 0 {ID} right_wing.ldr",
+         "0 FILE left_wing.ldr", "0 left wing", "0 Name: left_wing.ldr", f"1 7 60 -56 0 {ID} 3035.dat",
+         "0 FILE right_wing.ldr", "0 right wing", "0 Name: right_wing.ldr", f"1 7 -60 -56 0 {ID} 3035.dat"]
+    a = _analyse(_model(tmp_path, "plane.mpd", lines))
+    (card,) = a.cards
+    assert [p.type for p in card.propulsion] == ["forward_flight"], [(p.type, p.cost) for p in card.propulsion]
+    _, tyre = _role(a, "4084.dat")
+    assert tyre.role == "decoration" and "landing gear" in tyre.reason, tyre.reason
+
+
+@needs_shared
+def test_an_engine_named_in_a_named_wing_is_not_the_wing(tmp_path):
+    """7140's X-wing (not in ../shared) has "Upper Left Wing Engine" inside "Upper Left Wing": the engine's pieces
+    were Forward Flight by the wing's name. A submodel name says what its own pieces are; an engine inside a wing
+    is an engine, judged by its parts and its place [000 §9.3], not the wing it hangs on."""
+    lines = ["0 FILE craft.ldr", "0 craft", "0 Name: craft.ldr"] + BODY + [f"1 16 0 0 0 {ID} left_wing.ldr",
+             "0 FILE left_wing.ldr", "0 left wing", "0 Name: left_wing.ldr", f"1 7 60 -56 0 {ID} 3035.dat",
+             f"1 16 0 0 0 {ID} left_wing_engine.ldr", "0 FILE left_wing_engine.ldr", "0 left wing engine",
+             "0 Name: left_wing_engine.ldr", f"1 7 90 -80 0 {ID} 3062b.dat"]
+    a = _analyse(_model(tmp_path, "craft.mpd", lines))
+    _, plate = _role(a, "3035.dat")
+    _, engine = _role(a, "3062b.dat")
+    assert plate.role == "propulsion" and "left_wing" in plate.reason
+    assert "named" not in engine.reason and engine.params.get("type") != "forward_flight", engine
+
+
+@needs_shared
+def test_the_base_of_a_control_stick_turned_gun_is_its_swivel(tmp_path):
+    """On 4494's shuttle and 20009's AT-TE (not in ../shared) a control stick laid level and sticking out is a gun
+    barrel, but its base stayed "the Controls" with no seat or cockpit anywhere. The base is the swivel the gun
+    turns on: an exposed pivot, a weak point [000 §7.1], no Controls [000 §9.4]."""
+    stick = ["1 7 10 -32 -70 -1 0 0 0 1 0 0 0 -1 4592.dat", "1 0 10 -32 -70 -1 0 0 0 0 1 0 1 0 4593.dat"]
+    a = _analyse(_model(tmp_path, "jet.ldr", BODY + [f"1 0 0 -56 60 {ID} 3475b.dat"] + stick))
+    assert _role(a, "4593.dat")[1].role == "weapon"
+    _, base = _role(a, "4592.dat")
+    assert base.role == "weak point" and "swivel" in base.reason, base
+
+
+@needs_shared
+def test_a_trailer_hitched_to_a_truck_on_a_quay_goes_with_the_truck(tmp_path):
+    """6541's truck (not in ../shared) stands on the quay with its trailer hitched on by a towball that also
+    touches a post of the quay: the truck was told apart as a craft parked there, and the trailer stayed with
+    the quay, which became a "vehicle" on the trailer's wheels. A trailer (wheels and nothing else to move it, no
+    one aboard) hitched to a craft goes with it: "trailer" is Structure of the Vehicle that tows it [000 §7.1
+    table]."""
+    truck = BODY + _gear() + [f"1 4 0 -56 -40 {ID} 3829c01.dat"]
+    trailer = ["1 7 0 -8 185 0 0 1 0 1 0 -1 0 0 3035.dat"] + \
+        [ln.replace(f" {z} {ID}", f" {z + 185} {ID}").replace(f" {z} 0 0", f" {z + 185} 0 0")
+         for z in (-50, 50) for ln in _gear() if f" {z} " in ln] + ["1 0 0 -4 92 0 0 1 0 1 0 -1 0 0 2736.dat"]
+    quay = [f"1 7 12 {y} 92 {ID} 3005.dat" for y in (-20, -44, -68, -92, -116)] + \
+        [f"1 7 62 {-124 - 8 * k} 92 {ID} 3958.dat" for k in range(10)] + [f"1 7 62 -204 92 {ID} 4079.dat"]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + quay + \
+        [f"1 16 0 0 0 {ID} truck.ldr", f"1 16 0 0 0 {ID} trailer.ldr", "0 FILE truck.ldr", "0 truck",
+         "0 Name: truck.ldr"] + truck + ["0 FILE trailer.ldr", "0 trailer", "0 Name: trailer.ldr"] + trailer
+    a = _analyse(_model(tmp_path, "main.mpd", lines))
+    got = sorted((c.kind, len(c.elements)) for c in a.creations if c.elements)
+    assert got == [("building", len(quay)), ("vehicle", len(truck + trailer))], got
+    (rig,) = [c for c in a.creations if c.kind == "vehicle"]
+    assert rig.name == "truck", rig.name
+
+
+@needs_shared
+def test_a_hull_built_on_a_wing_plate_belly_is_structure(tmp_path):
+    """6544's space shuttle (not in ../shared) stands on one Wing 16 x 14 that is its belly: its nose and its rear
+    hull are both built on the wing and touch each other nowhere else, so the rear hull was "not built into the
+    main Structure" and the shuttle measured Size 4 where its hull is 7.8". What is held rigidly to the core
+    through the wing it is built on is the core's, Structure [000 §7.1 Size]; the wing stays Forward Flight."""
+    nose = [f"1 4 -20 {-24 * k} -60 {ID} 3003.dat" for k in range(1, 8)]
+    rear = [f"1 4 -20 {-24 * k} 60 {ID} 3003.dat" for k in range(1, 7)]  # a section: as many as a turret body
+    a = _analyse(_model(tmp_path, "space shuttle.ldr", [f"1 7 0 0 0 {ID} 3933.dat"] + nose + rear))
+    (c,) = a.creations
+    assert c.roles[0].role == "propulsion" and c.roles[0].params["type"] == "forward_flight"
+    hull = range(1, 1 + len(nose + rear))
+    assert [c.roles[i].role for i in hull] == ["structural"] * len(hull), [c.roles[i].reason for i in hull]
+    # a plate or two lengthening the wing stay the wing's
+    a = _analyse(_model(tmp_path, "space shuttle.ldr", [f"1 7 0 0 0 {ID} 3933.dat"] + nose +
+                        [f"1 4 -20 -24 60 {ID} 3003.dat"]))
+    assert a.creations[0].roles[len(nose) + 1].role != "structural", a.creations[0].roles[len(nose) + 1]
+
+
+@needs_shared
+def test_a_sub_assembly_placed_twice_is_judged_alike(tmp_path):
+    """5935's seaplane (not in ../shared) has one float submodel placed twice, mirrored: one copy rests on a plate
+    of the fuselage, the other only on a wing that hangs on locking hinges, so one float was Structure and the
+    other "not built into the main Structure". One sub-assembly placed twice is one thing built twice: the loose
+    copy takes the role of the copy built into the Structure [000 §7.1]."""
+    floats = [f"1 15 0 {y} 0 {ID} 3003.dat" for y in (0, 24, 48)]
+    lines = ["0 FILE seaplane.ldr", "0 seaplane", "0 Name: seaplane.ldr"] + BODY + \
+        [f"1 0 0 -56 60 {ID} 3475b.dat", f"1 16 -20 0 -60 {ID} float.ldr", f"1 16 0 -136 76 {ID} float.ldr",
+         "0 FILE float.ldr", "0 float", "0 Name: float.ldr"] + floats
+    a = _analyse(_model(tmp_path, "seaplane.mpd", lines))
+    (c,) = a.creations
+    copies = [[i for i in c.elements if a.model.elements[i].refs[0][1] == line] for line in (len(BODY) + 5,
+                                                                                           len(BODY) + 6)]
+    assert all(len(copy) == 3 for copy in copies), copies
+    assert [c.roles[i].role for copy in copies for i in copy] == ["structural"] * 6, \
+        [c.roles[i].reason for copy in copies for i in copy]
+    assert "placed twice" in c.roles[copies[1][0]].reason

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..errors import Diagnostic
 
@@ -91,11 +92,14 @@ class Annotations:
         out: list[RoleNote] = []
         for link in refs:
             out.extend(self.line_notes.get(link, ()))
+        named: list[RoleNote] = []
         for sub in submodel_path:
+            if _names_engine(sub):
+                named = []  # an engine in a wing ("upper wing engine") is the engine, not the wing it hangs on
             n = self.submodel_notes.get(sub)
             if n is not None:
-                out.append(n)
-        return out
+                named.append(n)
+        return out + named
 
     def best_for(self, refs, submodel_path) -> RoleNote | None:
         """The deciding note: highest rank, then the innermost (most specific) one."""
@@ -106,6 +110,13 @@ class Annotations:
             if best is None or key >= best[0]:
                 best = (key, n)
         return best[1] if best else None
+
+
+@lru_cache(maxsize=4096)
+def _names_engine(sub: str) -> bool:
+    """A (sub)model's name ends in a word naming an engine ("upper left wing engine", "thrusters")."""
+    words = [w for w in re.split(r"[^a-z0-9]+", file_stem(sub.lower())) if w]
+    return bool(words) and words[-1] in _ENGINE_WORDS
 
 
 def file_stem(name: str) -> str:

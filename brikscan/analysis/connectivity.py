@@ -342,16 +342,25 @@ def build_graph(model) -> nx.Graph:
         g.add_edge(a, b, kind=kind, movable=bool(movable), reason=reason, count=len(conns),
                    kinds=sorted({c[0].replace("technic-rotating", "technic") for c in conns}), source="bricknet",
                    joints=joints)
+    # labelled parts that found no connector at all (a bush pushed on an axle, a bow in a hand, a panel held by
+    # friction, a train's coupling slid into its buffer beam) attach to what they interpenetrate: told before the
+    # parts with no connector data touch them, for a magnet on a coupling does not hold the coupling to its wagon
+    unheld = {i for i in labelled if g.degree(i) == 0}
     unlabelled = np.array([e.index for e in model.elements if e.index not in labelled and not e.missing],
                           dtype=np.int64)
     for a, b in contact_pairs(model, unlabelled):
         if not g.has_edge(a, b):
             g.add_edge(a, b, kind="contact", movable=False, count=1, kinds=["contact"], source="contact",
                        reason="bounding boxes touch (no connector data for this part)")
-    # labelled parts that found no connector at all (a bush pushed on an axle, a bow in a hand, a panel held by
-    # friction) attach to what they interpenetrate
-    lonely = np.array([i for i in labelled if g.degree(i) == 0], dtype=np.int64)
+    # ... the ones something with no connector data touched only to held pieces of their own sub-assembly (a
+    # coupling to its wagon's beam, not to the next wagon's coupling; a map to the hand of the figure it is built
+    # with, not to the pyramid it lies against; two scorpions lying in a heap of coins stay two)
+    touched = {i for i in unheld if g.degree(i)}
+    lonely = np.array(sorted(unheld), dtype=np.int64)
+    els = model.elements
     for a, b in contact_pairs(model, lonely, tol=-PENETRATION_LDU):
+        if a in touched and (b in unheld or els[a].refs[:-1] != els[b].refs[:-1]):
+            continue
         if not g.has_edge(a, b):
             g.add_edge(a, b, kind="contact", movable=False, count=1, kinds=["contact"], source="contact",
                        reason="interpenetrates (no connector matched)")

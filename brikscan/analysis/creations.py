@@ -43,12 +43,14 @@ from .mounts import (IN_CORE, GROUND_TOL_LDU, describe_element, flies, furniture
                      landing_struts, mounts)
 from .moving_parts import (CLOSER_REASON, JOINTED_MIN_ELEMENTS, LOCKED_REASON, _closes_opening, _device_arms,
                            _interior_roles, _jointed_body_role, _locked, flat_panel, limb_chains, turns_level)
-from .naming import GENERIC_NAMES, _common_submodel, _unique_names, file_name_for, mostly_in, name_words
+from .naming import (GENERIC_NAMES, _common_submodel, _unique_names, driven_from, file_name_for, mostly_in,
+                     name_words)
 from .roles import (JointedBody, PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker,
-                    jointed_bodies, parse_override, select_elements, structural_kind)
+                    jointed_bodies, lone_steed, parse_override, select_elements, structural_kind)
 from .scenery import (STAND_REASON, _animal_ornaments, _cargo_on_animals, _display_stand, _fitted, _loose_props,
                       _lying_on_scenery, _scenery_reason, covered_floor, craft_floor, ground_plate,
                       is_rail)
+from .sections import keeled, twins
 from .wings import AIRFOIL_OUT, _airfoils, _outside_share, _wing_sections
 
 if TYPE_CHECKING:
@@ -270,12 +272,19 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     cand = [i for i in idx if i not in roles or (roles[i].role == "structural" and roles[i].source == "part")]
     body = rigid_groups(graph, cand)
     core, rest = core_and_hanging(graph, cand, body)
+    core |= keeled(graph, idx, cand, classes, roles, core, body)
+    rest = {i: how for i, how in rest.items() if i not in core}
     joint_parts = {i for i in idx if i in roles and roles[i].role == "weak point" and roles[i].source == "part"}
     # a wheel or rim turns on its axle: a body held to the core only through one (a pod on a bearing rim) hangs
     # on a movable joint, it is not loose [000 §7.1]
     bearings = {i for i in idx if i in roles and roles[i].role == "propulsion" and roles[i].source == "part" and
                 roles[i].params.get("type") == "ground"}
-    hanging = jointed_bodies(graph, cand, core, body, joint_parts | bearings, classes)
+    # a bar held in clips is the pin what it carries swings on (a truck's tilting hood hangs on a bar in four clips
+    # on the chassis): it links that body to the core as a hinge plate does, not loose [000 §7.1 "pivots"]
+    pins = {i for i in idx if classes[i].word == "bar" and i in roles and roles[i].source == "part" and
+            any(graph.edges[i, j].get("movable") and graph.edges[i, j].get("kind") == "clip"
+                for j in graph.neighbors(i) if j in core)}
+    hanging = jointed_bodies(graph, cand, core, body, joint_parts | bearings | pins, classes)
     # flyers and boats do not walk: what hangs under a ship or a starship is landing gear or a keel
     moving = {r.params.get("type") for r in roles.values() if r.role == "propulsion"}
     walks = not moving & {"flight", "forward_flight", "thrust", "water"}
@@ -339,6 +348,12 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 continue  # the element the joint turns in stays the weak point
             base = roles[i].reason if i in bare_masts and i in roles else classes[i].reason
             roles[i] = RoleDecision(role, f"{base}; {why}", "topology", dict(params))
+        for p in pins.intersection(jb.joint_parts):  # the bar it swings on is its hinge
+            if roles[p].role == "decoration":
+                roles[p] = RoleDecision("weak point", f"{describe(model.elements[p])[1]!r}: {PIN_REASON}", "topology")
+    # a small body on a bar in clips (a car's seat, a lamp) swings on it: a moving part, not a loose one
+    swung = {i for jb, v in zip(hanging, verdicts) if v is None and pins.intersection(jb.joint_parts)
+             for i in jb.elements}
     detached: set[int] = set()
     blocks = _block_cores(model, graph, idx, cand, core, body, hanging, roles)
     for i in cand:
@@ -362,7 +377,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         elif rest.get(i) == "joint":
             roles[i] = RoleDecision("weak point", f"{base}; on a movable joint (hinge/turntable/pivot) off "
                                                   "the rigid core: a weak point [000 §7.1]", "topology")
-        elif rest.get(i) == "beyond":
+        elif rest.get(i) == "beyond" or (i in swung and rest.get(i) != "joint"):
             roles[i] = RoleDecision("decoration", f"{base}; hangs off the rigid core by a movable joint: "
                                                   "Non-Structural [000 §7.1]", "topology")
         else:
@@ -463,21 +478,23 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         _sail_rig(model, graph, idx, roles)
     _roof_levers(model, graph, idx, classes, roles)
     _pivots(model, graph, idx, classes, roles)
+    twins(model, idx, roles, detached)  # last: only what every other rule left loose
     return roles
 
 
-STEED_FITTINGS_MAX = 2  # a bicycle with its lamp and basket is still a bicycle; more bricks make it a build's load
+PIN_REASON = "the bar a body swings on in its clips: an exposed hinge, a weak point [000 §7.1 \"exposed hinges, " \
+             "turrets, pivots\"]"
 PARKED_REASON = "a bicycle or motorcycle parked on or carried by the build: not its propulsion, a load [000 ch.H; §9.1]"
 
 
 def _parked_steeds(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
     """A one-piece bicycle or motorcycle parked on a build or carried by it is no propulsion of that build: it is
-    a Steel Horse of its own only by itself, with its lamp or basket [000 ch.H]."""
-    steeds = [i for i in idx if classes[i].word == "steed" and roles.get(i) is not None and
-              roles[i].source == "part" and roles[i].role == "propulsion"]
-    if steeds and sum(1 for j in idx if j not in steeds and
-                      structural_kind(classes[j], model.elements[j])) > STEED_FITTINGS_MAX:
-        for i in steeds:
+    a Steel Horse of its own only by itself, with its lamp or basket [000 ch.H] (roles.lone_steed)."""
+    if lone_steed(model, idx, classes) is not None:
+        return
+    for i in idx:
+        r = roles.get(i)
+        if classes[i].word == "steed" and r is not None and r.source == "part" and r.role == "propulsion":
             roles[i] = RoleDecision("decoration", f"{describe(model.elements[i])[1]!r}: {PARKED_REASON}", "geometry")
 
 
@@ -957,7 +974,8 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             # the container it carries, placed apart)
             first = file_name_for(model, file_stem(model.name)) if k == 0 else ""
             said = bool(first) and not set(name_words(first)) <= GENERIC_NAMES
-            name = first if said else (file_stem(mostly_in(model, idx)) or first)
+            name = first if said else (file_stem(mostly_in(model, idx) or driven_from(model, idx, roles, classes))
+                                       or first)
         if not params.get("name") and name and name.lower() == file_stem(model.main.name).lower():
             name = file_name_for(model, name)  # "8099 - main" is shown by the name it has on disk
         if fname and diagnostics is not None:

@@ -147,6 +147,10 @@ class _FlyerBody:
     rounds: list[int]
 
 
+SWIVEL_REASON = "the swivel a control stick turned gun barrel turns on: an exposed pivot, a weak point [000 §7.1 " \
+                "\"exposed hinges, turrets, pivots\"; §8.2]"
+
+
 def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool,
              nozzles: set[int] | frozenset[int] = frozenset(), walker: bool = False) -> None:
     """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
@@ -211,6 +215,11 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                                           f"a {'walker' if walker else 'flyer'}: a gun barrel [000 §8.2 Ranged "
                                           "Weapons]", "geometry",
                                 {"type": "gun"})
+        if stick:  # the stick's base is the swivel the gun turns on, no Controls left without the stick
+            for j in graph.neighbors(i):
+                rj = roles.get(j)
+                if rj is not None and rj.role == "device" and rj.source == "part" and classes[j].word == "control":
+                    roles[j] = RoleDecision("weak point", f"{describe(els[j])[1]!r}: {SWIVEL_REASON}", "geometry")
         _strung_on(model, graph, idx, roles, i, centre, d, nozzles)
 
 

@@ -3,6 +3,8 @@ builds standing together, and tell a docked craft from its dock [issue 8].
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from ..geometry.boxes import box_gaps, elements_box
@@ -306,6 +308,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
             out.append(comp)
             continue
         cset, taken = set(comp), set()
+        crafts: list[list[int]] = []
         for (name, _), members in sorted(by_top.items()):
             for piece in components_in(graph, members):
                 piece = sorted(piece)
@@ -330,11 +333,34 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
                 named = _names_vehicle(_name_words(name), False, last_only=True)
                 if len(held) > DOCKED_MAX_STUDS or (any(d.get("kind") == "technic" for d in held) and not named):
                     continue
-                out.append(piece)
+                # held only on hinges or clips on a bar, a piece swings with the craft: a folding wing with a
+                # control stick on it is a section of the shuttle, no craft docked on it [000 §7.1 weak points]
+                if held and all(d.get("movable") for d in held) and not boat and not named:
+                    continue
+                crafts.append(piece)
                 taken |= pset
         if not taken:
             out.append(comp)
             continue
+        _hitch_trailers(graph, by_top, crafts, taken, classes, figures)
+        out.extend(crafts)
         rest = [i for i in comp if i not in taken]
         out.extend(sorted(c) for c in components_in(graph, rest))
     return out
+
+
+def _hitch_trailers(graph: nx.Graph, by_top: dict, crafts: list[list[int]], taken: set[int], classes,
+                    figures: set[int]) -> None:
+    """A trailer (``_trailer``: wheels and nothing else to move it, no one aboard) hitched to a craft taken off the
+    build goes with that craft, not with the quay or the road it stands on: "trailer" is Structure of the Vehicle
+    that tows it [000 §7.1 table]. Hitched: it touches that one craft, at least as much as anything else."""
+    owner = {i: k for k, piece in enumerate(crafts) for i in piece}
+    for _, members in sorted(by_top.items()):
+        for piece in components_in(graph, [i for i in members if i not in taken]):
+            links = Counter(owner.get(j, -1) for i in piece for j in graph.neighbors(i) if j not in piece)
+            tows = [k for k in links if k >= 0]
+            if len(tows) != 1 or links[tows[0]] < links.get(-1, 0) or not _trailer(classes, graph, sorted(piece),
+                                                                                     figures):
+                continue
+            crafts[tows[0]] = sorted(crafts[tows[0]] + list(piece))
+            taken |= set(piece)

@@ -12,7 +12,7 @@ from .annotations import file_stem, letter_wing
 from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, HELM_WORDS, _extent, _local_y, _words_of, cockpits, nx
 from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import GENERIC_NAMES, _holding_submodels, name_words
-from .roles import STEED_REASON, describe
+from .roles import STEED_REASON, describe, lone_steed
 
 
 ROOTED_MIN = 8  # a build with this many pieces on its base plate ...
@@ -332,8 +332,8 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
         return "creature", f"named a beast ({file_stem(beast)!r}) with no cockpit: alive, it acts by itself, a " \
                            "Creature [000 §10]"
     prop = [i for i in idx if roles[i].role == "propulsion"]
-    steed = next((i for i in prop if classes[i].word == "steed"), None)
-    if steed is not None and not any(roles[i].role == "structural" for i in idx):
+    steed = lone_steed(model, idx, classes)
+    if steed is not None and steed in prop:
         # a bicycle by itself, perhaps with its lamp (one carried on a car's roof is the car's load)
         return "vehicle", f"{describe(model.elements[steed])[1]}: {STEED_REASON}"
     if prop and len(idx) <= LOOSE_GEAR_MAX and \
@@ -348,6 +348,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
     boat = _boat_reason(model, idx, classes)
     if boat:
         return "vehicle", boat
+    cargo = _cargo_name(model, idx)  # (what it holds steers nothing: a steering stand packed in a container)
+    if cargo and not any(roles[i].role in ("weapon", "crew") for i in idx):
+        return "scenery", f"named cargo ({file_stem(cargo)!r}) with no propulsion, weapon or crew: a load to be " \
+                          "carried, scenery (listed, not priced; annotate it to field it) [000 §7.1]"
     # a pilot's place, not a pane judged the furniture of a room
     # (nor the cab of a device: a crane's cab, in a submodel named a crane, is its operator's place)
     cockpit = [i for i in cockpits(model, idx, classes) if roles[i].source != FURNITURE and
@@ -388,10 +392,6 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
         return "scenery", f"named street furniture ({file_stem(furniture)!r}), on at most 4 x 4 studs with no " \
                           "weapon or crew: a lamp, a sign, a bench; scenery (listed, not priced; annotate it to " \
                           "field it) [000 §7.1]"
-    cargo = _cargo_name(model, idx)
-    if cargo and not any(roles[i].role in ("weapon", "crew") for i in idx):
-        return "scenery", f"named cargo ({file_stem(cargo)!r}) with no propulsion, weapon or crew: a load to be " \
-                          "carried, scenery (listed, not priced; annotate it to field it) [000 §7.1]"
     if max(float(hi[0] - lo[0]), float(hi[2] - lo[2])) <= TWO_STUDS_LDU and \
             not any(roles[i].role in ("weapon", "device") for i in idx):
         return "scenery", "a build on at most 2 x 2 studs with no weapon or device: a planter, a post, street " \

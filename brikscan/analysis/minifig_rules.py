@@ -16,7 +16,7 @@ from ..geometry.boxes import box_gaps
 from .creation import Creation
 from .measure import _element_points, element_boxes
 from .naming import _unit_notes
-from .roles import is_steed_part, words as _words
+from .roles import classify_part, is_steed_part, lone_steed, words as _words
 
 CLASSES = ("S", "M", "L")
 CONTROL_REACH_LDU = 12.0  # a minifig's hand or body this close to a vehicle's Controls is at them
@@ -406,11 +406,15 @@ def is_horse(model, creation: Creation, rules) -> str:
 
 
 def is_steed(model, creation: Creation) -> str:
-    """The one-piece bicycle or motorcycle a Vehicle is (a Steel Horse [000 ch.H]), else ""."""
-    if creation.kind != "vehicle" or creation.structural_elements:
-        return ""  # (a car carrying a bicycle is a car)
-    return next(((model.elements[i].description or "").strip("~ ") for i in creation.elements
-                 if is_steed_part(model.elements[i].description or "")), "")
+    """The one-piece bicycle or motorcycle a Vehicle is (a Steel Horse [000 ch.H]), else "": the test the
+    creation's kind was judged by (roles.lone_steed); a car carrying a bicycle is a car."""
+    if creation.kind != "vehicle" or not any(is_steed_part(model.elements[i].description or "")
+                                             for i in creation.elements):
+        return ""  # (the parts are classed only where a bicycle is: speed only)
+    classes = {i: classify_part(model.elements[i]) for i in creation.elements}
+    steed = lone_steed(model, creation.elements, classes)
+    r = creation.roles.get(steed) if steed is not None else None
+    return (model.elements[steed].description or "").strip("~ ") if r is not None and r.role == "propulsion" else ""
 
 
 VERMIN_MAX_OTHERS = 2  # a one-piece animal may rest on a tile or two and still be Vermin (brikscan's judgment)

@@ -9,7 +9,8 @@ import numpy as np
 
 from .annotations import Annotations, file_stem
 from .creation import Creation
-from .roles import words
+from .element_shape import is_controls
+from .roles import RoleDecision, words
 
 
 def _common_submodel(model, idx: list[int]) -> str:
@@ -175,3 +176,21 @@ def _unique_names(model, creations: list[Creation]) -> None:
         seen[base.lower()] = n
         if n > 1:
             c.name = f"{base}-{n}"
+
+
+DRIVEN_MIN_SHARE = 1 / 3  # the submodel a build is named for holds at least this share of it
+
+
+def driven_from(model, idx: list[int], roles: dict[int, RoleDecision], classes) -> str:
+    """The submodel placed in the main model that holds the Controls of a build of several (a truck with the
+    trailer it tows), else most of its propulsion (a wagon with the containers it carries): the build is named
+    for it, as a player names a rig for its tractor [000 §9.4]; "" when none does."""
+    tops = Counter(model.elements[i].submodel_path[0] for i in idx if model.elements[i].submodel_path)
+    big = {sub for sub, n in tops.items() if DRIVEN_MIN_SHARE * len(idx) <= n}  # no "steering" section's name
+    for i in idx:
+        path = model.elements[i].submodel_path
+        if path and path[0] in big and is_controls(roles[i], classes[i]):
+            return path[0]
+    wheels = Counter(model.elements[i].submodel_path[0] for i in idx if roles[i].role == "propulsion" and
+                     model.elements[i].submodel_path and model.elements[i].submodel_path[0] in big)
+    return wheels.most_common(1)[0][0] if wheels else ""

@@ -169,6 +169,20 @@ def is_steed_part(description: str) -> bool:
         bool(lead & {"motorcycle", "motorbike"}) and "complete" in dwords
 
 
+STEED_FITTINGS_MAX = 2  # a bicycle with its lamp and basket is still a bicycle; more bricks make it a build's load
+
+
+def lone_steed(model, idx, classes) -> int | None:
+    """The one-piece bicycle or motorcycle these elements are by themselves, with at most its lamp and basket
+    (STEED_FITTINGS_MAX building elements) besides: a Steel Horse [000 ch.H]; else None (a bicycle parked on a
+    build or carried by it is that build's load). One test for the creation's kind, its card and the load rule."""
+    steed = next((i for i in idx if classes[i].word == "steed"), None)
+    if steed is None:
+        return None
+    fittings = sum(1 for j in idx if j != steed and structural_kind(classes[j], model.elements[j]))
+    return steed if fittings <= STEED_FITTINGS_MAX else None
+
+
 def classify_part(element, org_type: str = "") -> PartClass:
     """The role a part suggests by its category and the first words of its description."""
     if getattr(element, "hose", False):  # an LSynth hose: one flexible element [000 §7.1 Non-Structural]

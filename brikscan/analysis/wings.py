@@ -70,6 +70,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
         return
     els = model.elements
     h = {i: float(els[i].bbox_max[1] - els[i].bbox_min[1]) for i in idx}
+    inside = set(idx)
     wings = [i for i in idx if classes[i].word == "wing" and i in roles and roles[i].source == "part"]
     body, lo, hi = _flyer_body(model, idx, classes)
     out = {i: _outside_share(model, i, lo, hi) for i in wings}
@@ -98,8 +99,12 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     rolls = rolls_on_wheels(model, idx, roles)
     paired = _paired(model, [i for i in wings if out[i] >= AIRFOIL_OUT], lo, hi) or \
         (engines and _spanning(model, [i for i in flat if _broad(els[i])], lo, hi))
-    rover = rolls and not paired
-    flies = engines or (crewed and (paired if rolls else sticks_out))
+    # wings the builder named or annotated ("left_wing.ldr": Forward Flight by its name) fly the build as wing
+    # parts sticking out do: a plane on its landing gear with its wings built of plain plates
+    winged = any(r.role == "propulsion" and r.params.get("type") == "forward_flight" and
+                 r.source in ("annotation", "cli") for j, r in roles.items() if j in inside)
+    rover = rolls and not paired and not winged
+    flies = engines or winged or (crewed and (paired if rolls else sticks_out))
     fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
     for i in wings:
         if fixed or out[i] < AIRFOIL_OUT or not flies or rover:
