@@ -359,8 +359,9 @@ def _hitch_trailers(graph: nx.Graph, by_top: dict, crafts: list[list[int]], take
         for piece in components_in(graph, [i for i in members if i not in taken]):
             links = Counter(owner.get(j, -1) for i in piece for j in graph.neighbors(i) if j not in piece)
             tows = [k for k in links if k >= 0]
-            if len(tows) != 1 or links[tows[0]] < links.get(-1, 0) or not _trailer(classes, graph, sorted(piece),
-                                                                                     figures):
+            if len(tows) != 1 or links[tows[0]] < links.get(-1, 0):
+                continue  # touching no craft, or leaning on the quay more than on the truck
+            if not _trailer(classes, graph, sorted(piece), figures):
                 continue
             crafts[tows[0]] = sorted(crafts[tows[0]] + list(piece))
             taken |= set(piece)
