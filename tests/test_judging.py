@@ -3749,8 +3749,8 @@ def test_a_wing_clipped_on_a_bar_is_no_craft_docked_there(tmp_path):
     host = CHASSIS + [f"1 4 0 -32 {z} {ID} 3009.dat" for z in (-30, -50, -70, -90)] + \
         [f"1 4 0 -24 -110 {ID} 3009.dat", f"1 4 0 -8 -40 {ID} 3958.dat"] + \
         [f"1 4 0 {y} -80 {ID} 3958.dat" for y in (-72, -80, -88, -96, -104, -112)]
-    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + host + [f"1 16 0 0 0 {ID} wing.ldr",
-                                                                       "0 FILE wing.ldr", "0 wing", "0 Name: wing.ldr"] + wing
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + host + [f"1 16 0 0 0 {ID} wing.ldr"] + \
+        ["0 FILE wing.ldr", "0 wing", "0 Name: wing.ldr"] + wing
     a = _analyse(_model(tmp_path, "shuttle.mpd", lines))
     got = [(c.name, c.kind, len(c.elements)) for c in a.creations if c.elements]
     assert len(got) == 1 and got[0][2] == len(host + wing), got

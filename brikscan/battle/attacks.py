@@ -389,6 +389,7 @@ def find_weapons(battlefield, rules: SightRules | None = None) -> list[Weapon]:
                     skill = rules.controls.operator_skill_die
                     warn.append(f"{unit.name}: no minifig at the controls [000 §9.4 Piloting]: its weapons need an "
                                 f"operator (reported with a d{skill} Skill die)")
+            c_edges: list | None = None  # the creation's edges, gathered for its first mounted weapon
             for w in card.weapons:
                 if w.type not in RANGED + MELEE:
                     continue  # shields parry, they do not attack [000 §3.3]
@@ -402,7 +403,8 @@ def find_weapons(battlefield, rules: SightRules | None = None) -> list[Weapon]:
                     mount = Mount("fixed", [], "no barrel geometry")
                     mount_y = float(unit.position_ldu[1])
                 else:
-                    mount = creation_mount(an, c, w.elements, barrel.get()[1], xf, els, base, rules)
+                    c_edges = creation_edges(an, c) if c_edges is None else c_edges
+                    mount = creation_mount(an, c, w.elements, barrel.get()[1], xf, els, base, rules, c_edges)
                     lo, hi = elements_box(els, wids)
                     mount_y = float(hi[1])  # the surface the weapon sits on [000 §5.1 Other Modifiers]
                 out.append(Weapon(unit, short_name(w.name), w.name, w.type, melee, wids, w.use, w.range_in,
@@ -425,13 +427,20 @@ def _crewed(an, creation, minifigs, battlefield, base) -> bool:
     return False
 
 
+def creation_edges(an, creation) -> list[tuple[int, int, dict]]:
+    """The connectivity graph's edges among a creation's elements, in the graph's order: what
+    ``creation_mount`` reads for each of the creation's weapons (gathered once per creation: speed only)."""
+    return list(an.graph.subgraph(creation.elements).edges(data=True))
+
+
 def creation_mount(an, creation, w_local: list[int], axis_world: np.ndarray, xf: np.ndarray, els, base: int,
-                   rules: SightRules) -> Mount:
+                   rules: SightRules, edges: list[tuple[int, int, dict]] | None = None) -> Mount:
     """How a creation's weapon is mounted, from the connectivity graph [000 §8.2 Ranged Weapons].
 
     Rigid bodies are the creation's elements joined by rigid edges (turntable parts and joints that turn the
     weapon cut them); the main body holds the most Structure. The joints on the way from the weapon's body to the
-    main body are the mount: none = fixed, a turntable = turret, hinges / pins = hinge or arm."""
+    main body are the mount: none = fixed, a turntable = turret, hinges / pins = hinge or arm. ``edges``:
+    ``creation_edges(an, creation)`` when the caller already has them."""
     import networkx as nx  # only mounted weapons need it: held ones (every minifig) never do
 
     jr = rules.joints
@@ -444,7 +453,7 @@ def creation_mount(an, creation, w_local: list[int], axis_world: np.ndarray, xf:
     rigid = nx.Graph()
     rigid.add_nodes_from(members - turn)
     moving = []
-    for a, b, d in g.subgraph(members).edges(data=True):
+    for a, b, d in (edges if edges is not None else creation_edges(an, creation)):
         if a in turn or b in turn:
             continue
         if d.get("movable") and d.get("kind") != "stud":
