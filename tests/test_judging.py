@@ -3871,3 +3871,23 @@ def test_a_sub_assembly_placed_twice_is_judged_alike(tmp_path):
     assert [c.roles[i].role for copy in copies for i in copy] == ["structural"] * 6, \
         [c.roles[i].reason for copy in copies for i in copy]
     assert "placed twice" in c.roles[copies[1][0]].reason
+
+
+@needs_shared
+def test_a_tube_with_a_fan_inside_is_a_jet_engine(tmp_path):
+    """3181's airliner (not in ../shared) hangs two nacelles under its wings: a "Cylinder 3 x 6 x 2.667" lying
+    level with a Technic gear inside on its axis, the fan. They were Structure. On a flyer, a tube lying level
+    with a fan turning inside it is a jet engine, a Thruster [000 §9.3]; the same tube with nothing inside it
+    stays what its place makes it."""
+    for fan in (True, False):
+        nacelle = [f"1 15 100 -40 0 {ID} 30360.dat"] + ([f"1 0 100 -40 -58 {ID} 4019.dat"] if fan else [])
+        lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} craft.ldr", "0 FILE craft.ldr",
+                 "0 craft", "0 Name: craft.ldr", '0 !BRIKSCAN CREATION name="Jet"'] + BODY + \
+            [f"1 0 0 -56 60 {ID} 3475b.dat"] + nacelle
+        a = _analyse(_model(tmp_path, "jet.mpd", lines))
+        _, tube = _role(a, "30360.dat")
+        if fan:
+            assert tube.role == "propulsion" and tube.params["type"] == "thrust" and "fan" in tube.reason, tube
+            assert _role(a, "4019.dat")[1].role == "propulsion"
+        else:
+            assert tube.role != "propulsion", tube

@@ -28,7 +28,7 @@ from .details import _detail_part, _details
 from .element_shape import (_JOINT_WORDS, HELM_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place,
                             _rests_on, _up_axis, _words_of, cockpits, is_connector, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
-                      _engine_pods, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
+                      _engine_pods, _fan_jets, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
 from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, axle_wheels, belt_wheels, blade_extensions, _carriages,
                      _ground_contact, _lifts, _spins_level, hover_pads)
 from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
@@ -444,6 +444,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         flyer = False  # jets on a build that stands on its wheels: a rover's boosters, Thrusters [000 §9.3]
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer)
     _engine_pods(model, idx, roles, flyer)
+    _fan_jets(model, idx, roles, flyer)
     _barrels(model, graph, idx, classes, roles, flyer or walker, nozzles,  # a war walker's guns stick out too
              walker=walker and not flyer)
     _engine_assemblies(model, graph, idx, classes, roles, flyer)

@@ -11,7 +11,7 @@ from ..geometry.units import LDU_PER_BRICK
 from .annotations import file_stem
 from .element_shape import (_BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LDU, POD_AXIS_COS, POD_GAP_LDU,
                             _centre, _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end, _points_out,
-                            _rod_axis, _thrust, _words_of, nx)
+                            _rod_axis, _thrust, _words_of, nx, oriented_box)
 from .ground import _on_leg
 from .guns import _held_in_big
 from .measure import element_boxes
@@ -378,6 +378,47 @@ def _engine_pods(model, idx: list[int], roles: dict[int, RoleDecision], flyer: b
                                                   "[000 §9.3]", "geometry", {"type": "thrust"}, f"with:{s}")
             cand.discard(i)
             glow.discard(i)
+
+
+_FAN_WORDS = frozenset({"gear", "propeller", "turbine", "fan"})
+FAN_JET_REASON = "a tube lying level on a flyer with a fan inside it on its axis: a jet engine, part of the " \
+                 "Thruster [000 §9.3 Thrusters]"
+TUBE_LEVEL = 0.3  # a tube lies level: its axis at most this far out of the horizontal (a silo stands)
+
+
+def _fan_jets(model, idx: list[int], roles: dict[int, RoleDecision], flyer: bool) -> None:
+    """On a flyer, an open cylinder lying level with a fan inside it on its axis (a gear, a propeller, a turbine:
+    an airliner's nacelle) is a jet engine: the tube, the fan and the pieces strung on its axis that fit inside
+    its girth (the fan's axle, its rings, the round plates that close it) are one Thruster [000 §9.3]. A tube with
+    nothing turning inside it stays what its place makes it (a fuselage section, a tank)."""
+    if not flyer:
+        return
+    els = model.elements
+    for t in [i for i in idx if "cylinder" in _words_of(els[i]) and is_open(roles.get(i))]:
+        box = oriented_box(model, t)
+        if box is None:
+            continue
+        centre, axes, half = box
+        k = int(np.argmax(half))
+        a = axes[:, k]
+        if abs(float(a[1])) > TUBE_LEVEL or not is_open(roles.get(t)):
+            continue
+        girth = 2 * float(max(half[d] for d in range(3) if d != k)) + POD_GAP_LDU
+
+        def on_axis(i: int) -> tuple[bool, float]:
+            c = (els[i].bbox_min + els[i].bbox_max) / 2
+            return float(np.linalg.norm(np.cross(c - centre, a))) <= POD_GAP_LDU, float((c - centre) @ a)
+
+        fans = [i for i in idx if i != t and _words_of(els[i]) & _FAN_WORDS and is_open(roles.get(i)) and
+                on_axis(i)[0] and abs(on_axis(i)[1]) <= float(half[k]) + POD_GAP_LDU]
+        if not fans:
+            continue
+        line = [i for i in idx if i != t and is_open(roles.get(i)) and on_axis(i)[0] and
+                float(np.max(els[i].bbox_max - els[i].bbox_min)) <= girth]
+        for i in _grown_from(model, t, line):
+            base = roles[i].reason.split(";")[0]
+            roles[i] = RoleDecision("propulsion", f"{base}; {FAN_JET_REASON}", "geometry", {"type": "thrust"},
+                                    f"with:{t}")
 
 
 ENGINE_SLIM = 2.0  # an engine built as a sub-assembly is at least this many times longer along its nozzle ...
