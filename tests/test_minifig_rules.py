@@ -171,6 +171,20 @@ def test_pairing_rules(names, mounted, ok):
     assert (not warns) == ok, warns
 
 
+def test_a_lance_and_a_shield_on_foot_say_a_rider_may_hold_them():
+    """6080's knights (not in ../shared) stand beside their horses with a lance and a shield: two warnings said
+    they need three hands and "cannot be paired". On foot they cannot; a rider jousts with the lance in one hand
+    and may hold a shield [000 ch.3; H.3 Fighting From Horseback]: one warning that says both."""
+    model, c = _figure([(n, _LEN[n][0], "weapon", _LEN[n][1]) for n in ("Minifig Lance", "Minifig Shield Triangular")])
+    warns = MR.pairing_warnings(MR.held_items(model, c, R, 63.5), R)
+    assert len(warns) == 1 and "on foot" in warns[0] and "jousts" in warns[0] and "H.3" in warns[0], warns
+    # a lance, a shield and a sword are too many even on a horse: the plain warnings
+    model, c = _figure([(n, _LEN[n][0], "weapon", _LEN[n][1]) for n in
+                        ("Minifig Lance", "Minifig Shield Triangular", "Minifig Sword Shortsword")])
+    warns = MR.pairing_warnings(MR.held_items(model, c, R, 63.5), R)
+    assert warns and not any("jousts" in w for w in warns), warns
+
+
 def test_three_hands_full_is_a_warning():
     model, c = _figure([("Minifig Sword Shortsword", 80, "weapon", "melee")] * 3)
     assert any("hands" in w for w in MR.pairing_warnings(MR.held_items(model, c, R, 63.5), R))

@@ -8,7 +8,7 @@ Every number is read from the edition's rule tables (``Rules.minifig_weapons``, 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -223,8 +223,18 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
 
 
 def pairing_warnings(items: list[HeldItem], rules, mounted: bool = False) -> list[str]:
-    """What may be carried together [000 ch.3]: two items pair when either one allows the other."""
+    """What may be carried together [000 ch.3]: two items pair when either one allows the other. On foot, a lance
+    and a shield that would pair on a mount get one warning that says so (Jousting [000 H.3])."""
     t = rules.minifig_weapons
+    if not mounted:
+        lances = {id(h) for h in items if h.key == "two_handed_weapon" and not h.wielded_as and
+                  t.items[h.key].mounted_pairs_with}
+        if lances and not pairing_warnings([replace(h, hands=1) if id(h) in lances else h for h in items], rules,
+                                           True):
+            held = " and ".join(f"a {t.items[h.key].label} ({h.name})" for h in items)
+            return [f"{held} cannot be carried together on foot (a Two-Handed Weapon takes both hands); a rider "
+                    "jousts with the lance in one hand and may hold them together [000 ch.3 Minifig Weapons; H.3 "
+                    "Fighting From Horseback]"]
     warns: list[str] = []
     hands = sum(h.hands for h in items)
     if hands > t.max_hands:
