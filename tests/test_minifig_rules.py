@@ -183,6 +183,13 @@ def test_a_lance_and_a_shield_on_foot_say_a_rider_may_hold_them():
                         ("Minifig Lance", "Minifig Shield Triangular", "Minifig Sword Shortsword")])
     warns = MR.pairing_warnings(MR.held_items(model, c, R, 63.5), R)
     assert warns and not any("jousts" in w for w in warns), warns
+    # only a pointy Two-Handed Weapon is a lance: a whip takes both hands on a horse too [000 §3.1]
+    model, c = _figure([("Minifig Whip", 176, "weapon", "melee"), ("Minifig Gun Revolver", 40, "weapon", "gun")])
+    for mounted in (False, True):
+        items = MR.held_items(model, c, R, 63.5, mounted=mounted)
+        assert [h.key for h in items] == ["two_handed_weapon", "short_ranged_weapon"], [h.key for h in items]
+        warns = MR.pairing_warnings(items, R, mounted)
+        assert warns and not any("jousts" in w for w in warns), (mounted, warns)
 
 
 def test_three_hands_full_is_a_warning():

@@ -209,7 +209,7 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
             hands = 2
         if group == "tool" and cls != "S":
             hands = 2  # Minifig-Sized Tools need two hands [000 §3.4 Minifig Tools]
-        if key == "two_handed_weapon" and mounted and item.mounted_pairs_with:
+        if key == "two_handed_weapon" and mounted and item.mounted_pairs_with and jousts(desc, item):
             hands = 1  # Jousting: a lance in one hand from a mount [000 §3.1], [000 ch.H]
             why.append("mounted: used one-handed as a lance (Jousting)")
         as_key = wields.get(key, "")
@@ -222,13 +222,19 @@ def held_items(model, creation: Creation, rules, ldu_per_inch: float, hulls=None
     return out
 
 
+def jousts(name: str, item) -> bool:
+    """A rider may hold this Two-Handed Weapon in one hand: it has a pointy tip (a lance, a pike), as the rule
+    table's words say; a table that names none lets every one [000 §3.1; H.3 Fighting From Horseback]."""
+    return not item.jousting_words or bool(set(_words(name)) & set(item.jousting_words))
+
+
 def pairing_warnings(items: list[HeldItem], rules, mounted: bool = False) -> list[str]:
     """What may be carried together [000 ch.3]: two items pair when either one allows the other. On foot, a lance
     and a shield that would pair on a mount get one warning that says so (Jousting [000 H.3])."""
     t = rules.minifig_weapons
     if not mounted:
         lances = {id(h) for h in items if h.key == "two_handed_weapon" and not h.wielded_as and
-                  t.items[h.key].mounted_pairs_with}
+                  t.items[h.key].mounted_pairs_with and jousts(h.name, t.items[h.key])}
         if lances and not pairing_warnings([replace(h, hands=1) if id(h) in lances else h for h in items], rules,
                                            True):
             held = " and ".join(f"a {t.items[h.key].label} ({h.name})" for h in items)
@@ -243,7 +249,7 @@ def pairing_warnings(items: list[HeldItem], rules, mounted: bool = False) -> lis
 
     def allows(a: HeldItem, b: HeldItem) -> bool:
         ia = t.items[a.wielded_as or a.key]  # a Heavy pairs what he wields as the lighter row [000 §8.1]
-        ok = list(ia.pairs_with) + (list(ia.mounted_pairs_with) if mounted else [])
+        ok = list(ia.pairs_with) + (list(ia.mounted_pairs_with) if mounted and jousts(a.name, ia) else [])
         kb = b.wielded_as or b.key
         return kb in ok or t.items[kb].size_class in ok
 

@@ -284,6 +284,7 @@ class MinifigItem(Cited):
     two_handed_words: list[str] = Field(default_factory=list)
     pairs_with: list[str] = Field(default_factory=list)
     mounted_pairs_with: list[str] = Field(default_factory=list)
+    jousting_words: list[str] = Field(default_factory=list)  # the pointy ones a rider may hold in one hand
     notes: str = ""
 
     def damage(self, skill: str = "d6") -> str:
