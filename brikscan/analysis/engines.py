@@ -405,16 +405,17 @@ def _fan_jets(model, idx: list[int], roles: dict[int, RoleDecision], flyer: bool
             continue
         girth = 2 * float(max(half[d] for d in range(3) if d != k)) + POD_GAP_LDU
 
-        def on_axis(i: int) -> tuple[bool, float]:
-            c = (els[i].bbox_min + els[i].bbox_max) / 2
-            return float(np.linalg.norm(np.cross(c - centre, a))) <= POD_GAP_LDU, float((c - centre) @ a)
-
-        fans = [i for i in idx if i != t and _words_of(els[i]) & _FAN_WORDS and is_open(roles.get(i)) and
-                on_axis(i)[0] and abs(on_axis(i)[1]) <= float(half[k]) + POD_GAP_LDU]
-        if not fans:
-            continue
-        line = [i for i in idx if i != t and is_open(roles.get(i)) and on_axis(i)[0] and
-                float(np.max(els[i].bbox_max - els[i].bbox_min)) <= girth]
+        # the open pieces centred on the tube's axis, with how far along it each lies
+        along = {}
+        for i in idx:
+            if i != t and is_open(roles.get(i)):
+                c = (els[i].bbox_min + els[i].bbox_max) / 2
+                if float(np.linalg.norm(np.cross(c - centre, a))) <= POD_GAP_LDU:
+                    along[i] = float((c - centre) @ a)
+        if not any(_words_of(els[i]) & _FAN_WORDS and abs(x) <= float(half[k]) + POD_GAP_LDU
+                   for i, x in along.items()):
+            continue  # nothing turns inside it
+        line = [i for i in along if float(np.max(els[i].bbox_max - els[i].bbox_min)) <= girth]
         for i in _grown_from(model, t, line):
             base = roles[i].reason.split(";")[0]
             roles[i] = RoleDecision("propulsion", f"{base}; {FAN_JET_REASON}", "geometry", {"type": "thrust"},
