@@ -3891,3 +3891,16 @@ def test_a_tube_with_a_fan_inside_is_a_jet_engine(tmp_path):
             assert _role(a, "4019.dat")[1].role == "propulsion"
         else:
             assert tube.role != "propulsion", tube
+
+
+@needs_shared
+def test_a_hinged_car_roof_is_the_lid_and_its_holder_the_hinge(tmp_path):
+    """Of a car roof clipped to its 1 x 4 holder, the roof is the piece that swings and the holder the exposed
+    hinge [000 §7.1 weak points]: the roof 4 x 4 is no weak point by its "Hinge" name."""
+    lid = [f"1 7 0 -56 70 {ID} 4315.dat", f"1 7 0 -56 20 {ID} 4213.dat"]
+    a = _analyse(_model(tmp_path, "hatch.ldr", BODY + lid))
+    _, roof = _role(a, "4213.dat")
+    _, holder = _role(a, "4315.dat")
+    assert holder.role == "weak point"
+    assert roof.role != "weak point" and "hinge fingers on one edge" in roof.reason
+

@@ -143,6 +143,8 @@ def words(text: str) -> list[str]:
 
 
 HINGE_BASE_MIN_LDU = (40.0 - 2.0, 80.0 - 2.0)  # 2 x 4 studs (a margin for the fallback meshes): a plate, not a fitting
+# the second word of a hinge part that is a piece of the build with hinge fingers on one edge, not the joint
+_HINGED_PIECES = {"car": "roof", "panel": "panel", "tile": "tile", "brick": "brick"}
 
 
 def _spans(element, least: tuple[float, float]) -> bool:
@@ -301,6 +303,12 @@ def classify_part(element, org_type: str = "") -> PartClass:
         return PartClass("structural", f"{label}: the base half of a hinge plate, at least 2 x 4 studs: a plate of "
                                        "the build; the half that swings on it is the weak point [000 §7.1]",
                          word="plate")
+    if first == "hinge" and dwords[1:2] and dwords[1] in _HINGED_PIECES and _spans(element, HINGE_BASE_MIN_LDU):
+        # "Hinge Car Roof 4 x 4", "Hinge Panel 2 x 4 x 3.333", "Hinge Tile 2 x 4 with Ribs": a roof, a panel or a
+        # tile with hinge fingers along one edge; what it turns on is the narrow holder it clips to
+        piece = _HINGED_PIECES[dwords[1]]
+        return PartClass("structural", f"{label}: a {piece} with hinge fingers on one edge, a piece of the build; "
+                                       "the holder it turns on is the weak point [000 §7.1]", word=piece)
     if first in _WEAK or (first == "technic" and lead[:1] == ["turntable"]) or \
             {"finger", "fingers"} & set(dwords):  # "Arm Piece with 2 Fingers": one half of a finger hinge
         return PartClass("weak point", f"{label}: a moving joint (hinge/turntable) is a weak point [000 §7.1]",
