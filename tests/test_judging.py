@@ -2081,7 +2081,7 @@ def test_a_black_motorboat_is_no_tank(tmp_path):
 def test_legs_are_counted_by_limb_not_by_foot():
     """Legs come at least in pairs [000 §9.1]: a shin with two feet is one leg (its two chains share the shin), two
     legs hanging from one hip bar are two (they share only their top), a lone jointed leg counts one."""
-    from brikscan.analysis.creations import _count_legs
+    from brikscan.analysis.hanging import _count_legs
 
     leg = ("propulsion", "a leg", {"type": "ground"}, True)
     verdicts = [leg] * 10

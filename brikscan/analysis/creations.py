@@ -18,19 +18,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import UsageError
-from ..geometry.boxes import elements_box
 from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
-from .connectivity import JUDGED_KIND, components_in, rigid_groups
+from .connectivity import JUDGED_KIND, components_in
 from .creation import Creation
 from .details import _detail_part, _details
-from .element_shape import (_JOINT_WORDS, HELM_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place,
+from .element_shape import (HELM_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place,
                             _rests_on, _up_axis, _words_of, cockpits, is_connector, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fan_jets, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
-from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, axle_wheels, belt_wheels, blade_extensions, _carriages,
-                     _ground_contact, _lifts, _spins_level, hover_pads)
+from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, axle_wheels, belt_wheels, _carriages, _ground_contact, hover_pads,
+                     spinning_blades)
 from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
@@ -39,18 +38,18 @@ from .kinds import (LOAD_REASON, _beast_name, _boat_hull, _boat_reason, _build_v
 from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .minifig_rules import _seated
-from .mounts import (IN_CORE, GROUND_TOL_LDU, describe_element, flies, furniture, is_detail_sized, is_open,
-                     landing_struts, mounts)
-from .moving_parts import (CLOSER_REASON, JOINTED_MIN_ELEMENTS, LOCKED_REASON, _closes_opening, _device_arms,
-                           _interior_roles, _jointed_body_role, _locked, flat_panel, limb_chains, turns_level)
+from .mounts import (GROUND_TOL_LDU, describe_element, flies, furniture, is_detail_sized, is_open, landing_struts,
+                     mounts)
+from .hanging import judge_hanging
+from .moving_parts import CLOSER_REASON, LOCKED_REASON, _device_arms, _interior_roles
 from .naming import (GENERIC_NAMES, _common_submodel, _unique_names, driven_from, file_name_for, mostly_in,
                      name_words)
-from .roles import (JointedBody, PartClass, RoleDecision, classify_part, core_and_hanging, describe, is_marker,
-                    jointed_bodies, lone_steed, parse_override, select_elements, structural_kind)
+from .roles import (PartClass, RoleDecision, classify_part, describe, is_marker, lone_steed, parse_override,
+                    select_elements, structural_kind)
 from .scenery import (STAND_REASON, _animal_ornaments, _cargo_on_animals, _display_stand, _fitted, _loose_props,
                       _lying_on_scenery, _scenery_reason, covered_floor, craft_floor, ground_plate,
                       is_rail)
-from .sections import keeled, twins
+from .sections import twins
 from .wings import AIRFOIL_OUT, _airfoils, _outside_share, _wing_sections
 
 if TYPE_CHECKING:
@@ -122,21 +121,12 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         interior.cancel()
 
 
-def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote], cache: dict | None,
-                 ldu_per_inch: float, on_ground: bool, interior: PendingEnclosure,
-                 rooted: bool = False) -> dict[int, RoleDecision]:
+def _named_and_part_roles(model, idx: list[int], classes, notes: dict[int, RoleNote], whole_named: bool,
+                          boat: bool, bare_masts: set[int]) -> tuple[dict[int, RoleDecision], set[int]]:
+    """The first roles of a creation's elements: what an annotation, a group or a submodel's name says of each
+    (where it still applies to the part), else what its part says; and the elements a submodel's name made
+    propulsion. Elements with neither stay unjudged, for their place in the build to decide."""
     roles: dict[int, RoleDecision] = {}
-    boat = _boat_hull(model, idx, classes) or any(classes[i].role == "propulsion" and classes[i].type == "water"
-                                                  for i in idx)
-    if boat and _seaplane(model, idx, classes):
-        boat = False  # its hull parts are floats, its wings fly it [000 §9.1 Forward Flight]
-    # a submodel named for a role that is a whole creation by itself ("cannon.ldr" standing on its own wheels)
-    # names what the creation is, not what each of its bricks does: its parts are judged by their place (the
-    # barrel is the Cannon, the trail its Structure, the wheels its running gear) [000 §7.1]
-    named = {(notes[i].source, notes[i].role) if i in notes and notes[i].origin == "submodel" else None
-             for i in idx}
-    whole_named = len(named) == 1 and None not in named and len(idx) > 1
-    bare_masts = _bare_masts(model, idx, classes)
     named_prop: set[int] = set()  # what a submodel's name ("left wing", "wheel front") made propulsion
     # a submodel named for its wheels that holds wheel parts: those and what is set in them (hub caps, rims) are
     # its running gear, and the rest of it (the chassis they are fitted to, a radio on it) is judged by its
@@ -211,6 +201,24 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 role, reason, params = "structural", f"{c.reason.split(': a ship')[0]}: {BARE_MAST_REASON}", {}
             if role is not None:
                 roles[i] = RoleDecision(role, reason, "part", params)
+    return roles, named_prop
+
+
+def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNote], cache: dict | None,
+                 ldu_per_inch: float, on_ground: bool, interior: PendingEnclosure,
+                 rooted: bool = False) -> dict[int, RoleDecision]:
+    boat = _boat_hull(model, idx, classes) or any(classes[i].role == "propulsion" and classes[i].type == "water"
+                                                  for i in idx)
+    if boat and _seaplane(model, idx, classes):
+        boat = False  # its hull parts are floats, its wings fly it [000 §9.1 Forward Flight]
+    # a submodel named for a role that is a whole creation by itself ("cannon.ldr" standing on its own wheels)
+    # names what the creation is, not what each of its bricks does: its parts are judged by their place (the
+    # barrel is the Cannon, the trail its Structure, the wheels its running gear) [000 §7.1]
+    named = {(notes[i].source, notes[i].role) if i in notes and notes[i].origin == "submodel" else None
+             for i in idx}
+    whole_named = len(named) == 1 and None not in named and len(idx) > 1
+    bare_masts = _bare_masts(model, idx, classes)
+    roles, named_prop = _named_and_part_roles(model, idx, classes, notes, whole_named, boat, bare_masts)
     _parked_steeds(model, idx, classes, roles)
     # a load a vehicle carries (a container resting on its bed) is cargo, not its Structure [000 §7.1]
     for i, sub in carried_loads(model, graph, idx, any(r.role == "propulsion" for r in roles.values())).items():
@@ -220,36 +228,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     # read once: a name does not change with the roles
     flyer_name = _build_vehicle_name(model, idx, rooted, flying_only=True)
     piloted = _crew_place(classes, idx) or bool(flyer_name) or bool(_build_vehicle_name(model, idx, rooted))
-    for i, r in list(roles.items()):  # a rotor lifts only spinning level with nothing over it (a helicopter's):
-        # judged before the wings, which fly only a build with an engine or a pilot's place
-        if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
-                classes[i].word == "rotor" and not _lifts(model, graph, idx, i):
-            roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side, loaded on its "
-                                                  "blades or under the build; a detail, not propulsion [000 §9.1]",
-                                    "geometry")
-        elif not boat and not rooted and r.role == "propulsion" and r.source == "part" and \
-                r.params.get("type") == "thrust" and classes[i].word == "propeller" and piloted and \
-                _lifts(model, graph, idx, i):
-            # a propeller spinning level on top of a build with a pilot's place, nothing over its hub: a
-            # helicopter's rotor, its plates lengthening the blades part of it [000 §9.1 Flight: helicopter
-            # blades] (on a roof with no one to fly it, a fan)
-            roles[i] = RoleDecision("propulsion", f"{r.reason}, but it spins level on top of the build with "
-                                                  "nothing over it: a rotor, Flight [000 §9.1]", "geometry",
-                                    {"type": "flight"})
-            for j in blade_extensions(model, graph, i):
-                roles[j] = RoleDecision("propulsion", f"{classes[j].reason}; lengthens a blade of the rotor "
-                                                      f"{describe(model.elements[i])[1]!r}: part of it, Flight "
-                                                      "[000 §9.1]", "geometry", {"type": "flight"})
-        elif boat and r.role == "propulsion" and r.source == "part" and r.params.get("type") == "thrust" and \
-                classes[i].word == "propeller" and _spins_level(model, i):
-            # a propeller pushes along its axis: lying flat on a ship's deck it pushes nothing (a capstan)
-            roles[i] = RoleDecision("decoration", f"{r.reason}, but it lies flat on the boat: it pushes no way "
-                                                  "the boat floats, not propulsion [000 §9.3]", "geometry")
-        elif rooted and r.role == "propulsion" and r.source == "part" and r.params.get("type") in ("thrust",
-                                                                                                  "flight"):
-            roles[i] = RoleDecision("decoration", f"{r.reason}, but the build stands built onto its base plate "
-                                                  "across its whole footprint: it cannot take off, the engine is a "
-                                                  "fitting, not propulsion [000 §9.1, §7.1]", "geometry")
+    # judged before the wings, which fly only a build with an engine or a pilot's place
+    spinning_blades(model, graph, idx, classes, roles, boat, rooted, piloted)
     inside = set(idx)
     aboard = any(classes[j].minifig_body for i in idx for j in graph.neighbors(i) if j not in inside)
     _airfoils(model, idx, classes, roles, boat, on_ground, aboard,
@@ -268,122 +248,9 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                 roles[i] = RoleDecision("weapon", f"{r.reason}; mounted on a weapon: part of its carriage",
                                         "topology", dict(roles[wn[0]].params),
                                         roles[wn[0]].group or f"carriage:{wn[0]}")
-    # topology: the rigid core of unclassified + structural elements is the Structure
-    cand = [i for i in idx if i not in roles or (roles[i].role == "structural" and roles[i].source == "part")]
-    body = rigid_groups(graph, cand)
-    core, rest = core_and_hanging(graph, cand, body)
-    core |= keeled(graph, idx, cand, classes, roles, core, body)
-    rest = {i: how for i, how in rest.items() if i not in core}
-    joint_parts = {i for i in idx if i in roles and roles[i].role == "weak point" and roles[i].source == "part"}
-    # a wheel or rim turns on its axle: a body held to the core only through one (a pod on a bearing rim) hangs
-    # on a movable joint, it is not loose [000 §7.1]
-    bearings = {i for i in idx if i in roles and roles[i].role == "propulsion" and roles[i].source == "part" and
-                roles[i].params.get("type") == "ground"}
-    # a bar held in clips is the pin what it carries swings on (a truck's tilting hood hangs on a bar in four clips
-    # on the chassis): it links that body to the core as a hinge plate does, not loose [000 §7.1 "pivots"]
-    pins = {i for i in idx if classes[i].word == "bar" and i in roles and roles[i].source == "part" and
-            any(graph.edges[i, j].get("movable") and graph.edges[i, j].get("kind") == "clip"
-                for j in graph.neighbors(i) if j in core)}
-    hanging = jointed_bodies(graph, cand, core, body, joint_parts | bearings | pins, classes)
-    # flyers and boats do not walk: what hangs under a ship or a starship is landing gear or a keel
-    moving = {r.params.get("type") for r in roles.values() if r.role == "propulsion"}
-    walks = not moving & {"flight", "forward_flight", "thrust", "water"}
-    verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, walks)
-                for jb in hanging]
-    # a leg of several jointed sections (thigh, shin, foot): judged whole, as the limb it is [000 §9.1]; a walker
-    # on knees walks though a jet engine is built into it (an AT-ST's), where a boat, a rotor or wings do not
-    legs: list[list[int]] = []  # the chains judged legs
-    kneels = not moving & {"flight", "forward_flight", "water"}
-    walker = False
-    for chain in limb_chains(model, graph, hanging, core, idx) if kneels else []:
-        whole = JointedBody(sorted(i for k in chain for i in hanging[k].elements),
-                            set().union(*(hanging[k].joint_kinds for k in chain)),
-                            sorted({p for k in chain for p in hanging[k].joint_parts}),
-                            [a for k in chain for a in hanging[k].axes])
-        if "turntable" in whole.joint_kinds or not turns_level(whole):
-            continue  # no leg (told before the limb is measured)
-        v = _jointed_body_role(model, whole, core, idx, classes, cache, ldu_per_inch, True, chain=True)
-        if v is not None and v[0] == "propulsion":
-            walker = True
-            legs.append(chain)
-            for k in chain:
-                verdicts[k] = (v[0], v[1].replace("a leg:", f"a leg of {len(chain)} jointed sections:", 1),
-                               v[2], True)  # its hip and knee stay the weak points [000 §7.1]
-    if _count_legs(legs, verdicts) < MIN_LEGS:
-        walker = False
-        verdicts = [_jointed_body_role(model, jb, core, idx, classes, cache, ldu_per_inch, False)
-                    if v is not None and v[0] == "propulsion" else v for jb, v in zip(hanging, verdicts)]
-    # the hinged mount a wing swings on, beyond its joint, carrying that wing and nothing else, moves with it:
-    # part of the wing, Forward Flight [000 §9.1] (the Allied Avenger's folding wing units)
-    for k, (jb, v) in enumerate(zip(hanging, verdicts)):
-        if v is None or v[0] != "structural":
-            continue
-        mine = set(jb.elements)
-        out = {j for i in mine for j in graph.neighbors(i) if j not in mine and j not in core and
-               j not in joint_parts and j in roles}
-        wings = [j for j in out if roles[j].role == "propulsion" and roles[j].params.get("type") == "forward_flight"]
-        if wings and all(roles[j].role in ("propulsion", "decoration") for j in out) and \
-                len(mine) <= sum(1 for j in roles if roles[j].role == "propulsion" and
-                                 roles[j].params.get("type") == "forward_flight"):
-            verdicts[k] = ("propulsion", "the hinged mount a wing swings on, carrying nothing but the wing: part of "
-                                         "the wing, Forward Flight [000 §9.1]", {"type": "forward_flight"}, True)
-    # a body held on the core by joints at places that are not on one hinge line cannot turn on any of them: it
-    # is locked, a hull panel angled on hinges at both ends, Structure; the hinges stay weak points [000 §7.1]
-    for k, (jb, v) in enumerate(zip(hanging, verdicts)):
-        if v is None and _locked(model, graph, jb, core, joint_parts):
-            verdicts[k] = ("structural", LOCKED_REASON, {}, True)
-    # a canopy, a windscreen or a window's glass closes the cockpit or the wall it sits in: Structure even when it
-    # swings on a hinge or rests in its frame with no connector; its frame on the joint moves with it; only the
-    # hinge is the weak point [000 §7.1 Vehicle: cockpit; "any section with an interior"]
-    closers = {i for i in cand if _closes_opening(model.elements[i])}
-    for k, (jb, v) in enumerate(zip(hanging, verdicts)):
-        if v is None and closers.intersection(jb.elements):
-            verdicts[k] = ("structural", CLOSER_REASON, {}, True)
-    for jb, verdict in zip(hanging, verdicts):
-        if verdict is None:
-            continue
-        role, why, params, keep_joint = verdict
-        for i in jb.elements:
-            if keep_joint and rest.get(i) == "joint":
-                continue  # the element the joint turns in stays the weak point
-            base = roles[i].reason if i in bare_masts and i in roles else classes[i].reason
-            roles[i] = RoleDecision(role, f"{base}; {why}", "topology", dict(params))
-        for p in pins.intersection(jb.joint_parts):  # the bar it swings on is its hinge
-            if roles[p].role == "decoration":
-                roles[p] = RoleDecision("weak point", f"{describe(model.elements[p])[1]!r}: {PIN_REASON}", "topology")
-    # a small body on a bar in clips (a car's seat, a lamp) swings on it: a moving part, not a loose one
-    swung = {i for jb, v in zip(hanging, verdicts) if v is None and pins.intersection(jb.joint_parts)
-             for i in jb.elements}
-    detached: set[int] = set()
-    blocks = _block_cores(model, graph, idx, cand, core, body, hanging, roles)
-    for i in cand:
-        if i in roles and roles[i].source == "topology":
-            continue
-        c = classes[i]
-        # what its part said (a bare mast's: a spar's, not a Thruster's)
-        base = roles[i].reason if i in bare_masts and i in roles else c.reason
-        if i in blocks:
-            roles[i] = RoleDecision("structural", f"{base}; {BLOCK_REASON}", "topology")
-        elif i in core:
-            why = base if c.role == "structural" else f"{base}; in the rigid core"
-            roles[i] = RoleDecision("structural", f"{why}{IN_CORE}",
-                                    "part" if c.role == "structural" else "topology")
-        elif i in closers:
-            roles[i] = RoleDecision("structural", f"{base}; {CLOSER_REASON}", "topology")
-        elif rest.get(i) == "joint" and not _JOINT_WORDS & _words_of(model.elements[i]):
-            roles[i] = RoleDecision("decoration", f"{base}; swings on a movable joint off the rigid core (a "
-                                                  "shutter, a casement, a flap): a moving part, Non-Structural "
-                                                  "[000 §7.1 \"moving\"]", "topology")
-        elif rest.get(i) == "joint":
-            roles[i] = RoleDecision("weak point", f"{base}; on a movable joint (hinge/turntable/pivot) off "
-                                                  "the rigid core: a weak point [000 §7.1]", "topology")
-        elif rest.get(i) == "beyond" or (i in swung and rest.get(i) != "joint"):
-            roles[i] = RoleDecision("decoration", f"{base}; hangs off the rigid core by a movable joint: "
-                                                  "Non-Structural [000 §7.1]", "topology")
-        else:
-            roles[i] = RoleDecision("decoration", f"{base}; not built into the main Structure "
-                                                  "(Non-Structural) [000 §7.1]", "topology")
-            detached.add(i)
+    hung = judge_hanging(model, graph, idx, classes, roles, cache, ldu_per_inch, bare_masts)
+    core, rest, hanging, verdicts = hung.core, hung.rest, hung.hanging, hung.verdicts
+    walker, joint_parts, detached = hung.walker, hung.joint_parts, hung.detached
     # geometry: whatever encloses an interior is Structural [000 §7.1]; moving bodies (turrets, doors, lids on
     # joints) keep what the topology decided
     wheels, rolling, low, ground = _ground_contact(model, idx, roles)
@@ -483,8 +350,6 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     return roles
 
 
-PIN_REASON = "the bar a body swings on in its clips: an exposed hinge, a weak point [000 §7.1 \"exposed hinges, " \
-             "turrets, pivots\"]"
 PARKED_REASON = "a bicycle or motorcycle parked on or carried by the build: not its propulsion, a load [000 ch.H; §9.1]"
 
 
@@ -606,43 +471,6 @@ def _named_field_piece(model, graph: nx.Graph, idx: list[int], notes: dict[int, 
                                           "itself [000 §8.1]", "geometry", dict(params), f"field:{name}")
 
 
-BLOCK_REASON = ("a block of the building standing apart from its main block on the same base plate: its Structure "
-                "too (the blocks of one building) [000 §7.1 Structure]")
-
-
-def _block_cores(model, graph, idx: list[int], cand: list[int], core: set[int], body: dict[int, int],
-                 hanging: list[JointedBody], roles: dict[int, RoleDecision]) -> set[int]:
-    """The rigid cores of a building's other blocks. A building of several blocks standing on one base plate (a
-    gun platform beside the keep, a hut beside the rock: ``joining._one_build``, or blocks tied by a tree or a
-    rope, no brick between them) is one building, and each block's own rigid core is its Structure, not only
-    the biggest block's [000 §7.1 Structure]. A block stands on the building's ground and hangs on no joint (a
-    drawbridge lying on the plate swings on its hinges); its core is its largest rigid group (``body``) of at
-    least JOINTED_MIN_ELEMENTS pieces and no flat panel, as a turret body must be. Not in a vehicle: what
-    stands apart from a vehicle's body is no block of it."""
-    if any(r.role == "propulsion" for r in roles.values()):
-        return set()
-    els = model.elements
-    floor = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y
-    swinging = {i for jb in hanging for i in jb.elements}
-    out: set[int] = set()
-    for comp in components_in(graph, cand):
-        if comp & core or comp & swinging:
-            continue
-        groups: dict[int, list[int]] = {}
-        for i in comp:
-            groups.setdefault(body[i], []).append(i)
-        biggest = max(groups.values(), key=lambda g: (len(g), -min(g)))
-        if len(biggest) < JOINTED_MIN_ELEMENTS or \
-                max(float(els[i].bbox_max[1]) for i in comp) < floor - GROUND_TOL_LDU:
-            continue  # a loose bit, or up off the ground
-        lo, hi = elements_box(els, biggest)
-        thin, middle, _ = sorted(float(x) for x in hi - lo)
-        if flat_panel(thin, middle):
-            continue  # flat: a ramp or a drawbridge lying on the plate, as a turret body must not be a panel
-        out.update(biggest)
-    return out
-
-
 _CHASSIS_WORDS = frozenset({"brick", "plate", "tile", "slope"})  # what a wheel is fitted to, never set in it
 FOOT_GAP_LDU = 8.0  # pieces of one foot lie within a plate of each other
 FEET_ALIKE = 4.0  # the biggest foot's footprint is at most this many times the smallest's (a big and a small pair)
@@ -751,19 +579,6 @@ def _stands_over(model, core: set[int], feet: list[list[int]]) -> bool:
     except QhullError:  # the feet on one line span no outline
         return False
     return bool(np.all(hull.equations[:, :2] @ centre + hull.equations[:, 2] <= MESH_TOL_LDU))
-
-
-def _count_legs(chains: list[list[int]], verdicts: list) -> int:
-    """How many legs: the chains judged legs, one leg where two share a body below their tops (a shin with two
-    feet, a thigh with two shins: one limb; two legs on one hip bar are two), and each lone jointed body judged
-    one (indices into the jointed bodies, a chain's foot first and its top last)."""
-    limbs = nx.Graph()
-    limbs.add_nodes_from(range(len(chains)))
-    below = [set(c[:-1]) for c in chains]
-    limbs.add_edges_from((a, b) for a in range(len(chains)) for b in range(a + 1, len(chains)) if below[a] & below[b])
-    in_chain = {k for c in chains for k in c}
-    lone = sum(1 for k, v in enumerate(verdicts) if v is not None and v[0] == "propulsion" and k not in in_chain)
-    return nx.number_connected_components(limbs) + lone
 
 
 _AIR_ENGINE_WORDS = {"propeller", "rotor", "jet", "engine"}  # what drives a seaplane through the air

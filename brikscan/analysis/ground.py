@@ -10,7 +10,7 @@ from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAP
                             _own_points, _text_words, _words_of, nx)
 from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU, STRUT_NEAR_LDU, is_detail_sized, is_open
-from .roles import RoleDecision
+from .roles import RoleDecision, describe
 
 
 MIN_LEGS = 2  # legs come in pairs (or more); a lone hinged body reaching the ground is a ramp or a stand
@@ -348,3 +348,39 @@ def _on_leg(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
 
 
 LEG_ROUND_SHARE = 0.75  # a round piece on a cone narrower than this share of it is a slim leg, not a housing
+
+
+def spinning_blades(model, graph, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool, rooted: bool,
+                    piloted: bool) -> None:
+    """Rotors and propellers by how they spin: a rotor lifts only spinning level with nothing over it (a
+    helicopter's); a propeller spinning level on top of a piloted build is its rotor; one lying flat on a deck
+    pushes nothing; an engine on a build rooted on its base plate cannot take off. ``roles`` in place."""
+    for i, r in list(roles.items()):
+        if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
+                classes[i].word == "rotor" and not _lifts(model, graph, idx, i):
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side, loaded on its "
+                                                  "blades or under the build; a detail, not propulsion [000 §9.1]",
+                                    "geometry")
+        elif not boat and not rooted and r.role == "propulsion" and r.source == "part" and \
+                r.params.get("type") == "thrust" and classes[i].word == "propeller" and piloted and \
+                _lifts(model, graph, idx, i):
+            # a propeller spinning level on top of a build with a pilot's place, nothing over its hub: a
+            # helicopter's rotor, its plates lengthening the blades part of it [000 §9.1 Flight: helicopter
+            # blades] (on a roof with no one to fly it, a fan)
+            roles[i] = RoleDecision("propulsion", f"{r.reason}, but it spins level on top of the build with "
+                                                  "nothing over it: a rotor, Flight [000 §9.1]", "geometry",
+                                    {"type": "flight"})
+            for j in blade_extensions(model, graph, i):
+                roles[j] = RoleDecision("propulsion", f"{classes[j].reason}; lengthens a blade of the rotor "
+                                                      f"{describe(model.elements[i])[1]!r}: part of it, Flight "
+                                                      "[000 §9.1]", "geometry", {"type": "flight"})
+        elif boat and r.role == "propulsion" and r.source == "part" and r.params.get("type") == "thrust" and \
+                classes[i].word == "propeller" and _spins_level(model, i):
+            # a propeller pushes along its axis: lying flat on a ship's deck it pushes nothing (a capstan)
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but it lies flat on the boat: it pushes no way "
+                                                  "the boat floats, not propulsion [000 §9.3]", "geometry")
+        elif rooted and r.role == "propulsion" and r.source == "part" and r.params.get("type") in ("thrust",
+                                                                                                  "flight"):
+            roles[i] = RoleDecision("decoration", f"{r.reason}, but the build stands built onto its base plate "
+                                                  "across its whole footprint: it cannot take off, the engine is a "
+                                                  "fitting, not propulsion [000 §9.1, §7.1]", "geometry")
