@@ -3903,4 +3903,7 @@ def test_a_hinged_car_roof_is_the_lid_and_its_holder_the_hinge(tmp_path):
     _, holder = _role(a, "4315.dat")
     assert holder.role == "weak point"
     assert roof.role != "weak point" and "hinge fingers on one edge" in roof.reason
+    # the tall holder (1 x 4 x 2, as big as a roof's footprint the way it stands) is still the hinge
+    a = _analyse(_model(tmp_path, "holder.ldr", BODY + [f"1 7 0 -96 70 {ID} 4214.dat"]))
+    assert _role(a, "4214.dat")[1].role == "weak point"
 

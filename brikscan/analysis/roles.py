@@ -303,7 +303,8 @@ def classify_part(element, org_type: str = "") -> PartClass:
         return PartClass("structural", f"{label}: the base half of a hinge plate, at least 2 x 4 studs: a plate of "
                                        "the build; the half that swings on it is the weak point [000 §7.1]",
                          word="plate")
-    if first == "hinge" and dwords[1:2] and dwords[1] in _HINGED_PIECES and _spans(element, HINGE_BASE_MIN_LDU):
+    if first == "hinge" and dwords[1:2] and dwords[1] in _HINGED_PIECES and "holder" not in dwords and \
+            _spans(element, HINGE_BASE_MIN_LDU):
         # "Hinge Car Roof 4 x 4", "Hinge Panel 2 x 4 x 3.333", "Hinge Tile 2 x 4 with Ribs": a roof, a panel or a
         # tile with hinge fingers along one edge; what it turns on is the narrow holder it clips to
         piece = _HINGED_PIECES[dwords[1]]
