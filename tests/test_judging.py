@@ -3907,3 +3907,24 @@ def test_a_hinged_car_roof_is_the_lid_and_its_holder_the_hinge(tmp_path):
     a = _analyse(_model(tmp_path, "holder.ldr", BODY + [f"1 7 0 -96 70 {ID} 4214.dat"]))
     assert _role(a, "4214.dat")[1].role == "weak point"
 
+
+# 20009's main cannon, set on a flyer's back: a bar on a clip plate tilted 15 degrees up, a cone strung on it,
+# the clip plate on a bar-and-handle swivel (the turret's sub-assembly, moved onto the body)
+_TILTED = "1 0 0 0 0.258819 -0.965926 0 0.965926 0.258819"
+TILTED_CANNON = ["1 7 0 -56 0 1 0 0 0 1 0 0 0 1 48336.dat", "1 0 0 -64 0 -1 0 0 0 1 0 0 0 -1 4623.dat",
+                 f"1 7 0 -74 -17 {_TILTED} 60470a.dat", f"1 320 0 -76 -24 {_TILTED} 3794b.dat",
+                 f"1 0 0 -82 -47 {_TILTED} 4589.dat",
+                 "1 0 0 -103 -126 1 0 0 0 -0.258819 0.965925 0 -0.965925 -0.258819 63965.dat"]
+
+
+@needs_shared
+def test_a_bar_tilted_up_on_a_clip_is_still_a_gun_barrel(tmp_path):
+    """A rod is measured along its own axes: tilted 15 degrees up its world box is as thick as a brick, but it is
+    still a thin rod lying level and sticking out of the body, a gun barrel [000 §8.2 Ranged Weapons]."""
+    flyer = [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    a = _analyse(_model(tmp_path, "gunship.ldr", BODY + flyer + TILTED_CANNON))
+    _, bar = _role(a, "63965.dat")
+    _, cone = _role(a, "4589.dat")
+    assert bar.role == "weapon" and "gun barrel" in bar.reason
+    assert cone.role == "weapon"  # strung on the barrel: its muzzle
+

@@ -134,6 +134,7 @@ BARREL_THICK_LDU = 28.0  # ... and no thicker than a 1 x 1 brick (a torch with i
 
 
 ROD_LEVEL_COS = 0.7  # a rod whose axis is within 45 degrees of level lies level (a barrel); steeper, it stands up
+TILTED_BARREL_COS = 0.9  # a rod turned at an angle points within about 25 degrees of the build's length or width
 
 
 @dataclass(frozen=True)
@@ -155,9 +156,9 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
              nozzles: set[int] | frozenset[int] = frozenset(), walker: bool = False) -> None:
     """On a flyer, a thin rod (a torch, a loudhailer, a bar, a tap) lying level and sticking out of the body is a
     gun barrel: "lasers" are Ranged Weapons [000 §8.2]; standing up, an antenna or a flag pole stays decoration.
-    A minifig's torch or loudhailer is measured along its own axes (turned on a wing tip it is still a rod); what is
-    strung on a barrel's axis is part of its gun (``_strung_on``). Runs after the nozzles and engine pods, so that a
-    "nozzle" a barrel comes out of can be told to be the gun's muzzle."""
+    A rod turned at an angle is measured along its own axes (a torch on a wing tip, a bar tilted on a clip); what
+    is strung on a barrel's axis is part of its gun (``_strung_on``). Runs after the nozzles and engine
+    pods, so that a "nozzle" a barrel comes out of can be told to be the gun's muzzle."""
     if not flyer:
         return
     els = model.elements
@@ -186,8 +187,15 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
                for j in graph.neighbors(i)):
             continue  # a rod holding a foot or a wheel is the leg's or the axle's, no barrel
         # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
-        # is still a rod); built pieces by their box, as they line up with the build
+        # is still a rod); built pieces by their box, as they line up with the build, and a bar or a stick along
+        # its own axes where that box is no rod's and it still points fore and aft or abeam (20009's main cannon,
+        # a bar tilted up on a turret's clip: its box is as thick as a brick; a brace slanting two ways is no
+        # barrel, and a plate with a bar on it is a plate)
         centre, d, length, thick = _rod_axis(model, i, own=classes[i].accessory)
+        if (classes[i].word == "bar" or stick) and (thick > BARREL_THICK_LDU or length < BARREL_RATIO * thick):
+            turned = _rod_axis(model, i)
+            if max(abs(float(turned[1][0])), abs(float(turned[1][2]))) >= TILTED_BARREL_COS:
+                centre, d, length, thick = turned
         # a minifig's torch or loudhailer is made as a barrel: its bell or its head makes it no thin rod; beside
         # an engine's nozzle, though, a bell is the exhaust
         shaped = classes[i].accessory and bool(_words_of(els[i]) & _MADE_BARRELS) and not any(
@@ -197,7 +205,7 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
             continue  # standing up (an antenna, a mast) or not a rod
         # its outer end lies outside the rest of the body: it sticks out. Rods joined end to end on one line (a
         # strut of two bars between a hull and its engines) are one rod: its ends are the line's
-        line = _rod_line(model, idx, classes, i, centre, d)
+        line = _rod_line(model, idx, classes, i, centre, d, length)
         along = [float(np.dot(c - centre, d)) + s * h for c, h in line.values() for s in (-1, 1)]
         ends = [centre + d * min(along), centre + d * max(along)]
         others = np.array([j not in line for j in body])
@@ -262,10 +270,10 @@ def _held_in_big(model, idx: list[int], p: np.ndarray, lo: np.ndarray, hi: np.nd
     return None
 
 
-def _rod_line(model, idx: list[int], classes, i: int, centre: np.ndarray,
-              d: np.ndarray) -> dict[int, tuple[np.ndarray, float]]:
-    """The rods lying end to end with rod ``i`` on its line, touching or held apart by a hair (its centre and half
-    length, for each)."""
+def _rod_line(model, idx: list[int], classes, i: int, centre: np.ndarray, d: np.ndarray,
+              length: float) -> dict[int, tuple[np.ndarray, float]]:
+    """The rods lying end to end with rod ``i`` (``length`` long) on its line, touching or held apart by a hair
+    (its centre and half length, for each)."""
     els = model.elements
     rods = {}
     for j in idx:
@@ -274,7 +282,7 @@ def _rod_line(model, idx: list[int], classes, i: int, centre: np.ndarray,
             cj, dj, lj, _ = _rod_axis(model, j, own=classes[j].accessory)
             if abs(float(np.dot(dj, d))) >= 0.98:
                 rods[j] = (cj, lj / 2)
-    line = {i: (centre, _rod_axis(model, i, own=classes[i].accessory)[2] / 2)}
+    line = {i: (centre, length / 2)}
     grew = True
     while grew:
         grew = False
