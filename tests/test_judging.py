@@ -3928,3 +3928,22 @@ def test_a_bar_tilted_up_on_a_clip_is_still_a_gun_barrel(tmp_path):
     assert bar.role == "weapon" and "gun barrel" in bar.reason
     assert cone.role == "weapon"  # strung on the barrel: its muzzle
 
+
+@needs_shared
+def test_dishes_across_the_stern_of_a_long_hull_are_its_engines(tmp_path):
+    """Two inverted dishes on the side studs across the end of a hull twice as long as wide, open backwards: a bank
+    of exhausts, Thrusters [000 §9.3], though no round casing is behind them (a midi-scale star destroyer's)."""
+    out = "-1 0 0 0 0 -1 0 -1 0"  # the dish's axis along +Z, open backwards
+    stern = ["1 7 0 -48 70 -1 0 0 0 1 0 0 0 -1 30414.dat", f"1 72 -30 -40 90 {out} 4740.dat",
+             f"1 72 30 -40 90 {out} 4740.dat"]
+    a = _analyse(_model(tmp_path, "destroyer.ldr", BODY + stern))
+    c, dish = _role(a, "4740.dat")
+    assert dish.role == "propulsion" and dish.params["type"] == "thrust" and "stern" in dish.reason
+    assert c.kind == "vehicle"
+    # the same dishes at the end of a block as wide as it is long: a hull with no length, no stern to push from
+    block = [f"1 4 0 -24 {z} {ID} 3001.dat" for z in (-20, 20)] + [f"1 4 0 -48 0 {ID} 3001.dat"]
+    end = ["1 7 0 -48 30 -1 0 0 0 1 0 0 0 -1 30414.dat", f"1 72 -30 -40 50 {out} 4740.dat",
+           f"1 72 30 -40 50 {out} 4740.dat"]
+    a = _analyse(_model(tmp_path, "block.ldr", block + end))
+    c, dish = _role(a, "4740.dat")
+    assert dish.role != "propulsion" and c.kind == "building"

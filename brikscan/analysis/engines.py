@@ -49,6 +49,19 @@ CAP_STEPS = 3  # a cap looks this many parts deep along its axis for the engine 
 _GLOW_WORDS = {"dish", "flower", "plant", "axle"}  # ... through more caps, the glow in the exhaust and its shaft
 
 
+STERN_AXIS_COS = 0.9  # a stern exhaust points along the hull's length, within about 25 degrees
+
+
+def _at_stern(element, axis: np.ndarray, length: np.ndarray | None, lo: np.ndarray, hi: np.ndarray) -> bool:
+    """The dish lies along a long hull's length (``length``, None for a hull as wide as long) at one end of it,
+    within a brick of the build's end that way: an exhaust at the stern, though no round casing is behind it."""
+    if length is None or abs(float(axis @ length)) < STERN_AXIS_COS:
+        return False
+    k = int(np.argmax(np.abs(length)))
+    return float(element.bbox_max[k]) >= float(hi[:, k].max()) - LDU_PER_BRICK or \
+        float(element.bbox_min[k]) <= float(lo[:, k].min()) + LDU_PER_BRICK
+
+
 def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int, axis: np.ndarray) -> bool:
     """Element ``i`` sits at the end of a row of parts on its axis that reaches an engine or a round body (a round
     brick, a cylinder, a cone) within ``CAP_STEPS`` parts (a glowing flower or a second dish between the cap and
@@ -87,11 +100,12 @@ STANDING_ROCKET = 2.0  # a build this many times taller than wide stands on its 
 
 def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
     """Two or more dishes lying on their side, hollow facing out, each capping a round body on its axis (a
-    wheel, a rim, a cylinder: an engine's casing) and open to the outside along it, all pointing the same way:
-    a bank of engine exhausts at a ship's stern, Thrusters [000 §9.3]; under a rocket standing on its tail they
-    point down from its lowest level. A starship shown on a stand has no
-    cockpit part to make it a flyer (10030's three main engines); one dish on a wall or a stack of dishes is a
-    sensor, and a build that rolls on wheels has its propulsion already."""
+    wheel, a rim, a cylinder: an engine's casing) or set across the end of a long hull's length (a midi-scale
+    star destroyer's, on a plate), open to the outside along it, all pointing the same way: a bank of engine
+    exhausts at a ship's stern, Thrusters [000 §9.3]; under a rocket standing on its tail they point down from
+    its lowest level. A starship shown on a stand has no cockpit part to make it a flyer (10030's three main
+    engines); one dish on a wall or a stack of dishes is a sensor, and a build that rolls on wheels has its
+    propulsion already."""
     if any(r.role == "propulsion" for r in roles.values()):
         return
     els = model.elements
@@ -106,11 +120,22 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
     tall = float(span[1]) >= STANDING_ROCKET * float(max(span[0], span[2]))
     ground = float(hi[:, 1].max())  # LDraw -Y is up: the lowest point has the largest Y
     ids = np.asarray(idx)
+    # a long hull's stern: the end of its length (a midi-scale star destroyer's three exhausts are dishes set on
+    # a plate across its stern, with no round casing behind them)
+    length = np.eye(3)[0 if span[0] >= span[2] else 2] if \
+        max(span[0], span[2]) >= LONG_HULL * min(span[0], span[2]) else None
     found: list[tuple[int, np.ndarray, list[int]]] = []  # (dish, the way it opens, its casing out that way)
+    capping: dict[int, str] = {}  # where each dish is an exhaust
     for i in dishes:
         y = _local_y(els[i])  # an LDraw dish stands along its local Y
         under = tall and abs(float(y[1])) > 0.9 and float(els[i].bbox_max[1]) >= ground - LDU_PER_BRICK
-        if (abs(float(y[1])) >= 0.5 and not under) or not _caps_engine(model, graph, roles, i, y):
+        if abs(float(y[1])) >= 0.5 and not under:
+            continue
+        if _caps_engine(model, graph, roles, i, y):
+            capping[i] = "capping round engine casings"
+        elif _at_stern(els[i], y, length, lo, hi):
+            capping[i] = "across the stern of a long hull"
+        else:
             continue
         c = (els[i].bbox_min + els[i].bbox_max) / 2
         ends = []
@@ -129,9 +154,9 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
     bank = [(i, casing) for i, d, casing in found
             if sum(float(d @ e) >= BANK_AXIS_COS for _, e, _ in found) >= BANK_MIN]
     for i, casing in bank:
-        roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; one of {len(bank)} dishes capping round "
-                                              "engine casings, open to the outside and pointing the same way: a "
-                                              "bank of exhausts, Thrusters [000 §9.3]", "geometry", {"type": "thrust"})
+        roles[i] = RoleDecision("propulsion", f"{classes[i].reason}; one of {len(bank)} dishes {capping[i]}, open "
+                                              "to the outside and pointing the same way: a bank of exhausts, "
+                                              "Thrusters [000 §9.3]", "geometry", {"type": "thrust"})
         for j in casing:  # the bell or the rim round the exhaust, out past the dish: the same engine
             r = roles.get(j)
             if r is not None and r.source in ("part", "topology", "detail") and r.role in ("structural", "decoration"):
