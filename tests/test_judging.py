@@ -3947,3 +3947,40 @@ def test_dishes_across_the_stern_of_a_long_hull_are_its_engines(tmp_path):
     a = _analyse(_model(tmp_path, "block.ldr", block + end))
     c, dish = _role(a, "4740.dat")
     assert dish.role != "propulsion" and c.kind == "building"
+
+
+def test_an_engine_pod_inside_the_bodys_box_but_open_at_its_end_is_no_engine_block():
+    """An engine the builder named is no engine block under a bonnet where one end of it opens to the outside,
+    though the body's box holds it (7140's X-wing engines behind the wing roots, not in ../shared); shut in at both
+    ends it drives nothing [000 §9.3]."""
+    import numpy as np
+
+    from brikscan.analysis.engines import _open_ended
+
+    pod_lo, pod_hi = np.array([50.0, -60.0, 60.0]), np.array([90.0, -20.0, 140.0])  # lying along Z at the back
+    fuselage = (np.array([[-40.0, -80.0, -200.0]]), np.array([[40.0, 0.0, 160.0]]))
+    wide_nose = (np.array([[-100.0, -60.0, -200.0]]), np.array([[100.0, -40.0, -160.0]]))
+    body = tuple(np.vstack(x) for x in zip(fuselage, wide_nose))
+    assert _open_ended(pod_lo, pod_hi, *body)  # the nose plate before it, nothing behind it: open at the back
+    tail = (np.array([[40.0, -80.0, 150.0]]), np.array([[100.0, 0.0, 170.0]]))
+    shut = tuple(np.vstack(x) for x in zip(body, tail))
+    assert not _open_ended(pod_lo, pod_hi, *shut)  # a bulkhead behind it as well: under a bonnet
+
+
+@needs_shared
+def test_a_tie_fighters_engine_block_named_by_the_builder_is_its_thruster_not_a_wing_mount():
+    """7150's TIE fighter: its wings hang on the ion-engine block at the back of the cockpit ball (submodel
+    "engine"), which the hinge alone made "the mount a wing swings on", Forward Flight. The builder's name
+    outweighs that guess: the block is the engine, a Thruster [000 §9.3] (as the labels say, independently)."""
+    from brikscan import analyse, load
+
+    m = load(MODELS_DIR / "7150-1 - TIE Fighter & Y-wing.mpd", LIBRARY_ZIP)
+    a = analyse(m)
+    tie = next(c for c in a.creations if "tie fighter" in c.name.lower())
+    block = [i for i in tie.elements if m.elements[i].submodel_path and
+             m.elements[i].submodel_path[-1].lower().endswith("tie fighter - engine.ldr")]
+    assert len(block) >= 10
+    thrust = [i for i in block if tie.roles[i].role == "propulsion" and tie.roles[i].params.get("type") == "thrust"]
+    assert len(thrust) >= len(block) - 1 and all("named an engine" in tie.roles[i].reason for i in thrust)
+    card = next(k for k in a.cards if k.creation is tie)
+    assert {p.type for p in card.propulsion} == {"forward_flight", "thrust"}

@@ -13,7 +13,7 @@ from .element_shape import (_BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LD
                             _centre, _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end, _points_out,
                             _rod_axis, _thrust, _words_of, nx, oriented_box)
 from .ground import _on_leg
-from .guns import _held_in_big
+from .guns import _held_in_big, _line_in_boxes
 from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU, TWO_STUDS_LDU, flies, is_detail_sized, is_open
 from .roles import RoleDecision, describe
@@ -545,8 +545,11 @@ def _named_engines(model, idx: list[int], classes, roles: dict[int, RoleDecision
     """A sub-assembly the builder named an engine ("Left Engine", "thrusters") is the craft's engine where it is
     built as one: a slim pod at most a quarter of the craft, with no place for a pilot, hanging outside the
     Structure of the rest, on a craft with a pilot's place. Then its pieces are one Thruster [000 §9.3]: a
-    podracer's engines ahead of its cockpit. The name alone is no verdict: an engine block under a car's bonnet
-    (inside the body), a "fire engine" (the whole build) or an engine room stay what their place makes them."""
+    podracer's engines ahead of its cockpit, an X-wing's behind its wing roots (within the body's box, but open at
+    the back), a TIE fighter's at the back of its ball; the name outweighs the guess that a body between a hinge
+    and a wing is the wing's mount. The name alone is no verdict: an engine block under a car's bonnet (inside
+    the body, shut in at both ends), a "fire engine" (the whole build) or an engine room stay what their place
+    makes them."""
     if not _crew_place(classes, idx):
         return
     els = model.elements
@@ -564,8 +567,11 @@ def _named_engines(model, idx: list[int], classes, roles: dict[int, RoleDecision
             continue  # the craft's body, with its cockpit
         if sum(1 for i in g if roles[i].role == "structural") > len(g) / 2:
             continue  # built into the Structure: the body's own section
-        if any(roles[i].role == "propulsion" and roles[i].params.get("type") != "thrust" for i in g):
-            continue  # it drives the craft another way already (a wing's mount, a wheel)
+        if any(roles[i].role == "propulsion" and roles[i].params.get("type") != "thrust" and
+               roles[i].source != "topology" for i in g):
+            continue  # it drives the craft another way already (a wheel, a wing part); only what the topology
+            # guessed (the hinged mount a wing swings on: 7140's engines between its S-foils and their hinges)
+            # gives way to the builder's name
         lo, hi = element_boxes(model, g)
         ext = np.sort(hi.max(axis=0) - lo.min(axis=0))
         if float(ext[2]) < ENGINE_SLIM * float(ext[1]):
@@ -576,18 +582,37 @@ def _named_engines(model, idx: list[int], classes, roles: dict[int, RoleDecision
             continue
         blo, bhi = element_boxes(model, body)
         mid = (lo.min(axis=0) + hi.max(axis=0)) / 2
-        if bool(np.all((blo.min(axis=0) <= mid) & (mid <= bhi.max(axis=0)))):
-            continue  # inside the body's box: an engine block under a bonnet drives no craft by itself
+        if bool(np.all((blo.min(axis=0) <= mid) & (mid <= bhi.max(axis=0)))) and \
+                not _open_ended(lo.min(axis=0), hi.max(axis=0), blo, bhi):
+            continue  # inside the body, shut in at both ends: an engine block under a bonnet drives no craft
         for i in g:
             q = roles[i]
-            if q.role == "propulsion" or not (is_open(q) or (q.role, q.source) in (
-                    ("weak point", "topology"), ("decoration", "part"), ("decoration", "geometry"))):
+            guessed = q.role == "propulsion" and q.source == "topology" and q.params.get("type") != "thrust"
+            if not guessed and (q.role == "propulsion" or not (is_open(q) or (q.role, q.source) in (
+                    ("weak point", "topology"), ("decoration", "part"), ("decoration", "geometry")))):
                 continue  # (an intake ring of wheel rims off the ground is the engine's, not a wheel's)
             roles[i] = RoleDecision("propulsion", f"{q.reason.split(';')[0]}; in the sub-assembly {name!r}, named an "
                                                   "engine and built as a slim pod outside the body of a crewed "
                                                   "craft: the engine, a Thruster [000 §9.3]", "geometry",
                                     {"type": "thrust"}, f"with:{g[0]}")
         taken |= gone
+
+
+def _open_ended(lo: np.ndarray, hi: np.ndarray, blo: np.ndarray, bhi: np.ndarray) -> bool:
+    """The pod ``lo``-``hi`` has an end along its length that no piece of the body (boxes ``blo``-``bhi``) lies
+    beyond: its exhaust opens to the outside (an X-wing's engines behind the wing roots, within the box of the
+    whole body but open at the back), as an engine block under a bonnet does not."""
+    k = int(np.argmax(hi - lo))
+    mid = (lo + hi) / 2
+    for s in (1.0, -1.0):
+        start = mid.copy()
+        start[k] = (hi[k] if s > 0 else lo[k]) + s * MESH_TOL_LDU
+        way = np.zeros(3)
+        way[k] = s
+        t_in, t_out = _line_in_boxes(start, way, blo - MESH_TOL_LDU, bhi + MESH_TOL_LDU)
+        if not bool(np.any((t_in <= t_out) & (t_out >= 0))):
+            return True
+    return False
 
 
 def _built_on_propulsion(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision],
