@@ -3984,3 +3984,49 @@ def test_a_tie_fighters_engine_block_named_by_the_builder_is_its_thruster_not_a_
     assert len(thrust) >= len(block) - 1 and all("named an engine" in tie.roles[i].reason for i in thrust)
     card = next(k for k in a.cards if k.creation is tie)
     assert {p.type for p in card.propulsion} == {"forward_flight", "thrust"}
+
+
+def _xf(line: str):
+    import numpy as np
+
+    v = [float(x) for x in line.split()[2:14]]
+    m = np.eye(4)
+    m[:3, 3], m[:3, :3] = v[:3], np.array(v[3:]).reshape(3, 3)
+    return m
+
+
+def _placed(colour: int, m, part: str) -> str:
+    return f"1 {colour} " + " ".join(f"{x:.4f}" for x in list(m[:3, 3]) + list(m[:3, :3].ravel())) + f" {part}"
+
+
+@needs_shared
+def test_a_pennant_clipped_to_a_lance_and_to_the_other_pennant_is_carried(tmp_path):
+    """A knight's lance with two pennants clipped on it (6073, not in ../shared): the first pennant touches the
+    lance and the second, and the figure's search met it before the second; it was left behind as a loose
+    accessory, "scenery". What hangs on nothing but the figure and what it holds is carried, whatever the order
+    [000 §9.5]."""
+    from brikscan import analyse, load
+
+    from pathlib import Path
+
+    squad = (Path(__file__).resolve().parents[1] / "ldraw_models" / "squad.ldr").read_text().splitlines()
+    start = squad.index("0 // knight with shortsword") + 1
+    stop = next(k for k in range(start, len(squad)) if squad[k].startswith("0 //"))
+    body = [ln for ln in squad[start:stop] if ln.startswith("1 ") and not ln.endswith("3847.dat")]  # no sword
+    hand = next(ln for ln in body if ln.endswith("3820.dat"))
+    # the lance and its pennants as 6073's knight holds them, relative to his hand
+    h0 = _xf("1 14 -11.563 -49.506 -19.308 0.984 -0.17 0 0.17 0.986 -0.003 0 0.004 0.999 3820.dat")
+    lance0 = _xf("1 6 -9.619 -60.77 -31.991 -0.985 -0.059 -0.164 -0.143 -0.266 0.953 -0.1 0.963 0.254 3849.dat")
+    flags0 = [_xf("1 15 9.429 -171.376 -61.441 0.986 -0.164 0.021 0.164 0.953 -0.254 0.021 0.254 0.967 4495a.dat"),
+              _xf("1 2 13.369 -194.253 -67.533 0.986 -0.164 0.021 0.164 0.953 -0.254 0.021 0.254 0.967 4495a.dat")]
+    import numpy as np
+
+    lance = _xf(hand) @ np.linalg.inv(h0) @ lance0
+    gear = [_placed(6, lance, "3849.dat")] + [_placed(c, lance @ np.linalg.inv(lance0) @ f, "4495a.dat")
+                                               for c, f in zip((15, 2), flags0)]
+    (tmp_path / "knight.ldr").write_text("0 knight\n0 Name: knight.ldr\n" + "\n".join(body + gear) + "\n")
+    a = analyse(load(tmp_path / "knight.ldr", LIBRARY_ZIP))
+    flags = [i for i, e in enumerate(a.model.elements) if e.part == "4495a.dat"]
+    assert len(a.creations) == 1 and a.creations[0].kind == "minifig"
+    assert set(flags) <= set(a.creations[0].elements)
+

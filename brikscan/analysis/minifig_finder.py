@@ -104,6 +104,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
         anchors = [i for k in ("hand", "head", "torso", "arm") for i in fig["body"].get(k, [])]
         queue = list(anchors)
         seen = set(queue)
+        refused: dict[int, int] = {}  # a piece not carried when first met, and the piece it was met from
         while queue:
             u = queue.pop()
             for v in graph.neighbors(u):
@@ -117,6 +118,21 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                     fig["items"].append(v)
                     taken.add(v)
                     queue.append(v)
+                else:
+                    refused[v] = u
+            if not queue:
+                # met before a piece beside it (a pennant clipped to the lance and to the other pennant, met
+                # first): asked again once what it hangs on is known, so the order of the search decides nothing
+                again = [v for v in sorted(refused) if v not in taken and
+                         all(w in members or w in fig["items"] for w in graph.neighbors(v))]
+                for v in again:
+                    u = refused.pop(v)
+                    held, base = _carried(model, graph, classes, fig, members, members | set(fig["items"]) | {v},
+                                          u, v, boxes)
+                    if held and base is None:
+                        fig["items"].append(v)
+                        taken.add(v)
+                        queue.append(v)
     _worn_builds(model, graph, figs, classes, taken)
     # headgear the connector data does not tie to the head (a bandana round it): worn by the nearest head
     heads = [(o, h) for o, fig in figs.items() for h in fig["body"].get("head", [])]
