@@ -4030,3 +4030,17 @@ def test_a_pennant_clipped_to_a_lance_and_to_the_other_pennant_is_carried(tmp_pa
     assert len(a.creations) == 1 and a.creations[0].kind == "minifig"
     assert set(flags) <= set(a.creations[0].elements)
 
+
+@needs_shared
+def test_a_hinge_alone_on_a_turntable_is_no_gun_turret(tmp_path):
+    """6382's fire engine (not in ../shared) raises its ladder, resting on the body, on a hinge plate on a
+    turntable: the hinge sticking out past the turntable made a "gun turret" [000 §8.2]. Nothing on the turntable
+    but a hinge is the pivot of what rests on the body, no gun."""
+    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
+    r1, r2 = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"
+    pivot = [f"1 7 0 -56 0 {ID} 3403.dat", f"1 7 0 -56 0 {r1} 3404.dat", f"1 7 50 -62 0 {r2} 3149e.dat",
+             f"1 4 50 -62 0 {r2} 313.dat", f"1 7 50 -62 0 {r2} 314d.dat"]
+    a = _analyse(_model(tmp_path, "engine.ldr", BODY + wheels + pivot))
+    c, hinge = _role(a, "3149e.dat")
+    assert c.kind == "vehicle" and hinge.role != "weapon", hinge.reason
+    assert not next(k for k in a.cards if k.creation is c).weapons

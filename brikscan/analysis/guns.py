@@ -367,7 +367,8 @@ def _turrets(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecisi
     yet, and a piece sticking out level past the turntable (binoculars or a pair of bars as twin barrels) is a gun
     turret: the mount and what it carries are its gun, a Ranged Weapon [000 §8.2]; the turntable stays the weak
     point [000 §7.1 "turrets"]. A dish, a lamp, a seat or a crane on a turntable is no gun (a sensor, a
-    searchlight, the Controls, a device), nor is a wheel (a plane's nose gear, a cart's steering)."""
+    searchlight, the Controls, a device), nor is a wheel (a plane's nose gear, a cart's steering), nor a hinge
+    alone (the pivot a fire engine's ladder, resting on the body, is raised on)."""
     if not any(r.role == "propulsion" for r in roles.values()):
         return
     els = model.elements
@@ -389,6 +390,8 @@ def _turrets(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecisi
             continue
         if any(_words_of(els[i]) & _NOT_GUN_WORDS for i in group):
             continue
+        if all(roles[i].role == "weak point" or "hinge" in _words_of(els[i]) for i in group):
+            continue  # nothing on it but a hinge: the pivot of what rests on the body (a fire engine's ladder)
         lo, hi = element_boxes(model, sorted(group))
         if float(np.max(hi.max(axis=0) - lo.min(axis=0))) > TURRET_MAX_LDU:
             continue
