@@ -4044,3 +4044,23 @@ def test_a_hinge_alone_on_a_turntable_is_no_gun_turret(tmp_path):
     c, hinge = _role(a, "3149e.dat")
     assert c.kind == "vehicle" and hinge.role != "weapon", hinge.reason
     assert not next(k for k in a.cards if k.creation is c).weapons
+
+
+@needs_shared
+def test_a_block_of_a_submodel_inside_the_buildings_own_is_one_building_with_it(tmp_path):
+    """10176's castle (not in ../shared): its towers are in "Castle", its gatehouse walls in "Base", placed inside
+    "Castle", all on the same base plates. A block of a submodel placed inside the building's own submodel, on the
+    same base plate, is a block of the same building [000 §7.1 Structure]: one castle, not a castle and a "base"
+    building. Submodels placed apart, each straight in the main model, stay two."""
+    far = [line.replace("1 4 0 ", "1 4 200 ", 1) for line in BODY]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 2 0 0 0 {ID} 3811.dat", f"1 16 0 0 0 {ID} castle.ldr",
+             "0 FILE castle.ldr", "0 castle", "0 Name: castle.ldr", f"1 16 0 0 0 {ID} gate.ldr"] + BODY + \
+        ["0 FILE gate.ldr", "0 gate", "0 Name: gate.ldr"] + far
+    a = _analyse(_model(tmp_path, "castle.mpd", lines))
+    (castle,) = [c for c in a.creations if c.kind == "building"]
+    assert sum(a.model.elements[i].part == "3001.dat" for i in castle.elements) == 14
+    apart = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 2 0 0 0 {ID} 3811.dat",
+             f"1 16 0 0 0 {ID} castle.ldr", f"1 16 0 0 0 {ID} gate.ldr", "0 FILE castle.ldr", "0 castle",
+             "0 Name: castle.ldr"] + BODY + ["0 FILE gate.ldr", "0 gate", "0 Name: gate.ldr"] + far
+    a2 = _analyse(_model(tmp_path, "apart.mpd", apart))
+    assert len([c for c in a2.creations if c.kind == "building"]) == 2

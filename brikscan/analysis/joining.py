@@ -256,6 +256,7 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
     sc = sorted(scenery)
     s_lo, s_hi = element_boxes(model, sc)
     groups: dict[tuple, list[int]] = {}
+    stands: dict[int, tuple[tuple, set[int]]] = {}  # block -> its placement and the base plates it stands on
     for k, c in enumerate(comps):
         # a vehicle (an engine, wheels, a boat hull, a cockpit) is no block of a building; a "Wing" plate on a
         # block fixed onto the base plate with no engine is its Structure (it cannot take off)
@@ -273,10 +274,28 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
                        if any(float(box_gaps(s_lo[n], s_hi[n], els[i].bbox_min, els[i].bbox_max)) <= RESTING_GAP_LDU
                               for i in c)}
         if len(grounds) == 1:
-            groups.setdefault((place, grounds.pop()), []).append(k)
-    merged = {ks[0]: ks for ks in groups.values() if len(ks) > 1}
+            groups.setdefault((place, next(iter(grounds))), []).append(k)
+        if grounds:
+            stands[k] = (place, grounds)
+    # ... and a block of a submodel placed inside the building's own (10176's gatehouse walls, in "Base" inside
+    # "Castle", beside the towers of "Castle" on the same plates): one castle, not a castle and a "base"
+    links = nx.Graph()
+    links.add_nodes_from(k for ks in groups.values() for k in ks)
+    for ks in groups.values():
+        nx.add_path(links, ks)
+    for a_, (pa, ga) in stands.items():
+        for b_, (pb, gb) in stands.items():
+            if a_ < b_ and ga & gb and _nested(pa, pb):
+                links.add_edge(a_, b_)
+    merged = {min(ks): sorted(ks) for ks in nx.connected_components(links) if len(ks) > 1}
     drop = {k for ks in merged.values() for k in ks[1:]}
     return [[comps[j] for j in merged[k]] if k in merged else [c] for k, c in enumerate(comps) if k not in drop]
+
+
+def _nested(a: tuple, b: tuple) -> bool:
+    """One placement chain holds the other (both inside one placed submodel, not the main model alone)."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return bool(short) and long_[:len(short)] == short
 
 
 DOCKED_MIN_ELEMENTS = 10  # a docked craft has at least this many elements ...
