@@ -243,9 +243,9 @@ def _placement(model, comp: list[int]) -> tuple:
 def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery: set[int]
                ) -> list[list[list[int]]]:
     """The blocks of one building: bodies without propulsion or a crew place that the builder put in one placed
-    submodel and stood on the same base plate (a base's towers and bunker on its crater plate) are one building,
-    as the set is fielded; each block keeps its own connections (a blast does not cross the gap)
-    [000 §7.1 Structure]. Blocks in the main model, or of submodels placed apart, stay apart."""
+    submodel, or in one placed inside the other's, and stood on the same base plate (a base's towers and bunker on
+    its crater plate) are one building, as the set is fielded; each block keeps its own connections (a blast does
+    not cross the gap) [000 §7.1 Structure]. Blocks in the main model, or of submodels placed apart, stay apart."""
     if len(comps) < 2 or not scenery:
         return [[c] for c in comps]
     base = {}
@@ -255,7 +255,6 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
     els = model.elements
     sc = sorted(scenery)
     s_lo, s_hi = element_boxes(model, sc)
-    groups: dict[tuple, list[int]] = {}
     stands: dict[int, tuple[tuple, set[int]]] = {}  # block -> its placement and the base plates it stands on
     for k, c in enumerate(comps):
         # a vehicle (an engine, wheels, a boat hull, a cockpit) is no block of a building; a "Wing" plate on a
@@ -273,16 +272,11 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
             grounds = {base[sc[n]] for n in np.flatnonzero(gap <= RESTING_GAP_LDU)
                        if any(float(box_gaps(s_lo[n], s_hi[n], els[i].bbox_min, els[i].bbox_max)) <= RESTING_GAP_LDU
                               for i in c)}
-        if len(grounds) == 1:
-            groups.setdefault((place, next(iter(grounds))), []).append(k)
         if grounds:
             stands[k] = (place, grounds)
-    # ... and a block of a submodel placed inside the building's own (10176's gatehouse walls, in "Base" inside
-    # "Castle", beside the towers of "Castle" on the same plates): one castle, not a castle and a "base"
+    # blocks of one placed submodel, or of one placed inside the other's (10176's gatehouse walls, in "Base"
+    # inside "Castle", beside the towers of "Castle"), standing on the same base plate: one building
     links = nx.Graph()
-    links.add_nodes_from(k for ks in groups.values() for k in ks)
-    for ks in groups.values():
-        nx.add_path(links, ks)
     for a_, (pa, ga) in stands.items():
         for b_, (pb, gb) in stands.items():
             if a_ < b_ and ga & gb and _nested(pa, pb):
