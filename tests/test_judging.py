@@ -4064,3 +4064,26 @@ def test_a_block_of_a_submodel_inside_the_buildings_own_is_one_building_with_it(
              "0 Name: castle.ldr"] + BODY + ["0 FILE gate.ldr", "0 gate", "0 Name: gate.ldr"] + far
     a2 = _analyse(_model(tmp_path, "apart.mpd", apart))
     assert len([c for c in a2.creations if c.kind == "building"]) == 2
+
+
+@needs_shared
+def test_a_section_swinging_on_hinge_bricks_is_a_door_only_where_its_door_submodel_is_most_of_it(tmp_path):
+    """6073's castle (not in ../shared) opens like a book: its second half hangs on hinge bricks and holds the
+    drawbridge's frame. One piece of a submodel named "drawbridge" made the whole half a door, Non-Structural, "not
+    built into the main Structure" [000 §7.1]. The named door must be most of the swinging body: a castle half
+    is Structure, its hinges the weak points; a drawbridge of its own stays a door."""
+    hinge = [f"1 7 0 -72 50 {ID} 3831.dat", f"1 7 0 -96 50 {ID} 3830.dat"]
+    section = [f"1 4 0 {-120 - 24 * k} {60 + 20 * k} {ID} 3001.dat" for k in range(6)]
+
+    def roles(name: str, inside: int):
+        lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + hinge + section[:6 - inside] + \
+            [f"1 16 0 0 0 {ID} drawbridge.ldr", "0 FILE drawbridge.ldr", "0 drawbridge", "0 Name: drawbridge.ldr"] + \
+            section[6 - inside:]
+        a = _analyse(_model(tmp_path, name, lines))
+        (c,) = a.creations
+        return [c.roles[i] for i in c.elements if a.model.elements[i].part == "3001.dat"][len(BODY):]
+
+    half = roles("castle.mpd", 1)
+    assert len(half) == 6 and all(r.role == "structural" and "movable joint" in r.reason for r in half)
+    door = roles("gate.mpd", 4)
+    assert all(r.role != "structural" for r in door)

@@ -123,8 +123,9 @@ def _jointed_body_role(model, jb, core: set[int], idx: list[int], classes, cache
     panel = flat_panel(thin, middle)
     # a submodel named for a door by its last word (numbers and sides aside), as a boat's name is read:
     # "drawbridge", "castle gate 2", "hatch left"; a "door support" or the "side of door pillar" inside a castle's
-    # wall section names a support and a pillar, and does not make the section a door
-    named_panel = any(map(_names_panel, {n for i in els for n in model.elements[i].submodel_path}))
+    # wall section names a support and a pillar, and does not make the section a door; nor does a drawbridge's
+    # frame on a folding castle half (6073, not in ../shared): the named door is most of the body or not it
+    named_panel = 2 * sum(1 for i in els if any(map(_names_panel, model.elements[i].submodel_path))) >= len(els)
     if panel or named_panel or middle + MESH_TOL_LDU < STICK_MAX_LDU:  # doors, hatches, lids; linkages and levers
         return None
     return ("structural", "turret/arm body on a movable joint: structural, the joint is the weak point "
