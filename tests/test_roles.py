@@ -535,3 +535,15 @@ def test_a_steering_arm_at_the_wheels_is_no_helm():
     assert classify_part(_el("Technic Steering Wheel Bearing with  2 Pegholes", "Technic")).role == "weak point"
     assert classify_part(_el("Car Steering Stand and Wheel (Complete)", "Car")).role == "device"
     assert classify_part(_el("Technic Steering Wheel Small", "Technic")).role == "device"
+
+
+def test_a_skeletons_bones_are_the_limbs_they_name():
+    """"Minifig Skeleton Leg" is a leg and "... Arm" an arm of a skeleton figure [000 §9.5]: read as a torso,
+    10176's bones lying about its dungeon (not in ../shared) made three minifigs of a skull, a torso and two legs.
+    The one-piece "Minifig Skeleton (Shortcut)" is the whole figure, its torso."""
+    bodies = {d: classify_part(_el(d, "Minifig")).minifig_body for d in (
+        "Minifig Skeleton Leg", "Minifig Skeleton Arm", "Minifig Skeleton Leg with Square Foot",
+        "Minifig Skeleton (Shortcut)", "Minifig Skeleton Torso with Shoulder Rods", "Minifig Head Skeleton with Stud")}
+    assert bodies == {"Minifig Skeleton Leg": "leg", "Minifig Skeleton Arm": "arm",
+                      "Minifig Skeleton Leg with Square Foot": "leg", "Minifig Skeleton (Shortcut)": "torso",
+                      "Minifig Skeleton Torso with Shoulder Rods": "torso", "Minifig Head Skeleton with Stud": "head"}

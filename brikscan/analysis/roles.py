@@ -216,10 +216,16 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if "robot" in dwords and "body" in dwords[dwords.index("robot"):]:  # "Cylinder 2 x 2 x 2 Robot Body"
         return PartClass("crew", f"minifig torso {label}: a droid's body", minifig_body="torso", word="robot")
     if is_minifig:
-        # "Minifig Mechanical Torso", "... Legs", "... Head": a battle droid's body is a minifig's [000 §9.5]; its
-        # arms stay accessories, his where they are fitted to him (one on a tripod is a camera's stand)
-        body = next((_BODY[w] for w in lead[1:2] if w in _BODY and _BODY[w] in ("torso", "hips", "leg", "head")),
-                    "") if lead[:1] == ["mechanical"] else next((_BODY[w] for w in lead[:1] if w in _BODY), "")
+        # "Minifig Mechanical Torso", "... Legs", "... Head": a battle droid's body is a minifig's [000 §9.5], a
+        # skeleton's by the limb after "Skeleton"; its arms stay accessories, his where they are fitted to him (one on a tripod is a camera's stand)
+        if lead[:1] == ["mechanical"]:
+            body = next((_BODY[w] for w in lead[1:2] if w in _BODY and _BODY[w] in ("torso", "hips", "leg", "head")),
+                        "")
+        elif lead[:1] == ["skeleton"]:  # "Minifig Skeleton Leg", "... Arm": the limb it names (10176's bones lying
+            # about); "Minifig Skeleton (Shortcut)": the whole figure in one part, its torso
+            body = next((_BODY[w] for w in lead[1:2] if w in _BODY and w != "skeleton"), "torso")
+        else:
+            body = next((_BODY[w] for w in lead[:1] if w in _BODY), "")
         if body:
             return PartClass("crew", f"minifig {body} {label}", minifig_body=body)
         for w in lead2:
