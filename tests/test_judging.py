@@ -4087,3 +4087,21 @@ def test_a_section_swinging_on_hinge_bricks_is_a_door_only_where_its_door_submod
     assert len(half) == 6 and all(r.role == "structural" and "movable joint" in r.reason for r in half)
     door = roles("gate.mpd", 4)
     assert all(r.role != "structural" for r in door)
+
+
+@needs_shared
+def test_a_propeller_square_to_a_helicopters_tail_boom_is_its_tail_rotor(tmp_path):
+    """6389's fire helicopter (not in ../shared) has a three-blade propeller on a wheel-pin plate at the end of its
+    tail boom, spinning square to the boom: its tail rotor, which turns it against the main rotor's torque and
+    pushes it nowhere, part of its Flight [000 §9.1], not a Thruster bought besides [000 §9.3]."""
+    turn, back = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"
+    rotor = [f"1 0 0 -56 0 {back} 3176.dat", f"1 7 0 -64 0 {ID} 2460.dat", f"1 0 0 -88 0 {turn} 2479.dat",
+             f"1 0 0 -96 90 {turn} 3460.dat", f"1 0 0 -96 -90 {turn} 3460.dat"]
+    boom = [f"1 4 120 -56 0 {ID} 3832.dat", f"1 15 200 -64 0 {turn} 4488.dat",
+            f"1 0 200 -59 30 -1 0 0 0 0 1 0 1 0 2421.dat"]
+    a = _analyse(_model(tmp_path, "rescue helicopter.ldr", BODY + rotor + boom))
+    heli, tail = _role(a, "2421.dat")
+    assert tail.role == "propulsion" and tail.params.get("type") == "flight" and "tail rotor" in tail.reason
+    card = next(k for k in a.cards if k.creation is heli)
+    assert {p.type for p in card.propulsion} == {"flight"}
+

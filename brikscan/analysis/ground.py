@@ -384,3 +384,37 @@ def spinning_blades(model, graph, idx: list[int], classes, roles: dict[int, Role
             roles[i] = RoleDecision("decoration", f"{r.reason}, but the build stands built onto its base plate "
                                                   "across its whole footprint: it cannot take off, the engine is a "
                                                   "fitting, not propulsion [000 §9.1, §7.1]", "geometry")
+    _tail_rotors(model, idx, classes, roles)
+
+
+TAIL_ACROSS_COS = 0.5  # a tail rotor's axis lies within 30 degrees of square to its boom, and level
+
+
+def _tail_rotors(model, idx: list[int], classes, roles: dict[int, RoleDecision]) -> None:
+    """On a craft a rotor lifts, a propeller spinning on a level axis square to the line from the rotor's hub out
+    to it (its boom), or one made as a helicopter's tail rotor, is its tail rotor: it turns the craft against the
+    rotor's torque and pushes it nowhere along its way, part of its Flight [000 §9.1 Flight: helicopter blades],
+    no Thruster [000 §9.3] (6389's and 6685's helicopters, not in ../shared, bought a Thruster for it)."""
+    els = model.elements
+    rotors = [i for i, r in roles.items() if r.role == "propulsion" and r.params.get("type") == "flight" and
+              classes[i].word in ("rotor", "propeller")]
+    if not rotors:
+        return
+    hub = _centre(model, max(rotors, key=lambda i: float(np.prod(els[i].bbox_max - els[i].bbox_min))))
+    for i, r in list(roles.items()):
+        if r.role != "propulsion" or r.source != "part" or r.params.get("type") != "thrust" or \
+                classes[i].word != "propeller":
+            continue
+        boom = _centre(model, i) - hub
+        boom[1] = 0.0
+        if float(np.linalg.norm(boom)) < MESH_TOL_LDU:
+            continue
+        boom /= float(np.linalg.norm(boom))
+        axis = _spin_axis(model, i)
+        axis = axis / (float(np.linalg.norm(axis)) or 1.0)
+        made = {"helicopter", "tail"} <= set((els[i].description or "").lower().split())
+        if made or (abs(float(axis[1])) < TAIL_ACROSS_COS and abs(float(axis @ boom)) < TAIL_ACROSS_COS):
+            roles[i] = RoleDecision("propulsion", f"{r.reason}, but it spins square to its boom on a craft a rotor "
+                                                  "lifts: its tail rotor, turning it against the rotor's torque, "
+                                                  "part of its Flight, no Thruster [000 §9.1, §9.3]", "geometry",
+                                    {"type": "flight"})
