@@ -4105,3 +4105,12 @@ def test_a_propeller_square_to_a_helicopters_tail_boom_is_its_tail_rotor(tmp_pat
     card = next(k for k in a.cards if k.creation is heli)
     assert {p.type for p in card.propulsion} == {"flight"}
 
+
+@needs_shared
+def test_a_skeleton_leg_built_onto_a_wall_is_a_prop(tmp_path):
+    """A minifig limb with no figure, fixed onto the build (10224's skeleton legs on a rail), is a bone or a prop,
+    decoration [000 §7.1], as it was while a skeleton's leg was read as a torso; not a brick of the Structure."""
+    a = _analyse(_model(tmp_path, "wall.ldr", BODY + [f"1 15 0 -56 0 {ID} 6266.dat"]))
+    (c,) = a.creations
+    _, leg = _role(a, "6266.dat")
+    assert c.kind == "building" and leg.role == "decoration" and "no figure" in leg.reason

@@ -183,7 +183,12 @@ def _named_and_part_roles(model, idx: list[int], classes, notes: dict[int, RoleN
         if c.role is not None:
             role, reason = c.role, c.reason
             params = {"type": c.type} if c.type else {}
-            if role == "crew":  # a minifig part that is built into something else: a part of it
+            if role == "crew" and c.minifig_body in ("leg", "arm", "hand", "hips") and \
+                    (model.elements[i].description or "").lower().lstrip("~").startswith("minifig"):
+                # a limb with no figure, fixed onto the build (a skeleton's leg as a baluster): a bone or a prop
+                role, reason = "decoration", f"{c.reason}; a minifig limb with no figure, built in: a prop, " \
+                                             "decoration [000 §7.1]"
+            elif role == "crew":  # a minifig part that is built into something else: a part of it
                 role, reason = None, c.reason
             elif role == "weapon" and c.accessory and c.type in ("melee", "shield"):  # a gun built in is mounted
                 role, reason = "decoration", f"{c.reason}, but built into the model, not held: decoration " \
