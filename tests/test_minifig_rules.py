@@ -13,7 +13,7 @@ from brikscan.analysis import minifig_rules as MR
 from brikscan.analysis.creation import Creation
 from brikscan.analysis.roles import RoleDecision
 from brikscan.rules.tables import load_rules
-from conftest import EXAMPLES, MODELS_DIR, NO_SHARED, needs_shared
+from conftest import EXAMPLES, LIBRARY_ZIP, MODELS_DIR, NO_SHARED, needs_shared
 
 R = load_rules("2010")
 T = R.minifig_weapons
@@ -403,3 +403,30 @@ def test_6286_deck_cannons_are_the_ships_weapons(loaded, library_zip):
     assert got == [(4 + 2 + 1, ("hand_weapon",))] * 2 + [(4 + 3 + 1, ("short_ranged_weapon",))], got
     parrots = [c for c in a.cards if c.creation.kind == "creature" and c.size == 0]
     assert parrots and all(p.total_cost == 0 for p in parrots)  # Vermin, Base Cost 0 [000 §7.1]
+
+
+@needs_shared
+def test_a_horse_in_its_barding_wears_horse_body_armor(tmp_path):
+    """6085's knights' horses (not in ../shared) wear an "Animal Horse Barding": Horse Body Armor, 2 CP, Armor
+    1d10 [000 ch.H Horse Armor]; it was priced only when annotated. With a head armour too it covers body and
+    head: Horse Heavy Armor, 3 CP, Deflection and Half Speed. Bare, the Horse is 7 CP."""
+    from brikscan import analyse, load
+
+    def horse(name: str, extra: list[str]):
+        lines = ["1 15 0 -56 0 1 0 0 0 1 0 0 0 1 4493c02.dat"] + extra
+        (tmp_path / name).write_text(f"0 {name}\n0 Name: {name}\n" + "\n".join(lines) + "\n")
+        a = analyse(load(tmp_path / name, LIBRARY_ZIP))
+        return next(k for k in a.cards if k.creation.kind == "creature")
+
+    bare = horse("bare.ldr", [])
+    body = horse("barding.ldr", ["1 4 0 -64 0 1 0 0 0 1 0 0 0 1 2490.dat"])
+    assert (bare.total_cost, bare.armor) == (7, "1d6")
+    assert (body.total_cost, body.armor) == (9, "1d10") and "wears a barding" in body.cost_reason
+    parts = ["Animal Horse", "Animal Horse Barding with Black Dragons Pattern", "Animal Horse Head Armour with Plates"]
+    model = SimpleNamespace(elements=[SimpleNamespace(description=d) for d in parts])
+    assert MR.horse_barding(model, Creation("h", "creature", [0, 1, 2])) == "heavy"
+    assert MR.horse_barding(model, Creation("h", "creature", [0, 1])) == "body"
+    assert MR.horse_barding(model, Creation("h", "creature", [0, 1], annotation={"barding": "heavy"})) == "heavy"
+    assert MR.horse_barding(model, Creation("h", "creature", [0])) == ""
+    heavy = MR.horse_profile(Creation("h", "creature", []), R, barding="heavy")
+    assert heavy.fixed_cost == 10 and "Deflection" in heavy.armor  # 7 + 3 CP [000 ch.H Horse Heavy Armor]

@@ -495,10 +495,23 @@ def animal_units(model, creations: list[Creation], ann) -> None:
             break
 
 
-def horse_profile(creation: Creation, rules, steel: bool = False) -> UnitProfile:
+def horse_barding(model, creation: Creation) -> str:
+    """The Horse Armor a horse wears, from the annotation (``barding=body|heavy``) or else from its parts: a
+    barding covers its body, Horse Body Armor; with a head armour too, body and head, Horse Heavy Armor
+    [000 ch.H Horse Armor]. "" when it wears none."""
+    said = (creation.annotation.get("barding") or "").lower()
+    if said:
+        return said
+    worn = [set(_words(model.elements[i].description or "")) for i in creation.elements]
+    if not any("barding" in w for w in worn):
+        return ""
+    return "heavy" if any("head" in w and w & {"armour", "armor"} for w in worn) else "body"
+
+
+def horse_profile(creation: Creation, rules, steel: bool = False, barding: str | None = None) -> UnitProfile:
     """The Horse: Size 2, SL ½, Move 10", Half Mind, free natural attack, 7 CP [000 ch.H], varieties and armour
-    by annotation (``variety=steel|flying|gun``, ``barding=body|heavy``). ``steel``: a one-piece bicycle or
-    motorcycle, a Steel Horse unless annotated otherwise."""
+    by annotation (``variety=steel|flying|gun``, ``barding=body|heavy``) or by what it wears (``barding``, from
+    ``horse_barding``). ``steel``: a one-piece bicycle or motorcycle, a Steel Horse unless annotated otherwise."""
     h = rules.creatures.horse
     src = creation.annotation_source or "annotation"
     p = UnitProfile(skill=h.mind_die, move_in=h.move_in, armor=h.armor,
@@ -523,11 +536,14 @@ def horse_profile(creation: Creation, rules, steel: bool = False) -> UnitProfile
         why.append(f"{key.replace('_', ' ')} Horse +{add:g} CP {h.varieties['source']}")
         if "steel" in variety:
             p.armor, p.mind_cost, p.mind_reason = "1d10", 0.0, "a Steel Horse has no Mind [000 ch.H]"
-    barding = (creation.annotation.get("barding") or "").lower()
+    if barding is None:
+        barding = (creation.annotation.get("barding") or "").lower()
     if barding:
         if barding in h.armor_options and barding != "source":
             cost += float(h.armor_options[barding])
-            why.append(f"Horse {barding.title()} Armor +{float(h.armor_options[barding]):g} CP "
+            worn = "" if creation.annotation.get("barding") else \
+                " (it wears a barding" + (" and a head armour)" if barding == "heavy" else ")")
+            why.append(f"Horse {barding.title()} Armor{worn} +{float(h.armor_options[barding]):g} CP "
                        f"{h.armor_options['source']}")
             p.armor = "1d10" if barding == "body" else p.armor + " + Deflection"
         else:

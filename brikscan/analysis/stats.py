@@ -699,7 +699,8 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             # the walk is still priced at the full Move (the armour's own 2 CP is its price)
             move_in = _half_speed(props[0], rules, rules.minifig_weapons.items[armor_key].label, notes)
     elif special == "horse":
-        profile = MR.horse_profile(creation, rules, steel=bool(steed))
+        barding = MR.horse_barding(model, creation)
+        profile = MR.horse_profile(creation, rules, steel=bool(steed), barding=barding)
         warnings.extend(profile.warnings)
         armor = profile.armor or armor  # barding: 1d10, or Deflection [000 ch.H Horse Armor]
         stowed = [i for i in creation.elements if creation.roles[i].role == "weapon"]
@@ -717,7 +718,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         notes.extend(profile.notes)
         notes.append("the saddle is the Controls, not Size [000 ch.H The Horse]")
         skill, move_in = profile.skill, profile.move_in
-        if (creation.annotation.get("barding") or "").lower() == "heavy" and props:
+        if barding == "heavy" and props:
             # Horse Heavy Armor: Deflection "at the cost of reducing the Horse's Movement to Half Speed" [000 ch.H]
             move_in = _half_speed(props[0], rules, "Horse Heavy Armor", notes)
     elif special == "vermin":
