@@ -430,3 +430,13 @@ def test_a_horse_in_its_barding_wears_horse_body_armor(tmp_path):
     assert MR.horse_barding(model, Creation("h", "creature", [0])) == ""
     heavy = MR.horse_profile(Creation("h", "creature", []), R, barding="heavy")
     assert heavy.fixed_cost == 10 and "Deflection" in heavy.armor  # 7 + 3 CP [000 ch.H Horse Heavy Armor]
+
+
+def test_a_breastplate_and_a_face_grille_helm_are_heavy_armor():
+    """"When a piece of Body Armor is combined with a visored helmet, it becomes Heavy Armor" [000 §3.3]: the
+    castle knight's "Helmet Castle with Fixed Face Grille" is a visored helm (10176's red knight, not in ../shared,
+    was priced Body Armor)."""
+    model, c = _figure([], [("Minifig Armour Plate", "torso"), ("Minifig Helmet Castle with Fixed Face Grille", "head")])
+    assert MR.body_armor(model, c, R)[0] == "heavy_armor"
+    model, c = _figure([], [("Minifig Armour Plate", "torso"), ("Minifig Helmet Castle with Neck Protector", "head")])
+    assert MR.body_armor(model, c, R)[0] == "body_armor"
