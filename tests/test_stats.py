@@ -504,3 +504,22 @@ def test_the_imperial_shuttles_twin_cannons_are_two_weapons(loaded, library_zip)
     assert not any("Technic" in n for n in alone), alone
     twins = [w for w in card.weapons if sum("Bar  8L" in m.elements[i].description for i in w.elements) == 2]
     assert len(twins) == 2
+
+
+def test_a_line_of_weapons_alike_is_named_for_all_of_them():
+    """Weapons with the same stats share a card line (×N); the line names them all, not the first alone: 10019's
+    26 Size 1 guns (its dorsal turrets of lightsaber blades, its control-stick guns) read "Hinge Control Stick
+    ×26" before."""
+    from types import SimpleNamespace
+
+    from brikscan.render.stat_card import grouped_weapons, weapon_label
+
+    def gun(name):
+        return SimpleNamespace(name=name, type="gun", size=1, cost=3, use=3, range_in=6, damage="1d6",
+                               category="")
+
+    card = SimpleNamespace(weapons=[gun("Hinge Control Stick"), gun("Bar 4L Lightsaber Blade"), gun("gun 3"),
+                                    gun("Hinge Control Stick")])
+    ((n, _, total, label),) = grouped_weapons(card)
+    assert (n, total) == (4, 12) and label == "Hinge Control Stick, Bar 4L Lightsaber Blade and 1 more"
+    assert weapon_label(["Minifig Speargun"] * 4) == "Minifig Speargun"

@@ -112,9 +112,9 @@ def _print_cards(a, all_: bool) -> None:
         t.add_row("Structure Level", f"{_fmt(card.structure_level)}  — {card.sl_reason}")
         t.add_row("Armor", f"{card.armor}  (weak points / non-structural: {card.weak_point_armor})")
         t.add_row("Base Cost", f"{_fmt(card.base_cost)} CP")
-        for n, w, total in grouped_weapons(card):
+        for n, w, total, label in grouped_weapons(card):
             each = f" ×{n}: {_fmt(total)} CP ({_fmt(w.cost)} each)" if n > 1 else f" — Cost {_fmt(w.cost)}"
-            t.add_row("Weapon", f"{w.name}: {w.type} Size {_fmt(w.size)}{each}, Use {_fmt(w.use)}, "
+            t.add_row("Weapon", f"{label}: {w.type} Size {_fmt(w.size)}{each}, Use {_fmt(w.use)}, "
                                 f"Range {_fmt(w.range_in)}\", Damage {w.damage or '—'}")
         for n, p, els, total in grouped_propulsion(card):
             t.add_row("Propulsion", f"{propulsion_text(n, p, total)} ({len(els)} elements)")

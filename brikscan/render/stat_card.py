@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from pathlib import Path
 
 
@@ -50,8 +51,9 @@ def grouped_propulsion(card) -> list[tuple[int, object, list[int], float | None]
     return [tuple(g) for g in out]
 
 
-def grouped_weapons(card) -> list[tuple[int, object, float | None]]:
-    """Identical weapons (same type, Size, cost, Use, Range, Damage) on one line, ×N: (count, weapon, total)."""
+def grouped_weapons(card) -> list[tuple[int, object, float | None, str]]:
+    """Identical weapons (same type, Size, cost, Use, Range, Damage) on one line, ×N: (count, weapon, total, the
+    line's name: the weapons' own where they share one, else the distinct names, ``weapon_label``)."""
     out: list[list] = []
     for w in card.weapons:
         key = (w.type, w.size, w.cost, w.use, w.range_in, w.damage, w.category)
@@ -59,10 +61,23 @@ def grouped_weapons(card) -> list[tuple[int, object, float | None]]:
             if g[3] == key:
                 g[0] += 1
                 g[2] = None if g[2] is None or w.cost is None else g[2] + w.cost
+                g[4].append(w.name)
                 break
         else:
-            out.append([1, w, w.cost, key])
-    return [(n, w, total) for n, w, total, _ in out]
+            out.append([1, w, w.cost, key, [w.name]])
+    return [(n, w, total, weapon_label(names)) for n, w, total, _, names in out]
+
+
+def weapon_label(names: list[str], shown: int = 2) -> str:
+    """One name for weapons alike on one line: theirs where all share it; else the distinct names the builder or
+    the parts gave them (not the numbered "gun 7"), a few and how many more ("Hinge Control Stick, Bar 4L
+    Lightsaber Blade and 3 more"), so a line of 26 guns is not named for the first of them alone."""
+    distinct = list(dict.fromkeys(names))
+    if len(distinct) == 1:
+        return distinct[0]
+    named = [n for n in distinct if not re.fullmatch(r"[a-z]+ \d+", n)] or distinct
+    more = len(distinct) - min(shown, len(named))
+    return ", ".join(named[:shown]) + (f" and {more} more" if more else "")
 
 
 def propulsion_text(n: int, p, total) -> str:
@@ -150,11 +165,11 @@ def card_html(analysis, include_all: bool = False, renders: bool = True) -> str:
         if card.weapons:
             wt = "<h3>Weapons</h3><table><tr><th>name</th><th>type</th><th>Size</th><th>Cost</th><th>Use</th>" \
                  "<th>Range</th><th>Damage</th><th>why</th></tr>" + "".join(
-                     f"<tr><td>{html.escape(w.name)}{f' ×{n}' if n > 1 else ''}</td><td>{w.type}</td>"
+                     f"<tr><td>{html.escape(label)}{f' ×{n}' if n > 1 else ''}</td><td>{w.type}</td>"
                      f"<td>{fmt(w.size)}</td><td>{fmt(total)}{' (' + fmt(w.cost) + ' each)' if n > 1 else ''}</td>"
                      f"<td>{fmt(w.use)}</td><td>{fmt(w.range_in)}</td>"
                      f"<td>{html.escape(w.damage)}</td><td>{html.escape(w.reason + (' ' + w.notes if w.notes else ''))}"
-                     f"</td></tr>" for n, w, total in grouped_weapons(card)) + "</table>"
+                     f"</td></tr>" for n, w, total, label in grouped_weapons(card)) + "</table>"
         pt = ""
         if card.propulsion:
             pt = "<h3>Propulsion</h3><table><tr><th>type</th><th>elements</th><th>Move / Thrust</th><th>Cost</th>" \
