@@ -2386,6 +2386,32 @@ def test_a_podracers_engines_named_by_the_builder_are_its_thrusters(tmp_path):
 
 
 @needs_shared
+def test_an_antenna_on_a_named_engine_pod_is_decoration_not_part_of_the_thruster(tmp_path):
+    """An antenna poking forward from an engine pod (6970's pods carry theirs) is decoration [000 §7.1; issue 8:
+    antennas are decoration], not a piece of the Thruster: the pod's Size is measured without it."""
+    from brikscan import stats
+
+    src = (MODELS_DIR / "7131-1 - Anakin's Podracer.mpd").read_text()
+    at = "1 7 0 -72 30 1 0 0 0 1 0 0 0 1 2555.dat\n"  # a line of the "Left Engine" submodel (both pods)
+    assert at in src
+
+    def racer(name: str, text: str) -> dict:
+        (tmp_path / name).write_text(text)
+        return next(c for c in stats(tmp_path / name, LIBRARY_ZIP)["creations"] if c["name"].endswith("Podracer"))
+
+    def measured(c: dict) -> list[str]:
+        return sorted(p["reason"].rsplit("Thruster (", 1)[1].split(")")[0] for p in c["propulsion"])
+
+    plain = racer("a.mpd", src)
+    fitted = racer("b.mpd", src.replace(at, at + "1 0 0 -60 -110 1 0 0 0 0 1 0 -1 0 3957a.dat\n"))
+    aerials = [i for i, r in fitted["roles"].items() if r["reason"].startswith("'Antenna")]
+    assert len(aerials) == 2 and all(fitted["roles"][i]["role"] == "decoration" for i in aerials), \
+        [fitted["roles"][i]["reason"] for i in aerials]
+    assert len(fitted["propulsion"]) == 2 and measured(fitted) == measured(plain)
+    assert fitted["total_cost"] == plain["total_cost"]
+
+
+@needs_shared
 def test_a_street_lamp_by_its_name_is_scenery_beside_the_building(tmp_path):
     """10213's launch pad has four floodlights, submodels "lamp": a post with a head of a 1 x 4 plate and dishes
     reaching past its 2 x 2 foot. A lamp standing alone is street furniture, scenery [000 §7.1], not a 1 CP

@@ -475,6 +475,9 @@ def _placements(model, idx: list[int]) -> dict[tuple, list[int]]:
     return members
 
 
+AERIAL_WORDS = {"antenna", "flag"}  # carried on an engine pod, never part of its Thruster: decoration [000 §7.1]
+
+
 def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],
                        flyer: bool) -> None:
     """On a flyer, a sub-assembly the builder made (a submodel's placement) that holds a nozzle on its axis and is
@@ -526,7 +529,7 @@ def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: d
             name = refs[d][0]  # the sub-assembly's own file (``key`` ends with the line placing it)
             for i in g:
                 q = roles.get(i)
-                if i == s or q is None or not (is_open(q) or (q.role, q.source) in (
+                if i == s or q is None or classes[i].word in AERIAL_WORDS or not (is_open(q) or (q.role, q.source) in (
                         ("weak point", "topology"), ("decoration", "part"))) or q.role == "propulsion":
                     continue
                 base = q.reason.split(";")[0]
@@ -587,6 +590,8 @@ def _named_engines(model, idx: list[int], classes, roles: dict[int, RoleDecision
             continue  # inside the body, shut in at both ends: an engine block under a bonnet drives no craft
         for i in g:
             q = roles[i]
+            if classes[i].word in AERIAL_WORDS:
+                continue  # an antenna or a flag on the pod stays decoration and takes no part in its Size
             guessed = q.role == "propulsion" and q.source == "topology" and q.params.get("type") != "thrust"
             if not guessed and (q.role == "propulsion" or not (is_open(q) or (q.role, q.source) in (
                     ("weak point", "topology"), ("decoration", "part"), ("decoration", "geometry")))):
