@@ -3304,6 +3304,58 @@ def test_round_bricks_on_the_ends_of_an_axle_at_the_ground_are_wheels(tmp_path):
 
 
 @needs_shared
+def test_wheel_plates_on_hubs_on_axle_pins_either_side_are_wheels(tmp_path):
+    """9471's ballista (not in ../shared) rolls on four 4 x 4 round plates, each stacked on a 2 x 2 round plate
+    with an axle hole on its own axle pin, the pins in the two Technic bricks of its frame: it was "a building".
+    A round piece on its side on an axle, or on a round hub turned on one, standing at the ground, and with a
+    partner on the same line of axle across the body is a wheel [000 §9.1: catapults are Ground Vehicles]; the
+    same plates lying flat are no wheels."""
+    frame = [f"1 7 0 0 0 {ID} 2730.dat", f"1 7 0 0 100 {ID} 2730.dat"] + \
+        [f"1 7 {x} {y} 50 0 0 1 0 1 0 -1 0 0 32001.dat" for x in (-80, 80) for y in (24, -8)]
+    wheels = []
+    for x in (-80, 80):
+        wheels += [f"1 7 {x} 10 -10 0 0 1 0 1 0 -1 0 0 3749.dat", f"1 7 {x} 10 110 0 0 -1 0 1 0 1 0 0 3749.dat",
+                   f"1 4 {x} 10 -27 0 0 -1 -1 0 0 0 1 0 4032b.dat", f"1 4 {x} 10 127 0 0 1 -1 0 0 0 -1 0 4032b.dat",
+                   f"1 6 {x} 10 -19 0 0 -1 -1 0 0 0 1 0 60474.dat", f"1 6 {x} 10 119 0 0 1 -1 0 0 0 -1 0 60474.dat"]
+    a = _analyse(_model(tmp_path, "cart.ldr", frame + wheels))
+    (c,) = [k for k in a.creations if k.elements]
+    rounds = [i for i in c.elements if a.model.elements[i].part == "60474.dat"]
+    assert len(rounds) == 4 and c.kind == "vehicle" and all(c.roles[i].role == "propulsion" and
+                                                            c.roles[i].params.get("type") == "ground" for i in rounds), \
+        (c.kind, [c.roles[i].reason for i in rounds])
+    flat = [f"1 6 {x} -8 {z} {ID} 60474.dat" for x in (-60, 60) for z in (0, 100)]
+    a = _analyse(_model(tmp_path, "cart2.ldr", frame + flat))
+    assert not any(r.role == "propulsion" for k in a.creations for r in k.roles.values())
+    # the frame resting on the ground on bricks of its own too (1788's raft on its fort's floor): it rolls on
+    # nothing, its round plates are no wheels
+    legs = [f"1 7 0 24 {z} {ID} 3004.dat" for z in (0, 100)]
+    a = _analyse(_model(tmp_path, "cart3.ldr", frame + wheels + legs))
+    assert not any(r.role == "propulsion" for k in a.creations for r in k.roles.values())
+
+
+@needs_shared
+def test_a_weapon_named_for_the_whole_build_leaves_its_named_launcher_the_weapon(tmp_path):
+    """9471's ballista (not in ../shared) is a submodel "ballista" holding its chassis and "ballista-launcher":
+    every piece was "named weapon", nothing was left as Structure and the siege engine was priced as scenery. A
+    name that covers the whole creation names what it is, not what each piece does; a named part inside it (the
+    launcher) is still the weapon by its own name, and the chassis is Structure [000 §7.1, §8.4]."""
+    launcher = [f"1 1 0 {y} 0 0 0 1 0 1 0 -1 0 0 3460.dat" for y in (-56, -64)]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} ballista.ldr",
+             "0 FILE ballista.ldr", "0 ballista", "0 Name: ballista.ldr"] + BODY + \
+        [f"1 16 0 0 0 {ID} ballista-launcher.ldr", "0 FILE ballista-launcher.ldr", "0 ballista-launcher",
+         "0 Name: ballista-launcher.ldr"] + launcher
+    a = _analyse(_model(tmp_path, "siege.mpd", lines))
+    (c,) = [k for k in a.creations if k.elements]
+    roles = {i: c.roles[i] for i in c.elements}
+    parts = a.model.elements
+    assert all(r.role == "weapon" and r.params.get("type") == "launcher" for i, r in roles.items()
+               if parts[i].part == "3460.dat"), [r.reason for r in roles.values()]
+    assert all(r.role == "structural" for i, r in roles.items() if parts[i].part == "3001.dat"), \
+        [r.reason for r in roles.values()]
+    assert c.kind != "scenery"
+
+
+@needs_shared
 def test_a_build_named_cargo_is_scenery(tmp_path):
     """4555's loose container (not in ../shared) was a 3 CP building. A build whose own name's last word names
     cargo (a container, a crate, a pallet), with no propulsion, weapon or crew, is a load: scenery, listed and not

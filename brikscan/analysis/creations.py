@@ -121,11 +121,22 @@ def _decide_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNo
         interior.cancel()
 
 
-def _named_and_part_roles(model, idx: list[int], classes, notes: dict[int, RoleNote], whole_named: bool,
+def _whole_names(model, idx: list[int], notes: dict[int, RoleNote]) -> set[str]:
+    """The submodels named for a role ("cannon.ldr", "ballista") whose name some element goes by and that hold
+    every element of the creation: the creation's own name, not its parts' (none for a single element)."""
+    if len(idx) < 2:
+        return set()
+    sources = {notes[i].source for i in idx if i in notes and notes[i].origin == "submodel"}
+    held = [{p.lower() for p in model.elements[i].submodel_path} for i in idx]
+    return {s for s in sources if all(s.lower() in h for h in held)}
+
+
+def _named_and_part_roles(model, idx: list[int], classes, notes: dict[int, RoleNote], whole: set[str],
                           boat: bool, bare_masts: set[int]) -> tuple[dict[int, RoleDecision], set[int]]:
     """The first roles of a creation's elements: what an annotation, a group or a submodel's name says of each
     (where it still applies to the part), else what its part says; and the elements a submodel's name made
-    propulsion. Elements with neither stay unjudged, for their place in the build to decide."""
+    propulsion. Elements with neither stay unjudged, for their place in the build to decide. ``whole``: the
+    submodels that name the creation as a whole (``_whole_names``), whose names decide no part's role."""
     roles: dict[int, RoleDecision] = {}
     named_prop: set[int] = set()  # what a submodel's name ("left wing", "wheel front") made propulsion
     # a submodel named for its wheels that holds wheel parts: those and what is set in them (hub caps, rims) are
@@ -152,7 +163,7 @@ def _named_and_part_roles(model, idx: list[int], classes, notes: dict[int, RoleN
                        np.all(c <= model.elements[w].bbox_max + MESH_TOL_LDU) for w in mine)
     for i in idx:
         n = notes.get(i)
-        if whole_named:
+        if n is not None and n.origin == "submodel" and n.source in whole:
             n = None
         if n is not None and n.origin == "cli" and not n.params and classes[i].role == n.role and \
                 not classes[i].minifig_body:
@@ -219,11 +230,12 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     # a submodel named for a role that is a whole creation by itself ("cannon.ldr" standing on its own wheels)
     # names what the creation is, not what each of its bricks does: its parts are judged by their place (the
     # barrel is the Cannon, the trail its Structure, the wheels its running gear) [000 §7.1]
-    named = {(notes[i].source, notes[i].role) if i in notes and notes[i].origin == "submodel" else None
-             for i in idx}
-    whole_named = len(named) == 1 and None not in named and len(idx) > 1
+    # The same for a build whose named submodel holds named parts of its own ("ballista.ldr" holding
+    # "ballista-launcher.ldr" and its chassis): the whole's name steps back, the launcher's stays.
+    whole = _whole_names(model, idx, notes)
+    whole_named = bool(whole)
     bare_masts = _bare_masts(model, idx, classes)
-    roles, named_prop = _named_and_part_roles(model, idx, classes, notes, whole_named, boat, bare_masts)
+    roles, named_prop = _named_and_part_roles(model, idx, classes, notes, whole, boat, bare_masts)
     _parked_steeds(model, idx, classes, roles)
     # a load a vehicle carries (a container resting on its bed) is cargo, not its Structure [000 §7.1]
     for i, sub in carried_loads(model, graph, idx, any(r.role == "propulsion" for r in roles.values())).items():
@@ -345,7 +357,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                       v[1] not in (LOCKED_REASON, CLOSER_REASON)])
     _carriages(model, graph, idx, roles)
     if whole_named:
-        _named_field_piece(model, graph, idx, notes, roles, core, moving)
+        _named_field_piece(model, graph, idx, notes, roles, core, moving, whole)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior)
     if boat:
         _sail_rig(model, graph, idx, roles)
@@ -443,13 +455,13 @@ ROOF_LEVEL_LDU = 8.0  # ... on the top level of the build: nothing of it more th
 
 
 def _named_field_piece(model, graph: nx.Graph, idx: list[int], notes: dict[int, RoleNote],
-                       roles: dict[int, RoleDecision], core: set[int], moving: set[int]) -> None:
+                       roles: dict[int, RoleDecision], core: set[int], moving: set[int], whole: set[str]) -> None:
     """A build named as a whole for a weapon ("catapult.ldr", "ballista") in which no weapon part is found is that
     weapon on its carriage: what moves on its joints off the rigid core (a catapult's throwing arm and its
     counterweight, with what they carry) is the Weapon, the carriage its Structure [000 §8.1 Weapon Size: a
     catapult cranked by its crew]. Its joints stay weak points; a cannon part found keeps the rule out, and a
     "rocket" that flies on its own Thrusters is a craft."""
-    note = notes.get(idx[0])
+    note = next((notes[i] for i in idx if i in notes and notes[i].source in whole), None)
     if note is None or note.role != "weapon" or note.params.get("type") in ("rocket", "explosive") or \
             any(r.role == "weapon" or (r.role == "propulsion" and r.params.get("type") != "ground")
                 for r in roles.values()):

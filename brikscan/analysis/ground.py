@@ -207,9 +207,15 @@ def axle_wheels(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDec
     """Round bricks and plates threaded on a level axle, turned on their sides with their round faces across it,
     standing on their rims at the ground: the wheels a brick-built catapult or cart rolls on [000 §9.1; "the
     catapult" is the rulebook's own example of a Vehicle], when with the wheels already rolling there are at
-    least three. A round brick standing upright is a post; one off the ground, a knob."""
+    least three and the build rests on the ground on nothing else. A round piece stacked on a round hub that
+    turns on the axle turns with it; each wheel may have its own axle pin, its partner on the same line across
+    the body. A round brick standing upright is a post; one off the ground, a knob; round bricks on pins beside a
+    floor that stands on the ground, a raft's floats or a log pile."""
     els = model.elements
-    on_axle: dict[int, list[int]] = {}  # axle -> the round pieces turned on it
+    turned: dict[int, np.ndarray] = {}  # a round piece turned on an axle -> the direction of its axis
+
+    def on_axle(j: int, y: np.ndarray) -> bool:
+        return "axle" in _words_of(els[j]) and _along(els[j], y)
     for i in idx:
         r = roles.get(i)
         if r is None or r.role not in ("decoration", "structural", "weak point") or \
@@ -222,14 +228,48 @@ def axle_wheels(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDec
         y = y / (float(np.linalg.norm(y)) or 1.0)
         if abs(float(y[1])) > WHEEL_LEVEL_SIN:
             continue  # standing up or lying flat: no wheel
-        for j in graph.neighbors(i):
-            if "axle" in _words_of(els[j]) and _along(els[j], y):
-                on_axle.setdefault(j, []).append(i)
-    # a pair at the two ends of one axle, the body between them (four round bricks side by side on axle pins
-    # are a roller, a log, a barrel on its side)
-    found = sorted({i for j, ws in on_axle.items() for i in ws for k in ws
-                    if float(np.linalg.norm(_centre(model, i) - _centre(model, k))) >= AXLE_TRACK_LDU})
-    return found if len(found) + rolling >= MIN_STANDING_WHEELS else []
+        if any(on_axle(j, y) or (_round_on(model, j, y) and any(on_axle(k, y) for k in graph.neighbors(j)))
+               for j in graph.neighbors(i)):
+            turned[i] = y  # on the axle, or on a round hub turned on it (a wheel plate on its hub)
+    # a pair on one line of axle, at its two ends or each on its own axle pin either side of the body, two studs
+    # apart or more (round bricks side by side on axle pins are a roller, a log, a barrel on its side)
+    found = sorted({i for i in turned for k in turned if k != i and _coaxial(model, i, k, turned[i])})
+    if not found or len(found) + rolling < MIN_STANDING_WHEELS:
+        return []
+    # the build stands on them: nothing else of it rests on the ground (a raft's barrel floats on a fort's
+    # floor, a log pile by a wall, roll nothing)
+    lo = np.array([els[i].bbox_min for i in found]) - MESH_TOL_LDU
+    hi = np.array([els[i].bbox_max for i in found]) + MESH_TOL_LDU
+    for i in idx:
+        r = roles.get(i)
+        if i in turned or low[i] < ground - GROUND_TOL_LDU or (r is not None and r.role == "propulsion"):
+            continue
+        c = _centre(model, i)
+        if not bool(np.any(np.all((lo <= c) & (c <= hi), axis=1))):
+            return []  # (an axle's end or a hub inside a wheel is the wheel's)
+    return found
+
+
+def _round_on(model, j: int, y: np.ndarray) -> bool:
+    """``j`` is a round brick or plate turned on the same axis ``y``."""
+    e = model.elements[j]
+    words = _text_words(e.description or "")
+    if words[:1] not in (("brick",), ("plate",)) or "round" not in words:
+        return False
+    yj = np.asarray(e.transform, dtype=float)[:3, 1]
+    return abs(float(np.dot(yj, y))) >= (float(np.linalg.norm(yj)) or 1.0) * WHEEL_AXIS_COS
+
+
+WHEEL_AXIS_COS = 0.966  # a hub and its wheel turn on one axis: within 15 degrees
+COAXIAL_TOL_LDU = 4.0  # two wheels of one axle line: the centre of each within this of the other's axis
+
+
+def _coaxial(model, i: int, k: int, y: np.ndarray) -> bool:
+    """Round pieces ``i`` and ``k`` turn on one line of axle (``y``: ``i``'s axis): ``k``'s centre lies on
+    ``i``'s axis, at least a track's width away."""
+    d = _centre(model, k) - _centre(model, i)
+    along = float(np.dot(d, y))
+    return abs(along) >= AXLE_TRACK_LDU and float(np.linalg.norm(d - along * y)) <= COAXIAL_TOL_LDU
 
 
 AXLE_TRACK_LDU = 2 * LDU_PER_STUD  # a pair of wheels on one axle stands at least two studs apart
