@@ -2328,6 +2328,24 @@ def test_a_build_on_the_base_plate_is_not_the_vehicle_the_set_is_named_for(tmp_p
 
 
 @needs_shared
+def test_a_small_rover_on_tyres_with_an_offset_tread_drives_the_ground_default(tmp_path):
+    """6932's Size 1 rover (not in ../shared) rolls on "Tyre 6/50 x 8 Offset Tread": the word "Tread" in the
+    tyre's name capped its Move at 5" x Size as if it ran on treads [004 §9.1], while its card said "the ground
+    default". A tyre's tread pattern is no tread: the [000 §9.1] ground default applies."""
+    from brikscan.rules import tables
+
+    gear = [f"1 0 0 0 {z} {ID} 4600.dat" for z in (-20, 20)] + [f"1 4 0 -8 0 {ID} 3020.dat"]
+    for z in (-20, 20):
+        for x, turn in ((-30, "0 0 1 0 1 0 -1 0 0"), (30, "0 0 -1 0 1 0 1 0 0")):
+            gear += [f"1 15 {x} 5 {z} {turn} 4624.dat", f"1 0 {x} 5 {z} {turn} 3641.dat"]
+    a = _analyse(_model(tmp_path, "buggy.ldr", gear))
+    (card,) = [k for k in a.cards if k.creation.kind == "vehicle"]
+    (p,) = card.propulsion
+    ground = tables.load_rules("2010").propulsion.kinds["ground"].fixed_default_move_in
+    assert card.size == 1 and p.type == "ground" and p.move_in == ground, (card.size, p.move_in, p.reason)
+
+
+@needs_shared
 def test_in_a_submodel_named_for_its_wheels_the_wheels_roll_and_the_chassis_is_structure(tmp_path):
     """6933's chassis is a submodel "vehicle - wheels": its wheels (and what is set in them: the rims) are the
     running gear, its bricks and wheel-pin plates the chassis, judged by their place [000 §7.1, §9.1]; the name

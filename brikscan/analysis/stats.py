@@ -531,7 +531,8 @@ def _propulsion_cards(model, creation: Creation, size: int, sl: float, rules, wa
             continue
         words = {roles[i].reason.lower() for i in idx}
         names = " ".join(roles[i].params.get("name", "") for i in idx).lower()
-        treads = any("tread" in w or "a leg" in w or "'legs'" in w for w in words) or \
+        # treads by the part's deciding word ("'tread' is ground propulsion"), never a tyre's "Offset Tread"
+        treads = any(re.search(r"'treads?' is", w) or "a leg" in w or "'legs'" in w for w in words) or \
             bool(re.search(r"\b(legs?|treads?|tracks?)\b", names))
         rule_kind = _RULE_KIND.get(t, t)
         moves = [float(roles[i].params["move"]) for i in idx if "move" in roles[i].params]
