@@ -3352,6 +3352,19 @@ def test_wheel_plates_on_hubs_on_axle_pins_either_side_are_wheels(tmp_path):
 
 
 @needs_shared
+def test_a_part_the_library_keys_as_a_horse_hitching_is_the_coupling_not_structure(tmp_path):
+    """9469's cart (not in ../shared) is hitched to its horse by 2397, "Plate 2 x 2 with Angled Bars and Attached
+    1 x 2 Plate", which the library keys "Horse Hitching": it was Structure, and with the harness plates on the
+    horse's back it made the cart Size 5 instead of 3. The hitching is the coupling to the animal, free [000 §7.1]
+    as the parts named "Animal Horse Hitching" are."""
+    a = _analyse(_model(tmp_path, "cart.ldr", BODY + [f"1 6 0 -24 -90 {ID} 2397.dat"]))
+    c, r = _role(a, "2397.dat")
+    assert r.role == "decoration" and "hitching" in r.reason, r.reason
+    assert "Horse Hitching" in a.model.elements[next(i for i in c.elements if a.model.elements[i].part ==
+                                                         "2397.dat")].keywords
+
+
+@needs_shared
 def test_a_weapon_named_for_the_whole_build_leaves_its_named_launcher_the_weapon(tmp_path):
     """9471's ballista (not in ../shared) is a submodel "ballista" holding its chassis and "ballista-launcher":
     every piece was "named weapon", nothing was left as Structure and the siege engine was priced as scenery. A

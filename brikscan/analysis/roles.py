@@ -199,6 +199,12 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if not dwords:
         return PartClass(None, f"unknown part {element.part}")
     first = dwords[0]
+    if first not in ("animal", "creature") and any(k.strip().lower() == "horse hitching"
+                                                   for k in getattr(element, "keywords", None) or ()):
+        # the part the library keys as a horse hitching, whatever its name ("Plate 2 x 2 with Angled Bars ..."):
+        # the shafts a horse is hitched to, the wagon's coupling
+        return PartClass("decoration", f"'{desc}': a horse hitching (its library keywords), the coupling to the "
+                                       "animal (free) [000 §7.1]", word="hitching")
     if is_steed_part(desc):
         return PartClass("propulsion", f"'{desc}': {STEED_REASON}", "ground", word="steed")
     is_minifig = first == "minifig" or (cwords[:1] == ["minifig"])
