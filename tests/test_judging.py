@@ -3352,6 +3352,30 @@ def test_wheel_plates_on_hubs_on_axle_pins_either_side_are_wheels(tmp_path):
 
 
 @needs_shared
+def test_an_accessory_fixed_on_a_wall_that_a_bow_only_touches_is_not_carried(tmp_path):
+    """9471's archer (not in ../shared) stands by a beacon: a telescope on a wall's stud with a flame on it, which
+    his bow touches. It was "in his hand a Minifig Tool" with 2 held items needing 3 hands. An accessory that
+    what a figure holds merely touches, and that is fixed by a connector to the build, is the build's, not
+    carried [000 §9.5]; the same telescope fixed to nothing, only against the bow, is still his."""
+    from pathlib import Path
+
+    archer = (Path(__file__).resolve().parents[1] / "ldraw_models" / "squad.ldr").read_text().splitlines()[32:43]
+    assert archer[0].endswith("3626bp01.dat") and archer[-1].endswith("4499.dat")  # head ... bow
+    post = [f"1 7 10 {-24 * k} -70 {ID} 3005.dat" for k in (1, 2, 3)] + [f"1 7 10 -80 -70 {ID} 3024.dat"]
+    scope = f"1 0 10 -120 -70 {ID} 64644.dat"  # on the plate's stud, against the bow
+    a = _analyse(_model(tmp_path, "beacon.ldr", archer + post + [scope]))
+    (fig,) = [c for c in a.creations if c.kind == "minifig"]
+    parts = {a.model.elements[i].part for i in fig.elements}
+    assert "4499.dat" in parts and "64644.dat" not in parts, parts
+    g = a.graph
+    t, b = (next(i for i, e in enumerate(a.model.elements) if e.part == p) for p in ("64644.dat", "4499.dat"))
+    assert g.edges[t, b]["kind"] == "contact"  # the bow touches it
+    a = _analyse(_model(tmp_path, "scope.ldr", archer + [scope]))
+    (fig,) = [c for c in a.creations if c.kind == "minifig"]
+    assert "64644.dat" in {a.model.elements[i].part for i in fig.elements}
+
+
+@needs_shared
 def test_a_part_the_library_keys_as_a_horse_hitching_is_the_coupling_not_structure(tmp_path):
     """9469's cart (not in ../shared) is hitched to its horse by 2397, "Plate 2 x 2 with Angled Bars and Attached
     1 x 2 Plate", which the library keys "Horse Hitching": it was Structure, and with the harness plates on the

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..rules.formulas import sl_text
 from .annotations import Annotations
-from .connectivity import add_resting, components_in
+from .connectivity import JUDGED_KIND, add_resting, components_in
 from .creation import Creation
 from .element_shape import (HELM_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre, _extent, _on_axis,
                             _rod_axis, _words_of, nx)
@@ -165,7 +165,13 @@ def _carried(model, graph: nx.Graph, classes: dict[int, PartClass], fig: dict, m
     if _extent(model, [v]) > HELD_MAX_LDU:
         return False, None  # too big for a hand or a head
     if c.accessory or c.role == "weapon":
-        return True, None
+        # only touched by what he holds, and fixed by a connector to the build (a telescope on a wall's stud,
+        # the flame of a beacon on it): the build's, not in his hands [000 §9.5]
+        loose = ("contact", JUDGED_KIND)
+        ties = [w for w in graph.neighbors(v) if graph.edges[v, w].get("kind") not in loose]
+        fixed = graph.edges[u, v].get("kind") in loose and bool(ties) and \
+            not any(w in members or w in fig["items"] for w in ties)  # (a hilt clipped in his hand is his)
+        return not fixed, None
     # a small brick or tile in a hand or on what it holds, fixed to nothing else (a gem, a phial, a banknote, the
     # lens of a signal paddle; touching a barrel's rim is no fixing), is held like an accessory
     in_hand = c.role in ("structural", "decoration") and \
