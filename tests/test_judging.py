@@ -3376,6 +3376,40 @@ def test_an_accessory_fixed_on_a_wall_that_a_bow_only_touches_is_not_carried(tmp
 
 
 @needs_shared
+def test_a_bar_gripped_in_a_hand_is_carried_and_what_it_touches_in_another_hand_is_not(tmp_path):
+    """9469's Gandalf (not in ../shared) grips his staff (a 6L bar) in his hand and its top touches the book in
+    Frodo's hand: the staff was a scenery creation of its own, as anything touching a second piece is "built into
+    something besides the figure". A bar clipped in a hand and fixed to nothing else is carried (a staff, a pole)
+    [000 §9.5]; and a piece it only touches that another figure's hand holds is that figure's, whoever is met
+    first."""
+    from pathlib import Path
+
+    squad = (Path(__file__).resolve().parents[1] / "ldraw_models" / "squad.ldr").read_text().splitlines()
+
+    def figure(lines: list[str], d: tuple[float, float, float], drop: str) -> list[str]:
+        out = []
+        for ln in lines:
+            p = ln.split()
+            if ln.startswith("0") or p[-1] == drop:
+                continue
+            p[2:5] = [f"{float(p[2 + k]) + d[k]:g}" for k in range(3)]
+            out.append(" ".join(p))
+        return out
+
+    spearman = figure(squad[20:31], (0, 0, 0), "4497.dat")  # his spear taken away ...
+    assert len(spearman) == 10 and spearman[5].endswith("3820.dat")
+    staff = "1 0 -51.7191 -107.8943 -60.6278 0.9764 0.2076 0.0511 0.2073 -0.9779 0.0104 0.0521 0.0002 " \
+        "-0.9982 63965.dat"  # ... a 6L bar gripped in his right hand instead
+    archer = figure(squad[32:43], (-130, -60, -60), "4499.dat")  # another figure, his hand by the bar's top
+    torch = f"1 0 -60 -120 -74 {ID} 3959.dat"  # touching the bar and the other figure's hand
+    a = _analyse(_model(tmp_path, "two.ldr", spearman + [staff] + archer + [torch]))
+    figs = [c for c in a.creations if c.kind == "minifig"]
+    held = {a.model.elements[i].part: c.name for c in figs for i in c.elements}
+    assert len(figs) == 2 and held.get("63965.dat") == held.get("3896.dat"), held  # the staff: the spearman's
+    assert held.get("3959.dat") == held.get("3626bp01.dat") != held.get("3896.dat"), held  # the torch: the other's
+
+
+@needs_shared
 def test_a_part_the_library_keys_as_a_horse_hitching_is_the_coupling_not_structure(tmp_path):
     """9469's cart (not in ../shared) is hitched to its horse by 2397, "Plate 2 x 2 with Angled Bars and Attached
     1 x 2 Plate", which the library keys "Horse Hitching": it was Structure, and with the harness plates on the
