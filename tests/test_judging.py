@@ -3410,6 +3410,24 @@ def test_a_bar_gripped_in_a_hand_is_carried_and_what_it_touches_in_another_hand_
 
 
 @needs_shared
+def test_a_round_plate_against_a_hand_and_its_arm_is_held_however_it_is_met(tmp_path):
+    """6376's waiter (not in ../shared) holds a tray, a 2 x 2 round plate on its side against his hand and his
+    arm with no connector: it was a scenery creation named after him. A piece two studs long in his hand and
+    fixed to nothing else is held [000 §9.5], met first from his arm or from his hand, and a 2 x 2 part's box a
+    thousandth of an LDU over two studs is still two studs."""
+    from pathlib import Path
+
+    squad = (Path(__file__).resolve().parents[1] / "ldraw_models" / "squad.ldr").read_text().splitlines()
+    waiter = [ln for ln in squad[20:31] if not ln.startswith("0") and not ln.endswith("4497.dat")]
+    tray = "1 15 -70 -62 -42 0 1 0 -1 0 0 0 0 1 4032b.dat"  # Plate 2 x 2 Round with Reduced Axlehole, upright
+    a = _analyse(_model(tmp_path, "waiter.ldr", waiter + [tray]))
+    t = len(a.model.elements) - 1
+    assert {a.model.elements[j].part for j in a.graph.neighbors(t)} >= {"3818.dat", "3820.dat"}  # arm, hand
+    (fig,) = [c for c in a.creations if c.kind == "minifig"]
+    assert t in fig.elements and [c.kind for c in a.creations] == ["minifig"]
+
+
+@needs_shared
 def test_a_part_the_library_keys_as_a_horse_hitching_is_the_coupling_not_structure(tmp_path):
     """9469's cart (not in ../shared) is hitched to its horse by 2397, "Plate 2 x 2 with Angled Bars and Attached
     1 x 2 Plate", which the library keys "Horse Hitching": it was Structure, and with the harness plates on the

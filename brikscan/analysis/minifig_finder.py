@@ -129,6 +129,8 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                          all(w in members or w in fig["items"] for w in graph.neighbors(v))]
                 for v in again:
                     u = refused.pop(v)
+                    # (asked from his hand where it touches one: met first from his arm, a tray is still in hand)
+                    u = next((w for w in graph.neighbors(v) if w in fig["body"].get("hand", [])), u)
                     held, base = _carried(model, graph, classes, fig, members, members | set(fig["items"]) | {v},
                                           u, v, boxes)
                     if held and base is None:
@@ -184,7 +186,7 @@ def _carried(model, graph: nx.Graph, classes: dict[int, PartClass], fig: dict, m
     # lens of a signal paddle; touching a barrel's rim is no fixing), is held like an accessory
     in_hand = c.role in ("structural", "decoration") and \
         (u in fig["body"].get("hand", []) or u in fig["items"]) and \
-        _extent(model, [v]) <= HAND_HELD_BRICK_LDU and \
+        _extent(model, [v]) <= HAND_HELD_BRICK_LDU + MESH_TOL_LDU and \
         not any(graph.edges[v, w].get("source") == "bricknet" for w in outside)
     if not (in_hand or (not outside and c.role not in ("structural", None, "propulsion"))):
         return False, None  # built into something besides the figure
