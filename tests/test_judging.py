@@ -2252,6 +2252,33 @@ def test_a_craft_pinned_on_its_carrier_is_docked_when_its_own_submodel_names_a_v
         assert len([c for c in b.creations if c.kind == "vehicle"]) == 1, [(c.name, c.kind) for c in b.creations]
 
 
+@needs_shared
+def test_a_piece_placed_beside_a_docked_craft_and_hung_on_it_alone_goes_with_it(tmp_path):
+    """6927's rover (not in ../shared) carries a tracking station and is docked off it as a craft of its own;
+    its two hatches, placed in the main model beside it and hinged to it alone, were left as "vehicles" named
+    "hatch left" and "hatch right". What is left of the host after the docked crafts are taken off, apart from
+    its largest piece, and hangs on one craft alone (less than half its size), goes with that craft [000 §7.1]."""
+    plane = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 7 -60 0 0 {ID} 3934.dat"] + \
+        [f"1 4 0 -56 {z} {ID} 3020.dat" for z in (-60, -20, 20)] + [f"1 4 0 -80 30 {ID} 3700.dat"]
+    top = [f"1 4 0 -80 50 {ID} 3700.dat"] + [f"1 15 0 {-104 - 24 * k} 50 {ID} 3004.dat" for k in range(6)] + \
+        [f"1 15 0 -248 50 {ID} 3010.dat", f"1 0 0 -256 50 {ID} 3475b.dat", f"1 0 0 -264 50 {ID} 4592c01.dat"]
+    lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} plane.ldr",
+             f"1 16 0 0 0 {ID} space_shuttle.ldr", f"1 16 0 0 0 {ID} hatch.ldr",
+             f"1 0 0 -70 40 0 0 1 0 1 0 -1 0 0 3673.dat", "0 NOFILE",
+             "0 FILE plane.ldr", "0 plane", "0 Name: plane.ldr"] + plane + ["0 NOFILE",
+             "0 FILE space_shuttle.ldr", "0 space_shuttle", "0 Name: space_shuttle.ldr"] + top + ["0 NOFILE",
+             "0 FILE hatch.ldr", "0 hatch", "0 Name: hatch.ldr", f"1 4 30 -224 50 {ID} 3024.dat", "0 NOFILE"]
+    a = _analyse(_model(tmp_path, "carrier.mpd", lines))
+    parts = a.model.elements
+    hatch = next(i for i, e in enumerate(parts) if e.part == "3024.dat")
+    assert any(parts[j].part == "3010.dat" for j in a.graph.neighbors(hatch))  # hung on the shuttle ...
+    assert not any(parts[j].submodel_path[:1] == ("plane.ldr",) for j in a.graph.neighbors(hatch))  # ... alone
+    crafts = [c for c in a.creations if c.kind == "vehicle"]
+    assert len(crafts) == 2, [(c.name, c.kind, len(c.elements)) for c in a.creations]
+    shuttle = next(c for c in crafts if any(parts[i].part == "3475b.dat" for i in c.elements))
+    assert hatch in shuttle.elements, [(c.name, c.kind, len(c.elements)) for c in a.creations]
+
+
 FLAT = "1 0 0 0 0 1 0 -1 0"  # a tyre turned so its axle stands up: it lies flat
 
 

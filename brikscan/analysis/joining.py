@@ -356,10 +356,27 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
             out.append(comp)
             continue
         _hitch_trailers(graph, by_top, crafts, taken, classes, figures)
-        out.extend(crafts)
         rest = [i for i in comp if i not in taken]
-        out.extend(sorted(c) for c in components_in(graph, rest))
+        parts = sorted((sorted(c) for c in components_in(graph, rest)), key=len, reverse=True)
+        out.extend(_hung_on_crafts(graph, crafts, parts))
     return out
+
+
+def _hung_on_crafts(graph: nx.Graph, crafts: list[list[int]], parts: list[list[int]]) -> list[list[int]]:
+    """The docked crafts and what is left of the build, each piece of the rest apart from its largest (the host)
+    that hangs on one craft alone and is less than half its size going with that craft: a hatch hinged to a
+    rover's side, placed in the main model beside the rover, opens with the rover, not as a creation of its own
+    [000 §7.1]. Returns crafts and host pieces, each sorted."""
+    crafts = [list(c) for c in crafts]
+    owner = {i: k for k, c in enumerate(crafts) for i in c}
+    host = []
+    for n, part in enumerate(parts):
+        on = {owner[j] for i in part for j in graph.neighbors(i) if j in owner}
+        if n > 0 and len(on) == 1 and 2 * len(part) < len(crafts[next(iter(on))]):
+            crafts[next(iter(on))].extend(part)
+        else:
+            host.append(part)
+    return [sorted(c) for c in crafts] + host
 
 
 def _hitch_trailers(graph: nx.Graph, by_top: dict, crafts: list[list[int]], taken: set[int], classes,
