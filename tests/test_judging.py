@@ -96,6 +96,19 @@ def test_submodel_names_are_whole_role_words(tmp_path):
     assert plate.role != "propulsion"
 
 
+def test_a_name_joining_several_things_names_no_one_role():
+    """6896's rover (not in ../shared) has its rear half in "6896 - Vehicle - Back + Crane": its last word made all
+    54 pieces, chassis and wheel mounts included, a "device", and the rover Size 3 instead of 6. A name that joins
+    several things ("+", "&", "and") names a section holding them, no one role; each piece is judged by its part
+    and place [000 §7.1]. One thing named alone keeps its role."""
+    from brikscan.analysis.annotations import word_role
+
+    for name in ("6896 - vehicle - back + crane.ldr", "cockpit & gun.ldr", "cockpit and cannon.ldr"):
+        assert word_role(name) is None, name
+    assert word_role("6896 - vehicle - crane.ldr") == ("device", {})
+    assert word_role("rear cannon.ldr")[0] == "weapon"
+
+
 @needs_shared
 def test_ldcad_groups_and_separate_mlcad_bodies(tmp_path):
     lines = BODY + ['0 !LDCAD GROUP_DEF [topLevel=true] [LID=1] [GID=g1] [name=laser cannon] [center=0 0 0]',
@@ -4255,6 +4268,25 @@ def test_a_hinge_alone_on_a_turntable_is_no_gun_turret(tmp_path):
     a = _analyse(_model(tmp_path, "engine.ldr", BODY + wheels + pivot))
     c, hinge = _role(a, "3149e.dat")
     assert c.kind == "vehicle" and hinge.role != "weapon", hinge.reason
+    assert not next(k for k in a.cards if k.creation is c).weapons
+
+
+@needs_shared
+def test_a_mount_swinging_on_an_axle_through_the_body_is_no_gun_turret(tmp_path):
+    """6896's rover (not in ../shared) carries its radar dish on a turntable on a plate with holes that swings on
+    an axle through a Technic brick of its body: the plate, the axle and its bush were a Size 1 "gun turret" (the
+    axle sticking out level past the turntable) [000 §8.2]. A mount held to the body by a second joint besides
+    its turntable turns with the build: no turret, no gun."""
+    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
+    r = "0 0 -1 0 1 0 1 0 0"
+    swivel = [f"1 1 0 -72 0 {ID} 3700.dat",  # in the body's top
+              f"1 7 0 -62 20 {r} 3705.dat", f"1 7 0 -62 -15 {ID} 4265a.dat",  # the axle through it, a bush
+              f"1 7 0 -72 42.25 {r} 2817.dat",  # the plate with holes on the axle ...
+              f"1 7 0 -80 42.25 -1 0 0 0 1 0 0 0 -1 3680.dat",  # ... and the turntable on it
+              f"1 7 0 -80 42.25 0.7654 0 -0.6436 0 1 0 0.6436 0 0.7654 3679.dat"]
+    a = _analyse(_model(tmp_path, "rover.ldr", BODY + wheels + swivel))
+    c, plate = _role(a, "2817.dat")
+    assert c.kind == "vehicle" and plate.role != "weapon", plate.reason
     assert not next(k for k in a.cards if k.creation is c).weapons
 
 

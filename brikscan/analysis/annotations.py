@@ -159,6 +159,8 @@ def word_role(name: str) -> tuple[str, dict[str, str]] | None:
     # another word says it is something else ("water wheel", "gun rack"); "engine" names no role
     if _NOT_A_ROLE & set(words) or letter_wing(words, len(words) - 1):
         return None  # ... and an "X-Wing" or "B-wing" names a starfighter, not its wing
+    if "+" in stem or "&" in stem or "and" in words:
+        return None  # "Back + Crane", "cockpit and gun": a section with several things in it, no one role
     for w in dict.fromkeys((words[-1], words[0])):  # the last word names the thing: a laser cannon is a cannon
         if w in _WEAPON_WORDS and w in _PROPULSION_WORDS and _ENGINE_WORDS & set(words):
             return "propulsion", {"type": _PROPULSION_WORDS[w]}  # an "engine - rocket" is a rocket motor [000 §9.3]

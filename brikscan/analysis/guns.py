@@ -368,7 +368,8 @@ def _turrets(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecisi
     turret: the mount and what it carries are its gun, a Ranged Weapon [000 §8.2]; the turntable stays the weak
     point [000 §7.1 "turrets"]. A dish, a lamp, a seat or a crane on a turntable is no gun (a sensor, a
     searchlight, the Controls, a device), nor is a wheel (a plane's nose gear, a cart's steering), nor a hinge
-    alone (the pivot a fire engine's ladder, resting on the body, is raised on)."""
+    alone (the pivot a fire engine's ladder, resting on the body, is raised on), nor a mount held to the body
+    by a second joint as well (an axle through it: an articulated rover's joint)."""
     if not any(r.role == "propulsion" for r in roles.values()):
         return
     els = model.elements
@@ -392,6 +393,9 @@ def _turrets(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecisi
             continue
         if all(roles[i].role == "weak point" or "hinge" in _words_of(els[i]) for i in group):
             continue  # nothing on it but a hinge: the pivot of what rests on the body (a fire engine's ladder)
+        if any(j in core for i in group for j in graph.neighbors(i)):
+            continue  # held to the body by a second joint as well (an axle through it): a rover's articulation
+            # or its steering, which turns with the build, no turret turning on its own
         lo, hi = element_boxes(model, sorted(group))
         if float(np.max(hi.max(axis=0) - lo.min(axis=0))) > TURRET_MAX_LDU:
             continue
