@@ -1645,6 +1645,16 @@ def test_a_cone_on_its_side_is_an_exhaust_only_where_it_opens_outward(tmp_path):
     a = _analyse(_model(tmp_path, "spike.ldr", jet + [f"1 4 0 -12 104 {tip_back} 4589.dat"]))
     _, cone = _role(a, "4589.dat")
     assert cone.role != "propulsion"
+    # a nose cone on a hinge at the front, an antenna set in its tip and held by nothing else (6929's bow, not
+    # in ../shared, was a 6 CP Thruster): the antenna does not hold the cone at its tip, it still points out
+    fwd = "1 0 0 0 0 -1 0 1 0"  # local Y along +Z: the stack grows forward (-Z) from two headlight bricks' studs
+    nose = [f"1 4 {x} -72 -70 {ID} 4070.dat" for x in (-10, 10)] + \
+        [f"1 4 0 -62 -100 {fwd} 3937.dat", f"1 4 0 -62 -100 {fwd} 3938.dat", f"1 4 0 -72 -108 {fwd} 3022.dat",
+         f"1 4 0 -72 -156 {fwd} 3942b.dat"]
+    for extra in ([], [f"1 4 0 -72 -164 {fwd} 3957a.dat"]):
+        a = _analyse(_model(tmp_path, f"nose{len(extra)}.ldr", jet + nose + extra))
+        _, cone = _role(a, "3942b.dat")
+        assert cone.role != "propulsion" and "tip pointing out" in cone.reason, cone.reason
 
 
 @needs_shared

@@ -165,16 +165,27 @@ def _in_any_box(p: np.ndarray, lo: np.ndarray, hi: np.ndarray, tol: float) -> bo
 
 
 def _points_out(model, graph: nx.Graph, i: int, axis: np.ndarray) -> bool:
-    """A cone held by its wide end with nothing at its narrow tip: it points out of the build (a nose cone, a
-    spike, a gun's muzzle). An LDraw cone stands along its local Y, its tip (the stud) at its origin."""
+    """A cone held by its wide end with nothing holding its narrow tip: it points out of the build (a nose cone, a
+    spike, a gun's muzzle), whatever antenna or bar is set in it there. An LDraw cone stands along its local Y,
+    its tip (the stud) at its origin."""
     e = model.elements[i]
     tip = np.asarray(e.transform, dtype=float)[:3, 3]
     base = tip + axis * float((e.bbox_max - e.bbox_min) @ np.abs(axis))
-    lo, hi = element_boxes(model, [j for j in graph.neighbors(i) if j != i])
-    return _in_any_box(base + axis * 2, lo, hi, CONE_END_LDU) and not _in_any_box(tip - axis * 2, lo, hi, CONE_END_LDU)
+    near = [j for j in graph.neighbors(i) if j != i]
+    lo, hi = element_boxes(model, near)
+    if not _in_any_box(base + axis * 2, lo, hi, CONE_END_LDU):
+        return False
+    # an antenna or a bar set in the tip and held by nothing else does not hold the cone there
+    holding = [j for j in near if any(k != i for k in graph.neighbors(j)) or
+               not _words_of(model.elements[j]) & _TIP_ROD_WORDS]
+    if not holding:
+        return True
+    lo, hi = element_boxes(model, holding)
+    return not _in_any_box(tip - axis * 2, lo, hi, CONE_END_LDU)
 
 
 CONE_END_LDU = 3.0  # a neighbour's box this near a cone's end holds it there
+_TIP_ROD_WORDS = frozenset({"antenna", "bar", "whip"})  # set in a cone's tip: a spike on its nose
 
 
 POD_AXIS_COS = 0.95  # parts of one engine pod lie along one axis ...
