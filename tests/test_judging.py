@@ -1676,6 +1676,25 @@ def test_a_barrel_of_round_bricks_with_a_cone_pointing_out_of_a_jet_is_a_gun(tmp
     assert cone.role != "weapon"
 
 
+@needs_shared
+def test_a_torch_carrying_a_sensor_dish_is_its_stalk_not_a_gun_barrel(tmp_path):
+    """6929's Starfleet Voyager (not in ../shared) carries two 4 x 4 dishes on minifig torches set level in the
+    fronts of its jet engines: each torch was a 3 CP "gun barrel". A rod lying level out of a flyer is a barrel
+    [000 §8.2], but one a sensor dish four studs wide or more stands on is the dish's stalk; the same torch bare
+    is still a barrel."""
+    jet = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    d = "1 0 0 0 0 1 0 -1 0"
+    pod = [f"1 7 -20 0 -60 {ID} 4229.dat", f"1 0 -20 26 -108 {ID} 3959.dat"]  # a torch in a jet's front
+    sensor = [f"1 7 -20 26 -132 {d} 3960.dat", f"1 36 -20 26 -148 {d} 3062b.dat"]  # a 4 x 4 dish on its end
+    a = _analyse(_model(tmp_path, "bare.ldr", jet + pod))
+    _, torch = _role(a, "3959.dat")
+    assert torch.role == "weapon" and "gun barrel" in torch.reason
+    a = _analyse(_model(tmp_path, "sensor.ldr", jet + pod + sensor))
+    c, torch = _role(a, "3959.dat")
+    assert torch.role != "weapon", torch.reason
+    assert not next(k for k in a.cards if k.creation is c).weapons
+
+
 def test_a_hose_bends_and_holds_nothing_up_wherever_it_is_made():
     """A flexible hose is Non-Structural [000 §7.1]: a Technic Flex-System or pneumatic hose from the library, and the
     segments LSynth inlines into a file ("~LSynth Technic Flex-System Hose - Cross Section", 26 of them on 7131's

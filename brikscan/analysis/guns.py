@@ -186,6 +186,9 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if any(j in roles and roles[j].role == "propulsion" and roles[j].params.get("type") == "ground"
                for j in graph.neighbors(i)):
             continue  # a rod holding a foot or a wheel is the leg's or the axle's, no barrel
+        if any(_words_of(els[j]) & _SENSOR_WORDS and
+               float(np.max(els[j].bbox_max - els[j].bbox_min)) >= SENSOR_DISH_LDU for j in graph.neighbors(i)):
+            continue  # the stalk a sensor dish stands on (a torch under a 4 x 4 dish): its mount, no barrel
         # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
         # is still a rod); built pieces by their box, as they line up with the build, and a bar or a stick along
         # its own axes where that box is no rod's and it still points fore and aft or abeam (20009's main cannon,
@@ -233,6 +236,10 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
 
 STRUT_CARRIES_LDU = 3 * LDU_PER_STUD  # a strut's load reaches at least three studs across the rod ...
 STRUT_CROSS_RATIO = 2.0  # ... and runs across it: twice as far across as along it
+
+
+_SENSOR_WORDS = frozenset({"dish", "radar"})
+SENSOR_DISH_LDU = 4 * LDU_PER_STUD - 4  # a 4 x 4 dish or wider on a rod: a sensor on its stalk (a muzzle is smaller)
 
 
 def _holds_up(model, graph: nx.Graph, i: int, line: dict, d: np.ndarray, ends: list[np.ndarray]) -> bool:
