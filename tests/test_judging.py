@@ -1695,6 +1695,23 @@ def test_a_torch_carrying_a_sensor_dish_is_its_stalk_not_a_gun_barrel(tmp_path):
     assert not next(k for k in a.cards if k.creation is c).weapons
 
 
+@needs_shared
+def test_dishes_held_up_above_a_roof_are_sensors_not_a_bank_of_exhausts(tmp_path):
+    """6927's tracking station (not in ../shared) carries a pair of 4 x 4 dishes, a round 1 x 1 brick in each,
+    on a frame above its roof: "a bank of exhausts, Thrusters", and the station a thrust vehicle. A dish held up
+    wholly above the top of the build's broad pieces (a roof, a deck) is a sensor there, not an engine's exhaust
+    [000 §9.3; §7.1 Building: satellite dish]: the station is a building."""
+    up = "1 0 0 0 0 -1 0 1 0"
+    roof = [f"1 7 0 -56 0 {ID} 3036.dat"] + [f"1 7 {x} -80 -10 {ID} 4070.dat" for x in (-50, 50)] + \
+        [f"1 7 {x} -100 -24 0 0 1 1 0 0 0 1 0 3710.dat" for x in (-50, 50)] + [f"1 7 0 -130 -16 {up} 3666.dat"] + \
+        [ln for x in (-50, 50) for ln in (f"1 7 {x} -130 -8 {up} 3960.dat", f"1 7 {x} -130 8 {up} 3062b.dat")]
+    a = _analyse(_model(tmp_path, "station.ldr", BODY + roof))
+    (c,) = [k for k in a.creations if k.elements]
+    dishes = [c.roles[i] for i in c.elements if a.model.elements[i].part == "3960.dat"]
+    assert c.kind == "building" and len(dishes) == 2 and all(r.role != "propulsion" for r in dishes), \
+        (c.kind, [r.reason for r in dishes])
+
+
 def test_a_hose_bends_and_holds_nothing_up_wherever_it_is_made():
     """A flexible hose is Non-Structural [000 §7.1]: a Technic Flex-System or pneumatic hose from the library, and the
     segments LSynth inlines into a file ("~LSynth Technic Flex-System Hose - Cross Section", 26 of them on 7131's

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..geometry.units import LDU_PER_BRICK
+from ..geometry.units import LDU_PER_BRICK, LDU_PER_STUD
 from .annotations import file_stem
 from .element_shape import (_BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LDU, POD_AXIS_COS, POD_GAP_LDU,
                             _centre, _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end, _points_out,
@@ -93,6 +93,7 @@ def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int,
 LONG_HULL = 1.5  # a hull this many times longer than wide has a length its engines push along ...
 NOZZLE_ALONG_COS = 0.7  # ... a nozzle within 45 degrees of it
 BANK_MIN = 2  # exhausts side by side at one end: a bank of engines
+BROAD_LDU2 = (4 * LDU_PER_STUD) ** 2  # a piece with a footprint of 4 x 4 studs or more: a roof's, a deck's
 BANK_AXIS_COS = 0.95  # ... pointing the same way ...
 BANK_LINE_LDU = 4.0  # ... each open to the outside along its axis (nothing but its own engine within this of it)
 STANDING_ROCKET = 2.0  # a build this many times taller than wide stands on its tail: its engines point down
@@ -104,8 +105,8 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
     star destroyer's, on a plate), open to the outside along it, all pointing the same way: a bank of engine
     exhausts at a ship's stern, Thrusters [000 §9.3]; under a rocket standing on its tail they point down from
     its lowest level. A starship shown on a stand has no cockpit part to make it a flyer (10030's three main
-    engines); one dish on a wall or a stack of dishes is a sensor, and a build that rolls on wheels has its
-    propulsion already."""
+    engines); one dish on a wall, a stack of dishes or dishes held up above the roof are sensors, and a build
+    that rolls on wheels has its propulsion already."""
     if any(r.role == "propulsion" for r in roles.values()):
         return
     els = model.elements
@@ -126,8 +127,14 @@ def _engine_bank(model, graph: nx.Graph, idx: list[int], classes, roles: dict[in
         max(span[0], span[2]) >= LONG_HULL * min(span[0], span[2]) else None
     found: list[tuple[int, np.ndarray, list[int]]] = []  # (dish, the way it opens, its casing out that way)
     capping: dict[int, str] = {}  # where each dish is an exhaust
+    # the top of the build's broad pieces (a roof, a deck): a dish held up wholly above it, on a frame or a mast,
+    # is a sensor there, not an exhaust (6927's tracking station's pair of radar dishes over its roof)
+    broad = [j for j in idx if float(np.prod((els[j].bbox_max - els[j].bbox_min)[[0, 2]])) >= BROAD_LDU2]
+    roof = min((float(els[j].bbox_min[1]) for j in broad if j not in dishes), default=None)
     for i in dishes:
         y = _local_y(els[i])  # an LDraw dish stands along its local Y
+        if roof is not None and float(els[i].bbox_max[1]) < roof:
+            continue
         under = tall and abs(float(y[1])) > 0.9 and float(els[i].bbox_max[1]) >= ground - LDU_PER_BRICK
         if abs(float(y[1])) >= 0.5 and not under:
             continue
