@@ -3514,6 +3514,24 @@ def test_a_round_plate_against_a_hand_and_its_arm_is_held_however_it_is_met(tmp_
 
 
 @needs_shared
+def test_a_small_loose_item_touching_a_hand_is_held_though_nothing_ties_it(tmp_path):
+    """6643's fireman (not in ../shared) holds an extinguisher, a tap on a round 1 x 1 brick, set in his hand
+    with no connector or contact found: it was a scenery creation "firemen-2". A small item of a few pieces, fixed
+    to nothing but itself, its box touching a figure's hand, is what the hand holds [000 §9.5]; the same item
+    out of reach stays a loose item of the scenery."""
+    from pathlib import Path
+
+    squad = (Path(__file__).resolve().parents[1] / "ldraw_models" / "squad.ldr").read_text().splitlines()
+    fireman = [ln for ln in squad[20:31] if not ln.startswith("0") and not ln.endswith("4497.dat")]
+    for z, held in ((-58, True), (-158, False)):
+        item = [f"1 4 -61 -70 {z} {ID} 3062b.dat", f"1 4 -61 -94 {z} {ID} 4599a.dat"]
+        a = _analyse(_model(tmp_path, f"fireman{-z}.ldr", fireman + item))
+        (fig,) = [c for c in a.creations if c.kind == "minifig"]
+        parts = {a.model.elements[i].part for i in fig.elements}
+        assert ({"3062b.dat", "4599a.dat"} <= parts) == held, (z, [(c.name, c.kind) for c in a.creations])
+
+
+@needs_shared
 def test_a_part_the_library_keys_as_a_horse_hitching_is_the_coupling_not_structure(tmp_path):
     """9469's cart (not in ../shared) is hitched to its horse by 2397, "Plate 2 x 2 with Angled Bars and Attached
     1 x 2 Plate", which the library keys "Horse Hitching": it was Structure, and with the harness plates on the

@@ -137,6 +137,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                         fig["items"].append(v)
                         taken.add(v)
                         queue.append(v)
+    _held_loose(model, graph, figs, classes, taken)
     _worn_builds(model, graph, figs, classes, taken)
     # headgear the connector data does not tie to the head (a bandana round it): worn by the nearest head
     heads = [(o, h) for o, fig in figs.items() for h in fig["body"].get("head", [])]
@@ -194,6 +195,33 @@ def _carried(model, graph: nx.Graph, classes: dict[int, PartClass], fig: dict, m
         boxes.extend(element_boxes(model, range(len(model.elements))))
     base = _lies_on_other(model, v, members, classes, (boxes[0], boxes[1]))
     return base is None, base
+
+
+HELD_LOOSE_MAX = 4  # a small item of a few pieces, fixed to nothing, in a hand: held
+
+
+def _held_loose(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int, PartClass], taken: set[int]) -> None:
+    """A small item of a few pieces joined to one another and to nothing else, its box touching a figure's hand,
+    is what that hand holds, though no connector nor contact ties it to the hand (6643's fireman's extinguisher,
+    a tap on a round brick, set in his hand) [000 §9.5]: not a scenery creation of its own."""
+    els = model.elements
+    hands = [(o, h) for o, fig in figs.items() for h in fig["body"].get("hand", [])]
+    if not hands:
+        return
+    lo, hi = element_boxes(model, range(len(els)))
+    done: set[int] = set()
+    for o, h in hands:
+        near = np.flatnonzero(np.all(lo <= hi[h] + MESH_TOL_LDU, axis=1) & np.all(hi >= lo[h] - MESH_TOL_LDU, axis=1))
+        for v in (int(k) for k in near):
+            if v in taken or v in done or classes[v].minifig_body:
+                continue
+            item = set(nx.node_connected_component(graph, v)) if v in graph else {v}
+            done |= item
+            if len(item) > HELD_LOOSE_MAX or item & taken or any(classes[i].minifig_body for i in item) or \
+                    _extent(model, sorted(item)) > HELD_MAX_LDU:
+                continue
+            figs[o]["items"].extend(sorted(item))
+            taken |= item
 
 
 WORN_BUILD_MAX = 16  # a brick-built backpack on a figure's jet-pack or air tanks: a few pieces at most
