@@ -233,7 +233,6 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     # The same for a build whose named submodel holds named parts of its own ("ballista.ldr" holding
     # "ballista-launcher.ldr" and its chassis): the whole's name steps back, the launcher's stays.
     whole = _whole_names(model, idx, notes)
-    whole_named = bool(whole)
     bare_masts = _bare_masts(model, idx, classes)
     roles, named_prop = _named_and_part_roles(model, idx, classes, notes, whole, boat, bare_masts)
     _parked_steeds(model, idx, classes, roles)
@@ -356,7 +355,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
                      [jb for jb, v in zip(hanging, verdicts) if v is not None and v[0] == "structural" and
                       v[1] not in (LOCKED_REASON, CLOSER_REASON)])
     _carriages(model, graph, idx, roles)
-    if whole_named:
+    if whole:
         _named_field_piece(model, graph, idx, notes, roles, core, moving, whole)
     _interior_roles(model, idx, classes, roles, moving, ldu_per_inch, interior)
     if boat:

@@ -137,7 +137,7 @@ def _find_minifigs(model, graph: nx.Graph, classes: dict[int, PartClass]) -> lis
                         fig["items"].append(v)
                         taken.add(v)
                         queue.append(v)
-    _held_loose(model, graph, figs, classes, taken)
+    _held_loose(model, graph, figs, classes, taken, boxes)
     _worn_builds(model, graph, figs, classes, taken)
     # headgear the connector data does not tie to the head (a bandana round it): worn by the nearest head
     heads = [(o, h) for o, fig in figs.items() for h in fig["body"].get("head", [])]
@@ -200,15 +200,19 @@ def _carried(model, graph: nx.Graph, classes: dict[int, PartClass], fig: dict, m
 HELD_LOOSE_MAX = 4  # a small item of a few pieces, fixed to nothing, in a hand: held
 
 
-def _held_loose(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int, PartClass], taken: set[int]) -> None:
+def _held_loose(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int, PartClass], taken: set[int],
+                boxes: list) -> None:
     """A small item of a few pieces joined to one another and to nothing else, its box touching a figure's hand,
     is what that hand holds, though no connector nor contact ties it to the hand (6643's fireman's extinguisher,
-    a tap on a round brick, set in his hand) [000 §9.5]: not a scenery creation of its own."""
+    a tap on a round brick, set in his hand) [000 §9.5]: not a scenery creation of its own. ``boxes``: every
+    element's box, as ``_carried`` fills it on first need."""
     els = model.elements
     hands = [(o, h) for o, fig in figs.items() for h in fig["body"].get("hand", [])]
     if not hands:
         return
-    lo, hi = element_boxes(model, range(len(els)))
+    if not boxes:
+        boxes.extend(element_boxes(model, range(len(els))))
+    lo, hi = boxes[0], boxes[1]
     done: set[int] = set()
     for o, h in hands:
         near = np.flatnonzero(np.all(lo <= hi[h] + MESH_TOL_LDU, axis=1) & np.all(hi >= lo[h] - MESH_TOL_LDU, axis=1))
