@@ -1677,6 +1677,28 @@ def test_a_barrel_of_round_bricks_with_a_cone_pointing_out_of_a_jet_is_a_gun(tmp
 
 
 @needs_shared
+def test_a_wing_plate_named_a_foot_that_the_build_stands_on_is_a_foot(tmp_path):
+    """6876's walker (not in ../shared) stands on two Wing 4 x 8 plates, each in a submodel "Feet - Foot 1/2",
+    under its legs: one was taken for a wing (Forward Flight 12", 18 CP, Power halved). A Wing plate at the
+    ground in a sub-assembly its builder named a foot is a foot, the legs' ground propulsion [000 §9.1 Standard
+    Propulsion: legs]; the same plate named for nothing sticking out of a jet is its wing."""
+    jet = BODY + [f"1 0 0 -56 60 {ID} 3475b.dat"]
+
+    def wing_role(sub: str | None):
+        if sub is None:
+            lines = jet + [f"1 7 60 0 0 {ID} 3933.dat"]
+        else:
+            lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + jet + [f"1 16 60 0 0 {ID} {sub}.ldr",
+                     f"0 FILE {sub}.ldr", f"0 {sub}", f"0 Name: {sub}.ldr", f"1 7 0 0 0 {ID} 3933.dat"]
+        a = _analyse(_model(tmp_path, f"{sub or 'plain'}.mpd", lines))
+        return _role(a, "3933.dat")[1]
+    foot = wing_role("walker - feet - foot 1")
+    assert foot.role == "propulsion" and foot.params.get("type") == "ground", foot.reason
+    wing = wing_role(None)
+    assert wing.role == "propulsion" and wing.params.get("type") == "forward_flight", wing.reason
+
+
+@needs_shared
 def test_a_torch_carrying_a_sensor_dish_is_its_stalk_not_a_gun_barrel(tmp_path):
     """6929's Starfleet Voyager (not in ../shared) carries two 4 x 4 dishes on minifig torches set level in the
     fronts of its jet engines: each torch was a 3 CP "gun barrel". A rod lying level out of a flyer is a barrel

@@ -12,6 +12,7 @@ from ..geometry.units import LDU_PER_STUD
 from .annotations import file_stem, letter_wing
 from .details import _detail_part
 from .element_shape import MESH_TOL_LDU, _crew_place
+from .mounts import GROUND_TOL_LDU
 from .ground import rolls_on_wheels
 from .measure import element_boxes, measure_size
 from .naming import _split_words
@@ -59,6 +60,14 @@ def _wing_assembly(model, idx: list[int], i: int) -> set[int]:
     return own if 2 * len(own) < len(idx) else set()
 
 
+_FOOT_WORDS = frozenset({"foot", "feet"})
+
+
+def _named_foot(e) -> bool:
+    """The element sits in a submodel whose name calls it a foot ("6876 - Vehicle - Feet - Foot 1")."""
+    return bool(e.submodel_path) and bool(_FOOT_WORDS & set(_split_words(file_stem(e.submodel_path[-1]).lower())))
+
+
 def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool,
               fixed: bool = False, aboard: bool = False, named: bool = False) -> None:
     """Wings are propulsion only where they work as wings [000 §9.1 Forward Flight]: a flat part that sticks out
@@ -72,6 +81,15 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     h = {i: float(els[i].bbox_max[1] - els[i].bbox_min[1]) for i in idx}
     inside = set(idx)
     wings = [i for i in idx if classes[i].word == "wing" and i in roles and roles[i].source == "part"]
+    # a Wing plate the build stands on, in a sub-assembly its builder named a foot, is a foot: its legs' ground
+    # propulsion [000 §9.1 Standard Propulsion: legs] (6876's walker stands on two Wing plates)
+    ground = max(float(els[i].bbox_max[1]) for i in idx)
+    for i in [i for i in wings if _named_foot(els[i]) and float(els[i].bbox_max[1]) >= ground - GROUND_TOL_LDU]:
+        roles[i] = RoleDecision("propulsion", f"{classes[i].reason.split(':')[0]}: a foot the build stands on, in "
+                                              f"the sub-assembly {file_stem(els[i].submodel_path[-1])!r} named a "
+                                              "foot: a leg's, ground propulsion [000 §9.1 Standard Propulsion: "
+                                              "legs]", "geometry", {"type": "ground"})
+        wings.remove(i)
     body, lo, hi = _flyer_body(model, idx, classes)
     out = {i: _outside_share(model, i, lo, hi) for i in wings}
     for i in wings:  # a wing the builder made a sub-assembly of sticks out of the body without its own bricks
