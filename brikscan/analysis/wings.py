@@ -15,7 +15,7 @@ from .element_shape import MESH_TOL_LDU, _crew_place
 from .mounts import GROUND_TOL_LDU
 from .ground import rolls_on_wheels
 from .measure import element_boxes, measure_size
-from .naming import _split_words
+from .naming import _split_words, _stem_words
 from .roles import PartClass, RoleDecision, structural_kind
 
 
@@ -65,7 +65,7 @@ _FOOT_WORDS = frozenset({"foot", "feet"})
 
 def _named_foot(e) -> bool:
     """The element sits in a submodel whose name calls it a foot ("6876 - Vehicle - Feet - Foot 1")."""
-    return bool(e.submodel_path) and bool(_FOOT_WORDS & set(_split_words(file_stem(e.submodel_path[-1]).lower())))
+    return bool(e.submodel_path) and bool(_FOOT_WORDS & _stem_words(e.submodel_path[-1]))
 
 
 def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], boat: bool,
