@@ -4347,13 +4347,18 @@ def test_a_hinge_alone_on_a_turntable_is_no_gun_turret(tmp_path):
     """6382's fire engine (not in ../shared) raises its ladder, resting on the body, on a hinge plate on a
     turntable: the hinge sticking out past the turntable made a "gun turret" [000 §8.2]. Nothing on the turntable
     but a hinge is the pivot of what rests on the body, no gun."""
-    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
     r1, r2 = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"
     pivot = [f"1 7 0 -56 0 {ID} 3403.dat", f"1 7 0 -56 0 {r1} 3404.dat", f"1 7 50 -62 0 {r2} 3149e.dat",
              f"1 4 50 -62 0 {r2} 313.dat", f"1 7 50 -62 0 {r2} 314d.dat"]
-    a = _analyse(_model(tmp_path, "engine.ldr", BODY + wheels + pivot))
-    c, hinge = _role(a, "3149e.dat")
-    assert c.kind == "vehicle" and hinge.role != "weapon", hinge.reason
+    _assert_no_gun_on_wheeled_body(tmp_path, "engine.ldr", pivot, "3149e.dat")
+
+
+def _assert_no_gun_on_wheeled_body(tmp_path, name: str, parts: list[str], part: str) -> None:
+    """The test body on four wheels with ``parts`` on it is a vehicle, ``part`` no weapon, its card no gun."""
+    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
+    a = _analyse(_model(tmp_path, name, BODY + wheels + parts))
+    c, r = _role(a, part)
+    assert c.kind == "vehicle" and r.role != "weapon", r.reason
     assert not next(k for k in a.cards if k.creation is c).weapons
 
 
@@ -4363,17 +4368,13 @@ def test_a_mount_swinging_on_an_axle_through_the_body_is_no_gun_turret(tmp_path)
     an axle through a Technic brick of its body: the plate, the axle and its bush were a Size 1 "gun turret" (the
     axle sticking out level past the turntable) [000 §8.2]. A mount held to the body by a second joint besides
     its turntable turns with the build: no turret, no gun."""
-    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
     r = "0 0 -1 0 1 0 1 0 0"
     swivel = [f"1 1 0 -72 0 {ID} 3700.dat",  # in the body's top
               f"1 7 0 -62 20 {r} 3705.dat", f"1 7 0 -62 -15 {ID} 4265a.dat",  # the axle through it, a bush
               f"1 7 0 -72 42.25 {r} 2817.dat",  # the plate with holes on the axle ...
               f"1 7 0 -80 42.25 -1 0 0 0 1 0 0 0 -1 3680.dat",  # ... and the turntable on it
               f"1 7 0 -80 42.25 0.7654 0 -0.6436 0 1 0 0.6436 0 0.7654 3679.dat"]
-    a = _analyse(_model(tmp_path, "rover.ldr", BODY + wheels + swivel))
-    c, plate = _role(a, "2817.dat")
-    assert c.kind == "vehicle" and plate.role != "weapon", plate.reason
-    assert not next(k for k in a.cards if k.creation is c).weapons
+    _assert_no_gun_on_wheeled_body(tmp_path, "rover.ldr", swivel, "2817.dat")
 
 
 @needs_shared

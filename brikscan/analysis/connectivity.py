@@ -428,6 +428,7 @@ def joint_halves(model, g: nx.Graph) -> list[tuple[int, int, np.ndarray, np.ndar
 
 
 JUDGED_KIND = "resting"  # edges the judging adds (a piece lying on or built against another: analysis/joining.py, scenery.py)
+TOUCH_KINDS = ("contact", JUDGED_KIND)  # edges of pieces that only touch, no connector between them
 
 
 def add_resting(g: nx.Graph, a: int, b: int, reason: str) -> None:

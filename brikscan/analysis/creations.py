@@ -21,7 +21,7 @@ from ..errors import UsageError
 from ..geometry.units import LDU_PER_TAPE_INCH as LDU_PER_INCH
 from ..lazy import lazy
 from .annotations import Annotations, RoleNote, file_stem, parse_annotations, parse_role_spec
-from .connectivity import JUDGED_KIND, components_in
+from .connectivity import TOUCH_KINDS, components_in
 from .creation import Creation
 from .details import _detail_part, _details
 from .element_shape import (HELM_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place,
@@ -523,7 +523,7 @@ def _walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDe
     held = nx.Graph()
     held.add_nodes_from(idx)
     held.add_edges_from((a, b) for a, b, k in graph.subgraph(idx).edges(data="kind")
-                        if k not in (JUDGED_KIND, "contact"))  # touching, no connector
+                        if k not in TOUCH_KINDS)  # touching, no connector
     parts = sorted(nx.connected_components(held), key=len, reverse=True)
     apart: set[int] = set()
     for part in parts[1:]:

@@ -221,8 +221,7 @@ def axle_wheels(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDec
         if r is None or r.role not in ("decoration", "structural", "weak point") or \
                 r.source not in ("topology", "detail", "part"):
             continue  # (by its part: a plain brick of the Structure; never an annotated role)
-        words = _text_words(els[i].description or "")
-        if words[:1] not in (("brick",), ("plate",)) or "round" not in words or low[i] < ground - GROUND_TOL_LDU:
+        if not _round_piece(els[i]) or low[i] < ground - GROUND_TOL_LDU:
             continue
         y = np.asarray(els[i].transform, dtype=float)[:3, 1]
         y = y / (float(np.linalg.norm(y)) or 1.0)
@@ -250,11 +249,16 @@ def axle_wheels(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDec
     return found
 
 
+def _round_piece(e) -> bool:
+    """A round brick or plate (what a brick-built cart rolls on, or the hub it turns on)."""
+    words = _text_words(e.description or "")
+    return words[:1] in (("brick",), ("plate",)) and "round" in words
+
+
 def _round_on(model, j: int, y: np.ndarray) -> bool:
     """``j`` is a round brick or plate turned on the same axis ``y``."""
     e = model.elements[j]
-    words = _text_words(e.description or "")
-    if words[:1] not in (("brick",), ("plate",)) or "round" not in words:
+    if not _round_piece(e):
         return False
     yj = np.asarray(e.transform, dtype=float)[:3, 1]
     return abs(float(np.dot(yj, y))) >= (float(np.linalg.norm(yj)) or 1.0) * WHEEL_AXIS_COS

@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 
 from ..geometry.boxes import box_gaps, elements_box
-from .connectivity import add_resting, add_turning, components_in, joint_halves
+from .connectivity import TOUCH_KINDS, add_resting, add_turning, components_in, joint_halves
 from .element_shape import RESTING_GAP_LDU, _crew_place, cockpits, nx, oriented_box
 from .engines import _bare_masts
 from .kinds import _boat_hull, _name_words, _names_vehicle
@@ -340,7 +340,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
                 if _trailer(classes, graph, host, figures):
                     continue  # a tractor with its semi-trailer hitched on: the trailer is the Vehicle's [000 §7.1]
                 links = [graph.edges[i, j] for i in piece for j in graph.neighbors(i) if j in cset and j not in pset]
-                held = [d for d in links if d.get("kind") not in ("contact", "resting")]
+                held = [d for d in links if d.get("kind") not in TOUCH_KINDS]
                 # pinned on: a section of the craft, unless its own submodel names a vehicle (a shuttle pinned on
                 # the back of its carrier plane flies off it)
                 named = _names_vehicle(_name_words(name), False, last_only=True)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..rules.formulas import sl_text
 from .annotations import Annotations
-from .connectivity import JUDGED_KIND, add_resting, components_in
+from .connectivity import TOUCH_KINDS, add_resting, components_in
 from .creation import Creation
 from .element_shape import (HELM_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre, _extent, _on_axis,
                             _rod_axis, _words_of, nx)
@@ -28,7 +28,6 @@ MINIFIG_REACH_LDU = 70.0  # a loose body part within this distance of a torso be
 HELD_MAX_LDU = 260.0  # longest extent of something a minifig can hold or wear (about 4")
 HEADGEAR_REACH_LDU = 30.0  # an item closer than this to a minifig's head is worn on it (its head section)
 HAND_HELD_BRICK_LDU = 40.0  # a brick at most two studs long, in a minifig's hand and on nothing else, is held
-LOOSE_KINDS = ("contact", JUDGED_KIND)  # edges of pieces only touching, no connector between them
 STAFF_WORDS = frozenset({"bar"})  # a rod a hand grips by its clip: a staff, a pole, a club
 NAME_SPARE = 2  # a figure's submodel may hold two pieces more that lie apart from him (a banknote, a torch's fire)
 CLOAK_BELOW_LDU = 24.0  # a garment hanging a brick below the waist of a figure with no legs stands in for them
@@ -172,16 +171,16 @@ def _carried(model, graph: nx.Graph, classes: dict[int, PartClass], fig: dict, m
     if c.accessory or c.role == "weapon":
         # only touched by what he holds, and fixed by a connector to the build (a telescope on a wall's stud,
         # the flame of a beacon on it): the build's, not in his hands [000 §9.5]
-        if graph.edges[u, v].get("kind") in LOOSE_KINDS:
-            ties = [w for w in graph.neighbors(v) if graph.edges[v, w].get("kind") not in LOOSE_KINDS]
+        if graph.edges[u, v].get("kind") in TOUCH_KINDS:
+            ties = [w for w in graph.neighbors(v) if graph.edges[v, w].get("kind") not in TOUCH_KINDS]
             if ties and not any(w in members or w in fig["items"] for w in ties):  # (a hilt in his hand is his)
                 return False, None
             if any(classes[w].minifig_body and w not in members for w in graph.neighbors(v)):
                 return False, None  # touched by what he holds, in another figure's hands: that one's book
         return True, None
-    if u in fig["body"].get("hand", []) and graph.edges[u, v].get("kind") not in LOOSE_KINDS and \
+    if u in fig["body"].get("hand", []) and graph.edges[u, v].get("kind") not in TOUCH_KINDS and \
             _words_of(model.elements[v]) & STAFF_WORDS and \
-            all(graph.edges[v, w].get("kind") in LOOSE_KINDS for w in graph.neighbors(v) if w != u):
+            all(graph.edges[v, w].get("kind") in TOUCH_KINDS for w in graph.neighbors(v) if w != u):
         return True, None  # a bar gripped in his hand, fixed to nothing else (only touching): his staff, his pole
     # a small brick or tile in a hand or on what it holds, fixed to nothing else (a gem, a phial, a banknote, the
     # lens of a signal paddle; touching a barrel's rim is no fixing), is held like an accessory
