@@ -2846,6 +2846,10 @@ def test_a_robot_with_no_place_for_a_pilot_is_a_programmed_creature(tmp_path):
     assert any(r.role == "device" for r in piloted.roles.values())  # a mech's pilot works its Controls
     shop, _ = build("robot shop", [])
     assert shop.kind == "building"
+    # a bracketed remark after the name says whose it is, not what it is (7131's "Pit Droid (Anakin)" was a
+    # 3.5 CP "vehicle")
+    owned, _ = build("minifig - pit droid (anakin)", stick)
+    assert owned.kind == "creature" and owned.mind == "programmed"
 
 
 @needs_shared

@@ -100,6 +100,7 @@ HELD = [
     ("Minifig Spear with Round End", 146, "weapon", "melee", "heavy_weapon"),  # L by length: example wins
     ("Minifig Sword Katana", 112, "weapon", "melee", "heavy_weapon"),
     ("Minifig Lance", 176, "weapon", "melee", "two_handed_weapon"),
+    ("Minifig Chainsaw Blade", 70, "weapon", "melee", "heavy_weapon"),  # S by length, a Heavy Weapon by example
     ("Minifig Sword Greatsword", 150, "weapon", "melee", "two_handed_weapon"),  # longer than a minifig: L
     ("Minifig Gun Flintlock Pistol", 42, "weapon", "gun", "short_ranged_weapon"),
     ("Minifig Crossbow", 67, "weapon", "gun", "short_ranged_weapon"),

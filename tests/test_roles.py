@@ -52,6 +52,7 @@ def _el(desc, cat="", part="x.dat"):
     ("Plate  2 x  2 with Red Wheels (Complete)", "", "propulsion", "ground"),  # a part with its wheels
     ("Plate  2 x  2 with 2 Wheel Pins", "", "structural", ""),  # a holder: the chassis
     ("Minifig Tool Oar", "Minifig", "device", ""),
+    ("Minifig Chainsaw Blade", "Minifig", "weapon", "melee"),  # "chainsaws" are Heavy Weapons [000 §3.1]
     ("Hose Reel  2 x  4 x  2 Drum", "", "device", ""),  # a winch drum
     ("Plate  1 x  2 with Crane Hook", "", "device", ""),  # a hoist  # a Minifig-Sized Tool in hand; a boat's oars lying in it
     ("~Minifig Robot Leg (Obsolete)", "Minifig", "crew", ""),  # an astromech's leg

@@ -173,7 +173,14 @@ def _named_last(model, idx, words, submodels_only: bool = False) -> str:
     thing: "robot shop" names a shop); "" when none is. ``submodels_only``: not the set's own file
     (``_submodel_names``)."""
     names = _submodel_names(model, idx) if submodels_only else _own_names(model, idx)
-    return next((sub for sub, name in names if name and name[-1] in words), "")
+    return next((sub for sub, name in names if name and _last_named(sub, name) in words), "")
+
+
+def _last_named(sub: str, name: list[str]) -> str:
+    """The last word of a name, before a bracketed remark ("pit droid (anakin)": whose droid it is; "hangar
+    (robot)": what it houses)."""
+    head = _name_words(sub.split("(", 1)[0]) if "(" in sub else []
+    return head[-1] if head else name[-1]
 
 
 def _submodel_names(model, idx) -> list[tuple[str, list[str]]]:

@@ -54,7 +54,7 @@ class PartClass:
 
 _MELEE = {"sword", "knife", "dagger", "axe", "handaxe", "battleaxe", "lance", "spear", "halberd", "mace", "flail",
           "club", "whip", "pike", "katana", "scimitar", "trident", "sabre", "saber", "cutlass", "lightsaber", "scythe",
-          "naginata", "glaive"}
+          "naginata", "glaive", "chainsaw"}
 _WEAPON = {**{w: "melee" for w in _MELEE}, "shield": "shield", "gun": "gun", "pistol": "gun", "musket": "gun",
            "rifle": "gun", "blaster": "gun", "flintlock": "gun", "bow": "gun", "crossbow": "gun", "revolver": "gun",
            "speargun": "gun", "harpoon": "gun", "carbine": "gun", "shotgun": "gun", "bazooka": "rocket",
