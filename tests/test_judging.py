@@ -2334,6 +2334,34 @@ def test_a_craft_pinned_on_its_carrier_is_docked_when_its_own_submodel_names_a_v
 
 
 @needs_shared
+def test_a_craft_docked_inside_a_submodel_named_for_two_things_is_its_own(tmp_path):
+    """6862's main model places one submodel, "Spaceship + Vehicle", which places the ship and the rover that
+    rides in its belly, held by a magnet: the rover was the ship's "landing gear", one 41 CP creation. A submodel
+    whose name joins two things holding the whole build is no one craft: the crafts docked in it are looked for
+    one level inside it; one named for one thing ("plane") holding it all is that craft, its sections no crafts
+    of their own [000 §7.1 Vehicle]."""
+    plane = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 7 -60 0 0 {ID} 3934.dat"] + \
+        [f"1 4 0 -56 {z} {ID} 3020.dat" for z in (-60, -20, 20)] + [f"1 4 0 -80 30 {ID} 3700.dat"]
+    # the rider stands on two studs of the carrier's top brick
+    rider = [f"1 4 0 -104 30 {ID} 3700.dat"] + [f"1 15 0 {-128 - 24 * k} 30 {ID} 3004.dat" for k in range(7)]
+    rider += [f"1 0 0 -280 30 {ID} 3475b.dat", f"1 0 0 -288 30 {ID} 4592c01.dat"]  # its engine, its controls
+
+    def crafts(holder: str) -> list[tuple[str, str, int]]:
+        lines = ["0 FILE set.ldr", "0 set", "0 Name: set.ldr", f"1 16 0 0 0 {ID} {holder}.ldr", "0 NOFILE",
+                 f"0 FILE {holder}.ldr", f"0 {holder}", f"0 Name: {holder}.ldr", f"1 16 0 0 0 {ID} carrier.ldr",
+                 f"1 16 0 0 0 {ID} section.ldr", "0 NOFILE",
+                 "0 FILE carrier.ldr", "0 carrier", "0 Name: carrier.ldr"] + plane + ["0 NOFILE",
+                 "0 FILE section.ldr", "0 section", "0 Name: section.ldr"] + rider + ["0 NOFILE"]
+        a = _analyse(_model(tmp_path, f"{holder}.mpd", lines))
+        return sorted((c.name, c.kind, len(c.elements)) for c in a.creations if c.kind != "scenery")
+
+    # the carrier (a plain body: its wings are built into it) and the docked section, a vehicle of its own
+    assert crafts("carrier + section") == [("carrier", "building", 13), ("section", "vehicle", 10)]
+    assert crafts("carrier and section") == [("carrier", "building", 13), ("section", "vehicle", 10)]
+    assert crafts("plane") == [("plane", "vehicle", 23)]
+
+
+@needs_shared
 def test_a_piece_placed_beside_a_docked_craft_and_hung_on_it_alone_goes_with_it(tmp_path):
     """6927's rover (not in ../shared) carries a tracking station and is docked off it as a craft of its own;
     its two hatches, placed in the main model beside it and hinged to it alone, were left as "vehicles" named

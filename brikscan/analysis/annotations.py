@@ -124,6 +124,13 @@ def file_stem(name: str) -> str:
     return re.sub(r"\.(ldr|dat|mpd)$", "", name, flags=re.I)
 
 
+def names_several(name: str) -> bool:
+    """A (sub)model name joining several things ("Back + Crane", "cockpit and gun", "spaceship & rover"): it
+    names no one thing, role or craft."""
+    stem = file_stem(name.strip().lower())
+    return "+" in stem or "&" in stem or "and" in re.split(r"[^a-z0-9]+", stem)
+
+
 def normalize_role(word: str) -> str | None:
     w = word.strip().lower()
     w = _ROLE_ALIASES.get(w, w)
@@ -159,7 +166,7 @@ def word_role(name: str) -> tuple[str, dict[str, str]] | None:
     # another word says it is something else ("water wheel", "gun rack"); "engine" names no role
     if _NOT_A_ROLE & set(words) or letter_wing(words, len(words) - 1):
         return None  # ... and an "X-Wing" or "B-wing" names a starfighter, not its wing
-    if "+" in stem or "&" in stem or "and" in words:
+    if names_several(name):
         return None  # "Back + Crane", "cockpit and gun": a section with several things in it, no one role
     for w in dict.fromkeys((words[-1], words[0])):  # the last word names the thing: a laser cannon is a cannon
         if w in _WEAPON_WORDS and w in _PROPULSION_WORDS and _ENGINE_WORDS & set(words):

@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 
 from ..geometry.boxes import box_gaps, elements_box
+from .annotations import names_several
 from .connectivity import TOUCH_KINDS, add_resting, add_turning, components_in, joint_halves
 from .element_shape import RESTING_GAP_LDU, _crew_place, cockpits, nx, oriented_box
 from .engines import _bare_masts
@@ -313,10 +314,11 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
     els = model.elements
     for comp in comps:
         by_top: dict[tuple, list[int]] = {}  # each placement of a submodel in the main model: two carriages built
-        for i in comp:                       # from one "carriage.ldr" are two craft
+        depth = _shared_depth(els, comp)     # from one "carriage.ldr" are two craft; below the submodel that
+        for i in comp:                       # holds the whole build ("ship + rover.ldr") when one does
             p = els[i].submodel_path
-            if p:
-                by_top.setdefault((p[0], els[i].refs[0]), []).append(i)
+            if len(p) > depth:
+                by_top.setdefault((p[depth], els[i].refs[depth]), []).append(i)
         if not by_top:
             out.append(comp)
             continue
@@ -360,6 +362,20 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
         parts = sorted((sorted(c) for c in components_in(graph, rest)), key=len, reverse=True)
         out.extend(_hung_on_crafts(graph, crafts, parts))
     return out
+
+
+def _shared_depth(els, comp: list[int]) -> int:
+    """The level of submodel placement whose pieces may be docked crafts: 0, the main model's, unless one submodel
+    placed there holds the whole build and its name joins several things ("spaceship + vehicle.ldr" placing the
+    ship and the rover it carries): then the level inside it, and so on. A submodel named for one thing ("star
+    destroyer") holding it all is that one craft, its sections no crafts of their own."""
+    depth = 0
+    while True:
+        keys = {(els[i].submodel_path[depth], els[i].refs[depth]) if len(els[i].submodel_path) > depth else None
+                for i in comp}
+        if len(keys) != 1 or None in keys or not names_several(next(iter(keys))[0]):
+            return depth
+        depth += 1
 
 
 def _hung_on_crafts(graph: nx.Graph, crafts: list[list[int]], parts: list[list[int]]) -> list[list[int]]:
