@@ -2339,19 +2339,20 @@ def test_a_craft_docked_inside_a_submodel_named_for_two_things_is_its_own(tmp_pa
     rides in its belly, held by a magnet: the rover was the ship's "landing gear", one 41 CP creation. A submodel
     whose name joins two things holding the whole build is no one craft: the crafts docked in it are looked for
     one level inside it; one named for one thing ("plane") holding it all is that craft, its sections no crafts
-    of their own [000 §7.1 Vehicle]."""
+    of their own [000 §7.1 Vehicle]. Deeper still, a submodel named for a craft is looked at as a craft docked
+    there (6957's "Spaceship" inside "Vehicle - Back + Spaceship" inside "Vehicle" flew nowhere of its own)."""
     plane = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 7 -60 0 0 {ID} 3934.dat"] + \
         [f"1 4 0 -56 {z} {ID} 3020.dat" for z in (-60, -20, 20)] + [f"1 4 0 -80 30 {ID} 3700.dat"]
     # the rider stands on two studs of the carrier's top brick
     rider = [f"1 4 0 -104 30 {ID} 3700.dat"] + [f"1 15 0 {-128 - 24 * k} 30 {ID} 3004.dat" for k in range(7)]
     rider += [f"1 0 0 -280 30 {ID} 3475b.dat", f"1 0 0 -288 30 {ID} 4592c01.dat"]  # its engine, its controls
 
-    def crafts(holder: str) -> list[tuple[str, str, int]]:
+    def crafts(holder: str, section: str = "section") -> list[tuple[str, str, int]]:
         lines = ["0 FILE set.ldr", "0 set", "0 Name: set.ldr", f"1 16 0 0 0 {ID} {holder}.ldr", "0 NOFILE",
                  f"0 FILE {holder}.ldr", f"0 {holder}", f"0 Name: {holder}.ldr", f"1 16 0 0 0 {ID} carrier.ldr",
-                 f"1 16 0 0 0 {ID} section.ldr", "0 NOFILE",
+                 f"1 16 0 0 0 {ID} {section}.ldr", "0 NOFILE",
                  "0 FILE carrier.ldr", "0 carrier", "0 Name: carrier.ldr"] + plane + ["0 NOFILE",
-                 "0 FILE section.ldr", "0 section", "0 Name: section.ldr"] + rider + ["0 NOFILE"]
+                 f"0 FILE {section}.ldr", f"0 {section}", f"0 Name: {section}.ldr"] + rider + ["0 NOFILE"]
         a = _analyse(_model(tmp_path, f"{holder}.mpd", lines))
         return sorted((c.name, c.kind, len(c.elements)) for c in a.creations if c.kind != "scenery")
 
@@ -2359,6 +2360,8 @@ def test_a_craft_docked_inside_a_submodel_named_for_two_things_is_its_own(tmp_pa
     assert crafts("carrier + section") == [("carrier", "building", 13), ("section", "vehicle", 10)]
     assert crafts("carrier and section") == [("carrier", "building", 13), ("section", "vehicle", 10)]
     assert crafts("plane") == [("plane", "vehicle", 23)]
+    assert crafts("plane", "space shuttle") == [("carrier", "vehicle", 13), ("space shuttle", "vehicle", 10)]
+    assert crafts("plane", "shuttle cockpit") == [("plane", "vehicle", 23)]  # a section of the plane
 
 
 @needs_shared

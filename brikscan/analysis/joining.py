@@ -319,6 +319,10 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
             p = els[i].submodel_path
             if len(p) > depth:
                 by_top.setdefault((p[depth], els[i].refs[depth]), []).append(i)
+            for k in range(depth + 1, len(p)):  # deeper, a submodel named for a craft ("spaceship" inside
+                if _craft_name(p[k]):             # "back + spaceship"): the craft carried there, perhaps docked
+                    by_top.setdefault((p[k], els[i].refs[k]), []).append(i)
+                    break
         if not by_top:
             out.append(comp)
             continue
@@ -327,8 +331,8 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
         for (name, _), members in sorted(by_top.items()):
             for piece in components_in(graph, members):
                 piece = sorted(piece)
-                if len(piece) < DOCKED_MIN_ELEMENTS or 2 * len(piece) > len(comp):
-                    continue  # too small to crew, or the mothership itself
+                if len(piece) < DOCKED_MIN_ELEMENTS or 2 * len(piece) > len(comp) or taken.intersection(piece):
+                    continue  # too small to crew, or the mothership itself (or a craft in a craft taken already)
                 boat = _boat_hull(model, piece, classes)
                 # a rotor moves a craft with a cockpit; under a seat it is a swivel chair's foot (an office's)
                 lifted = bool(cockpits(model, piece, classes))
@@ -362,6 +366,13 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
         parts = sorted((sorted(c) for c in components_in(graph, rest)), key=len, reverse=True)
         out.extend(_hung_on_crafts(graph, crafts, parts))
     return out
+
+
+def _craft_name(sub: str) -> bool:
+    """A submodel named for one craft by its last word ("spaceship", "jolly boat"; not "truck cab", not
+    "back + spaceship")."""
+    words = _name_words(sub)  # ("21019 - 3.ldr" has none)
+    return bool(words) and not names_several(sub) and _names_vehicle(words, False, last_only=True)
 
 
 def _shared_depth(els, comp: list[int]) -> int:
