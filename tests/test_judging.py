@@ -4480,3 +4480,41 @@ def test_a_skeleton_leg_built_onto_a_wall_is_a_prop(tmp_path):
     (c,) = a.creations
     _, leg = _role(a, "6266.dat")
     assert c.kind == "building" and leg.role == "decoration" and "no figure" in leg.reason
+
+
+# 6679's seated minifig (not in ../shared), in the figure's own frame: helmet, head, life vest, torso, hips, arms,
+# hands, legs bent to sit
+_SEATED_FIGURE = ["1 15 0 0.173 13 1 0 0 0 1 0.07 0 -0.07 1 2446.dat", "1 14 0 0.173 13 1 0 0 0 1 0.07 0 -0.07 1 3626b.dat",
+                  "1 14 0 27.108 11.069 1 0 0 0 1 0.07 0 -0.07 1 2610.dat",
+                  "1 15 0 27.108 11.069 1 0 0 0 1 0.07 0 -0.07 1 973.dat",
+                  "1 1 0 59 8.836 1 0 0 0 1 0.069757 0 -0.069757 1 3815.dat",
+                  "1 15 -15.552 36.085 10.442 1 -0.147224 -0.085 0.169586 0.816079 0.551711 0 -0.558287 0.829561 "
+                  "3818.dat",
+                  "1 15 15.552 36.085 10.442 1 0.147224 0.085 -0.169586 0.816079 0.551711 0 -0.558287 0.829561 "
+                  "3819.dat",
+                  "1 14 -22.559 44.82 -8.534 1 -0.164183 0 0.169586 1 -0.186908 0 0.191791 1 3820.dat",
+                  "1 14 22.559 44.82 -8.534 1 0.164183 0 -0.169586 1 -0.186908 0 0.191791 1 3820.dat",
+                  "1 1 0 71 8 1 0 0 0 0 1 0 -1 0 3816.dat", "1 1 0 71 8 1 0 0 0 0 1 0 -1 0 3817.dat"]
+
+
+@needs_shared
+def test_the_seat_a_minifig_sits_on_is_the_builds_and_so_is_a_panel_his_vest_touches(tmp_path):
+    """6679's speedboat (not in ../shared): the driver "carried" his seat (his legs sit on its studs) and the two
+    cockpit panels his life vest touches, and the second crewman his seat. A seat fixed to the build is a place
+    for a minifig, the build's [000 §9.4]; a brick fixed to the build is not in anyone's hands however the search
+    meets it [000 §9.5]."""
+    turn = "0 0 -1 0 1 0 1 0 0"
+    lines = ["0 FILE boat.ldr", "0 boat", "0 Name: boat.ldr", f"1 16 0 0 0 {ID} hull.ldr",
+             f"1 4 -2.791 -136.645 0 {turn} figure.ldr", "0 NOFILE", "0 FILE hull.ldr", "0 hull", "0 Name: hull.ldr"] + \
+        BODY + [f"1 4 0 -56.693 0 {turn} 4079.dat"] + \
+        [f"1 0 19.15 -81.376 {z} -1 0 0 0 1 0 0 0 -1 3023.dat" for z in (-30, 30)] + \
+        [f"1 14 18.292 -105.362 {z} {ID} 30010.dat" for z in (-30, 30)] + \
+        ["0 NOFILE", "0 FILE figure.ldr", "0 figure", "0 Name: figure.ldr"] + _SEATED_FIGURE + ["0 NOFILE"]
+    a = _analyse(_model(tmp_path, "boat.mpd", lines))
+    els = a.model.elements
+    (fig,) = [c for c in a.creations if c.kind == "minifig"]
+    seat = next(i for i, e in enumerate(els) if e.part == "4079.dat")
+    legs = [i for i, e in enumerate(els) if e.part in ("3816.dat", "3817.dat")]
+    assert any(j in legs for j in a.graph.neighbors(seat)), "he sits on it"
+    assert seat not in fig.elements and len(fig.elements) == len(_SEATED_FIGURE), \
+        [(els[i].part, fig.roles[i].reason) for i in fig.elements]

@@ -164,6 +164,8 @@ def _carried(model, graph: nx.Graph, classes: dict[int, PartClass], fig: dict, m
         return False, None  # a cannon is a Vehicle weapon on its mount, never carried [000 §8.1 Turrets]
     if outside and _words_of(model.elements[v]) & HELM_WORDS:
         return False, None  # handlebars fixed to a vehicle are its Controls, in his hands or not [000 §9.4]
+    if outside and c.word == "seat":
+        return False, None  # the seat he sits on, fixed to the build, is the build's: a place for him [000 §9.4]
     if not (c.worn or c.accessory or c.role == "weapon") and _around(model, v, fig["body"]):
         return False, None  # a barrel he stands in, a tub he sits in: his cover, not in his hands
     if _extent(model, [v]) > HELD_MAX_LDU:
@@ -184,10 +186,12 @@ def _carried(model, graph: nx.Graph, classes: dict[int, PartClass], fig: dict, m
         return True, None  # a bar gripped in his hand, fixed to nothing else (only touching): his staff, his pole
     # a small brick or tile in a hand or on what it holds, fixed to nothing else (a gem, a phial, a banknote, the
     # lens of a signal paddle; touching a barrel's rim is no fixing), is held like an accessory
+    # (fixed to the build: to any piece besides the figure and its items, met already in the search or not)
     in_hand = c.role in ("structural", "decoration") and \
         (u in fig["body"].get("hand", []) or u in fig["items"]) and \
         _extent(model, [v]) <= HAND_HELD_BRICK_LDU + MESH_TOL_LDU and \
-        not any(graph.edges[v, w].get("source") == "bricknet" for w in outside)
+        not any(graph.edges[v, w].get("source") == "bricknet" for w in graph.neighbors(v)
+                if w not in members and w not in fig["items"] and w != u)
     if not (in_hand or (not outside and c.role not in ("structural", None, "propulsion"))):
         return False, None  # built into something besides the figure
     if not boxes:
