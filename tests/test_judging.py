@@ -4518,3 +4518,22 @@ def test_the_seat_a_minifig_sits_on_is_the_builds_and_so_is_a_panel_his_vest_tou
     assert any(j in legs for j in a.graph.neighbors(seat)), "he sits on it"
     assert seat not in fig.elements and len(fig.elements) == len(_SEATED_FIGURE), \
         [(els[i].part, fig.roles[i].reason) for i in fig.elements]
+
+
+@needs_shared
+def test_a_build_named_a_tank_that_carries_a_gun_is_a_vehicle(tmp_path):
+    """30052's AAT (not in ../shared), a hover tank in its submodel "Tank" with a gun turret, was a 12 CP
+    "building": its hover dishes are no propulsion brikscan knows. A "tank" may hold water or fuel; one carrying a
+    gun is a war machine, a Vehicle, whose Move the player annotates [000 §9]. A water tank stays a building."""
+    gun = ["0 FILE gun.ldr", "0 gun", "0 Name: gun.ldr", f"1 0 0 -72 0 {ID} 3005.dat",
+           f"1 0 0 -60 -30 1 0 0 0 0 1 0 -1 0 3957a.dat", "0 NOFILE"]
+
+    def kind(name: str, armed: bool) -> str:
+        lines = [f"0 FILE {name}.ldr", f"0 {name}", f"0 Name: {name}.ldr"] + BODY + \
+            ([f"1 16 0 0 0 {ID} gun.ldr"] if armed else []) + ["0 NOFILE"] + (gun if armed else [])
+        a = _analyse(_model(tmp_path, f"{name}.mpd", lines))
+        (c,) = [k for k in a.creations if k.kind != "scenery"]
+        return c.kind
+    assert kind("hover tank", True) == "vehicle"
+    assert kind("water tank", False) == "building"
+    assert kind("hover platform", True) == "building"  # no tank: the name is the evidence, with the gun

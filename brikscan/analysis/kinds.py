@@ -124,6 +124,8 @@ def _build_vehicle_name(model, idx, rooted: bool, flying_only: bool = False) -> 
     return "" if rooted and named in (model.main.name, model.path.name) else named
 
 
+_TANK_NAMES = {"tank", "tanks"}
+_TANK_GUNS = {"gun", "cannon", "machinegun", "blastgun", "rocket", "launcher", "flamethrower"}
 _WALKER_NAMES = {"walker", "walkers", "mech", "mechs", "robot", "robots", "exosuit", "strider"}
 
 
@@ -388,6 +390,13 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
     if named:  # its submodel's name is the evidence, as a boat's is [000 §9 Vehicles]
         return "vehicle", f"named a vehicle ({file_stem(named)!r}) but no propulsion recognised: annotate its " \
                           "engines, wheels or wings (0 !BRIKSCAN ROLE propulsion type=...)"
+    # a "tank" may hold water or fuel; one that carries a gun is a war machine (a hover tank's pads, a tank's
+    # treads built of plates, were not recognised)
+    tank = _named_last(model, idx, _TANK_NAMES)
+    if tank and any(roles[i].role == "weapon" and roles[i].params.get("type") in _TANK_GUNS for i in idx):
+        return "vehicle", f"named a tank ({file_stem(tank)!r}) and armed: a war machine, a Vehicle [000 §9], but " \
+                          "no propulsion recognised: annotate its treads, wheels or hover pads (0 !BRIKSCAN ROLE " \
+                          "propulsion type=...)"
     struct = [i for i in idx if roles[i].role == "structural"]
     if len(idx) <= 3 or not struct or _extent(model, idx) < 40:  # loose accessories are scenery (issue 8)
         return "scenery", f"{len(idx)} element(s), no Structure of its own: a loose accessory, scenery " \
