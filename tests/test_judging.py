@@ -2288,6 +2288,23 @@ def test_a_build_named_a_walker_walks_on_its_feet(tmp_path):
                         ("robot shop.ldr", body + legs)):  # the last word names the thing: a shop on two piers
         b = _analyse(_model(tmp_path, name, lines))
         assert [c.kind for c in b.creations] == ["building"], (name, [(c.kind, c.kind_reason) for c in b.creations])
+    # 4486's micro AT-ST (not in ../shared) stands a hair tilted: a foot is a 1 x 6 plate on two round plates,
+    # and on the raised side the plate's bottom lies 0.3 LDU over a plate's height above the ground, so that foot
+    # fell apart into its two round plates, unlike the other foot, and the walker was a 6 CP "building". The feet
+    # are read within the mesh tolerance [000 §9.1 Standard Propulsion: legs].
+    stilts = [f"1 4 0 {y} {z} {ID} {part}" for z in (-60, 60) for y, part in ((0, "3004.dat"), (24, "3023.dat"),
+                                                                               (32, "3666.dat"))] + \
+        [f"1 7 {x} 40 {z} {ID} 6141.dat" for z in (-60, 60) for x in (-50, 50)]
+    tilt = "1 0 0 0 0.99997 -0.0075 0 0.0075 0.99997"  # about 0.43 degrees
+    lines = ["0 FILE AT-ST.ldr", "0 AT-ST", "0 Name: AT-ST.ldr", f"1 16 0 0 0 {tilt} body.ldr", "0 NOFILE",
+             "0 FILE body.ldr", "0 body", "0 Name: body.ldr"] + body + stilts + ["0 NOFILE"]
+    t = _analyse(_model(tmp_path, "AT-ST.mpd", lines))
+    (walker,) = [c for c in t.creations]
+    assert walker.kind == "vehicle", walker.kind_reason
+    els = t.model.elements
+    feet = [i for i in walker.elements if els[i].part in ("3666.dat", "6141.dat")]
+    assert len(feet) == 6 and all(walker.roles[i].role == "propulsion" for i in feet), \
+        [(els[i].part, walker.roles[i].reason) for i in feet]
 
 
 def test_which_names_name_a_walker():

@@ -532,7 +532,10 @@ def _walker_feet(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDe
             b_lo, b_hi = element_boxes(model, base)
             if min(float(b_hi[:, k].max() - b_lo[:, k].min()) for k in (0, 2)) >= CRATE_MIN_LDU:
                 apart |= part
-    feet = [i for i in idx if low[i] >= ground - GROUND_TOL_LDU and i in roles and i not in apart and
+    # (a build named a walker: within the mesh tolerance more, a micro walker standing a hair tilted lifts one
+    # foot's plate 0.3 LDU; unnamed, the jointed legs a ship lands on must stand squarely to be a walker's)
+    reach = GROUND_TOL_LDU + (MESH_TOL_LDU if name else 0.0)
+    feet = [i for i in idx if low[i] >= ground - reach and i in roles and i not in apart and
             roles[i].role in ("structural", "decoration", "weak point") and roles[i].source in ("part", "topology")]
     groups = list(components_in(graph, feet)) if feet else []
     # feet apart from each other: pieces of one foot touch or lie within a plate of each other
