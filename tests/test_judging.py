@@ -1782,6 +1782,10 @@ def test_a_submodel_named_for_a_vehicle_makes_the_build_one_and_a_place_does_not
                  "10129 - rebel snowspeeder - ucs.mpd"):
         assert _vehicle_name(_names_model([()] * 4, main=main), [0, 1, 2, 3], flying_only=True), main
     assert not _vehicle_name(_names_model([()] * 4, main="mini.ldr"), [0, 1, 2, 3])
+    # a TIE fighter by its designation first (4484's "TIE Advanced", not in ../shared, was a 4 CP building);
+    # "tie" alone or last names none
+    assert all(named(n, True) for n in ["4484 - tie advanced.ldr", "TIE Bomber.ldr", "tie-x1.ldr"])
+    assert not any(map(named, ["tie.ldr", "bow tie.ldr"]))
 
 
 def test_an_x_wing_submodel_names_a_starfighter_not_its_wings():

@@ -204,8 +204,8 @@ def _names_vehicle(name: list[str], flying_only: bool, last_only: bool = False) 
             break  # ... unless a later word names a place or a part ("car park"); "space station - shuttle" is one
         w, before = name[k], name[k - 1] if k else ""
         if (w in _FLYER_NAMES and before != "fire") or (w in _STAR_SHIPS and before in ("space", "star")) \
-                or letter_wing(name, k):  # an "X-Wing" is a starfighter, not a wing
-            return True
+                or letter_wing(name, k) or (k == 0 and w == "tie" and len(name) > 1):
+            return True  # an "X-Wing" is a starfighter, not a wing; a "TIE Advanced" a TIE fighter
         if not flying_only and w in _DRIVER_NAMES and not (w == "vehicle" and _NOT_A_VEHICLE & set(name)):
             return True  # the plain word "vehicle" beside a place's ("base + vehicle") names no one vehicle
     return False
