@@ -4558,3 +4558,33 @@ def test_a_build_named_a_tank_that_carries_a_gun_is_a_vehicle(tmp_path):
     assert kind("hover tank", True) == "vehicle"
     assert kind("water tank", False) == "building"
     assert kind("hover platform", True) == "building"  # no tank: the name is the evidence, with the gun
+
+
+@needs_shared
+def test_a_piece_in_a_figures_own_submodel_against_its_hands_is_held(tmp_path):
+    """6901's white astronaut (not in ../shared) holds a towball slope against both hands, placed in his own
+    submodel and fixed to nothing: it was a scenery creation of its own, as the hands it touches joined it to the
+    figure and the search for a loose item refused anything joined to a figure. A piece the builder placed in a
+    figure's own submodel, against its hands and fixed to nothing else, is what he holds [000 §9.5]; the same
+    piece placed in the main model beside him is not his."""
+    figure = ["1 15 0 -97.617 -2.683 0.866 0 0.5 -0.052 0.995 0.091 -0.497 -0.105 0.861 3626b.dat",
+              "1 15 0 -71.759 -5.401 1 0 0 0 0.995 0.105 0 -0.105 0.995 973.dat",
+              "1 15 0 -39.934 -8.746 1 0 0 0 0.995 0.105 0 -0.105 0.995 3815.dat",
+              "1 15 -15.552 -62.808 -6.342 0.985 -0.169 0.015 0.169 0.985 0.019 -0.018 -0.016 1 3818.dat",
+              "1 15 15.552 -62.808 -6.342 0.985 -0.004 0.17 -0.169 -0.127 0.977 0.018 -0.991 -0.127 3819.dat",
+              "1 15 -24.004 -45.401 -16.867 0.982 0.132 0.13 -0.008 0.729 -0.683 -0.185 0.671 0.718 3820.dat",
+              "1 15 18.72 -75.718 -23.726 0.992 -0.001 0.123 -0.096 0.617 0.781 -0.077 -0.787 0.612 3820.dat",
+              "1 15 0 -28 -10 1 0 0 0 1 0 0 0 1 3816.dat",
+              "1 15 0 -28 -10 1 0 0 0 0.707 -0.707 0 0.707 0.707 3817.dat"]
+    held = "1 7 -7.923 -67.484 -45.785 0.961 0.071 -0.266 -0.25 -0.183 -0.951 -0.116 0.981 -0.158 4089.dat"
+
+    def fig_items(in_figure: bool) -> list[str]:
+        lines = ["0 FILE scene.ldr", "0 scene", "0 Name: scene.ldr", f"1 16 0 0 0 {ID} astronaut.ldr"] + \
+            ([] if in_figure else [held]) + ["0 NOFILE", "0 FILE astronaut.ldr", "0 astronaut",
+                                             "0 Name: astronaut.ldr"] + figure + ([held] if in_figure else []) + \
+            ["0 NOFILE"]
+        a = _analyse(_model(tmp_path, "scene.mpd", lines))
+        (fig,) = [c for c in a.creations if c.kind == "minifig"]
+        return [a.model.elements[i].part for i in fig.elements if a.model.elements[i].part == "4089.dat"]
+    assert fig_items(True) == ["4089.dat"]
+    assert fig_items(False) == []
