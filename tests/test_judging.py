@@ -2327,6 +2327,11 @@ def test_which_names_name_a_walker():
                                "robot factory.ldr"]))
 
 
+# a carrier for the docking tests: the test body with wings built flat into it, plates and a Technic brick on top
+_CARRIER = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 7 -60 0 0 {ID} 3934.dat"] + \
+    [f"1 4 0 -56 {z} {ID} 3020.dat" for z in (-60, -20, 20)] + [f"1 4 0 -80 30 {ID} 3700.dat"]
+
+
 @needs_shared
 def test_a_craft_pinned_on_its_carrier_is_docked_when_its_own_submodel_names_a_vehicle(tmp_path):
     """6544's space shuttle (not in ../shared) rides pinned on the back of its carrier plane: a submodel placed in
@@ -2334,8 +2339,7 @@ def test_a_craft_pinned_on_its_carrier_is_docked_when_its_own_submodel_names_a_v
     submodel names a vehicle ("space shuttle"); a pinned-on section named for nothing stays with the craft it is
     pinned to [000 §7.1 Vehicle]."""
     ry = "0 0 1 0 1 0 -1 0 0"
-    plane = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 7 -60 0 0 {ID} 3934.dat"] + \
-        [f"1 4 0 -56 {z} {ID} 3020.dat" for z in (-60, -20, 20)] + [f"1 4 0 -80 30 {ID} 3700.dat"]
+    plane = _CARRIER
     top = [f"1 4 0 -80 50 {ID} 3700.dat"] + [f"1 15 0 {-104 - 24 * k} 50 {ID} 3004.dat" for k in range(7)]
     top += [f"1 0 0 -256 50 {ID} 3475b.dat", f"1 0 0 -264 50 {ID} 4592c01.dat"]
 
@@ -2362,8 +2366,7 @@ def test_a_craft_docked_inside_a_submodel_named_for_two_things_is_its_own(tmp_pa
     one level inside it; one named for one thing ("plane") holding it all is that craft, its sections no crafts
     of their own [000 §7.1 Vehicle]. Deeper still, a submodel named for a craft is looked at as a craft docked
     there (6957's "Spaceship" inside "Vehicle - Back + Spaceship" inside "Vehicle" flew nowhere of its own)."""
-    plane = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 7 -60 0 0 {ID} 3934.dat"] + \
-        [f"1 4 0 -56 {z} {ID} 3020.dat" for z in (-60, -20, 20)] + [f"1 4 0 -80 30 {ID} 3700.dat"]
+    plane = _CARRIER
     # the rider stands on two studs of the carrier's top brick
     rider = [f"1 4 0 -104 30 {ID} 3700.dat"] + [f"1 15 0 {-128 - 24 * k} 30 {ID} 3004.dat" for k in range(7)]
     rider += [f"1 0 0 -280 30 {ID} 3475b.dat", f"1 0 0 -288 30 {ID} 4592c01.dat"]  # its engine, its controls
@@ -2391,8 +2394,7 @@ def test_a_piece_placed_beside_a_docked_craft_and_hung_on_it_alone_goes_with_it(
     its two hatches, placed in the main model beside it and hinged to it alone, were left as "vehicles" named
     "hatch left" and "hatch right". What is left of the host after the docked crafts are taken off, apart from
     its largest piece, and hangs on one craft alone (less than half its size), goes with that craft [000 §7.1]."""
-    plane = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 7 -60 0 0 {ID} 3934.dat"] + \
-        [f"1 4 0 -56 {z} {ID} 3020.dat" for z in (-60, -20, 20)] + [f"1 4 0 -80 30 {ID} 3700.dat"]
+    plane = _CARRIER
     top = [f"1 4 0 -80 50 {ID} 3700.dat"] + [f"1 15 0 {-104 - 24 * k} 50 {ID} 3004.dat" for k in range(6)] + \
         [f"1 15 0 -248 50 {ID} 3010.dat", f"1 0 0 -256 50 {ID} 3475b.dat", f"1 0 0 -264 50 {ID} 4592c01.dat"]
     lines = ["0 FILE main.ldr", "0 main", "0 Name: main.ldr", f"1 16 0 0 0 {ID} plane.ldr",

@@ -312,6 +312,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
     trailer (no crew place) or a pinned-in cockpit section stays with the vehicle [000 §7.1 Vehicle]."""
     out: list[list[int]] = []
     els = model.elements
+    craft_name: dict[str, bool] = {}  # each submodel's name read once (speed only)
     for comp in comps:
         by_top: dict[tuple, list[int]] = {}  # each placement of a submodel in the main model: two carriages built
         depth = _shared_depth(els, comp)     # from one "carriage.ldr" are two craft; below the submodel that
@@ -320,7 +321,9 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
             if len(p) > depth:
                 by_top.setdefault((p[depth], els[i].refs[depth]), []).append(i)
             for k in range(depth + 1, len(p)):  # deeper, a submodel named for a craft ("spaceship" inside
-                if _craft_name(p[k]):             # "back + spaceship"): the craft carried there, perhaps docked
+                if p[k] not in craft_name:        # "back + spaceship"): the craft carried there, perhaps docked
+                    craft_name[p[k]] = _craft_name(p[k])
+                if craft_name[p[k]]:
                     by_top.setdefault((p[k], els[i].refs[k]), []).append(i)
                     break
         if not by_top:
@@ -349,7 +352,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
                 held = [d for d in links if d.get("kind") not in TOUCH_KINDS]
                 # pinned on: a section of the craft, unless its own submodel names a vehicle (a shuttle pinned on
                 # the back of its carrier plane flies off it)
-                named = _names_vehicle(_name_words(name), False, last_only=True)
+                named = _craft_name(name)
                 if len(held) > DOCKED_MAX_STUDS or (any(d.get("kind") == "technic" for d in held) and not named):
                     continue
                 # held only on hinges or clips on a bar, a piece swings with the craft: a folding wing with a
@@ -371,8 +374,7 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
 def _craft_name(sub: str) -> bool:
     """A submodel named for one craft by its last word ("spaceship", "jolly boat"; not "truck cab", not
     "back + spaceship")."""
-    words = _name_words(sub)  # ("21019 - 3.ldr" has none)
-    return bool(words) and not names_several(sub) and _names_vehicle(words, False, last_only=True)
+    return not names_several(sub) and _names_vehicle(_name_words(sub), False, last_only=True)
 
 
 def _shared_depth(els, comp: list[int]) -> int:

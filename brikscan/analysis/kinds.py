@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 
 from ..geometry.boxes import elements_box
-from .annotations import file_stem, letter_wing
+from .annotations import WEAPON_TYPES, file_stem, letter_wing
 from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, HELM_WORDS, _extent, _local_y, _words_of, cockpits, nx
 from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import GENERIC_NAMES, _holding_submodels, name_words
@@ -125,7 +125,7 @@ def _build_vehicle_name(model, idx, rooted: bool, flying_only: bool = False) -> 
 
 
 _TANK_NAMES = {"tank", "tanks"}
-_TANK_GUNS = {"gun", "cannon", "machinegun", "blastgun", "rocket", "launcher", "flamethrower"}
+_TANK_GUNS = frozenset(WEAPON_TYPES) - {"melee", "shield", "explosive"}  # what a war machine shoots with
 _WALKER_NAMES = {"walker", "walkers", "mech", "mechs", "robot", "robots", "exosuit", "strider"}
 
 
@@ -198,8 +198,8 @@ def _robot_name(model, idx) -> str:
 def _names_vehicle(name: list[str], flying_only: bool, last_only: bool = False) -> bool:
     """Whether these words of a submodel's name (numbers left out) name a vehicle, or a flyer with ``flying_only``;
     ``last_only``: by its last word alone (a "truck cab" or a "walker legs" names a section of one)."""
-    # the last word names the thing, or the first ("podracer anakin")
-    for k in dict.fromkeys((len(name) - 1,) if last_only else (len(name) - 1, 0)):
+    # the last word names the thing, or the first ("podracer anakin"); a name of numbers alone names nothing
+    for k in dict.fromkeys((len(name) - 1,) if last_only else (len(name) - 1, 0)) if name else ():
         if k != len(name) - 1 and _NOT_A_VEHICLE & set(name):
             break  # ... unless a later word names a place or a part ("car park"); "space station - shuttle" is one
         w, before = name[k], name[k - 1] if k else ""

@@ -222,18 +222,18 @@ def _held_loose(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int
         for v in (int(k) for k in near):
             if v in taken or v in done or classes[v].minifig_body:
                 continue
-            item = set(nx.node_connected_component(graph, v)) if v in graph else {v}
-            if any(classes[i].minifig_body for i in item):
-                # joined to a figure by touching it: held only where the builder placed it in that figure's
-                # own submodel (6901's astronaut and the towball slope in his hands, not in ../shared), and the
-                # figure stands on legs (a bride's skirt, a slope in her submodel, is her lower body)
-                item = _loose_item(graph, v, classes, HELD_LOOSE_MAX)
-                if not els[h].submodel_path or not figs[o]["body"].get("leg") or \
-                        any(els[i].submodel_path != els[h].submodel_path for i in item):
-                    continue
+            item = _loose_item(graph, v, classes, HELD_LOOSE_MAX)
+            # joined to a figure by touching it: held only where the builder placed it in that figure's own
+            # submodel (6901's astronaut and the towball slope in his hands, not in ../shared), and the figure
+            # stands on legs (a bride's skirt, a slope in her submodel, is her lower body); another figure's hand
+            # may still take it
+            if len(item) <= HELD_LOOSE_MAX and \
+                    any(classes[w].minifig_body for i in item for w in graph.neighbors(i) if i in graph) and \
+                    (not els[h].submodel_path or not figs[o]["body"].get("leg") or
+                     any(els[i].submodel_path != els[h].submodel_path for i in item)):
+                continue
             done |= item
-            if len(item) > HELD_LOOSE_MAX or item & taken or any(classes[i].minifig_body for i in item) or \
-                    _extent(model, sorted(item)) > HELD_MAX_LDU:
+            if len(item) > HELD_LOOSE_MAX or item & taken or _extent(model, sorted(item)) > HELD_MAX_LDU:
                 continue
             figs[o]["items"].extend(sorted(item))
             taken |= item
@@ -241,7 +241,8 @@ def _held_loose(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int
 
 def _loose_item(graph: nx.Graph, v: int, classes: dict[int, PartClass], limit: int) -> set[int]:
     """The pieces joined to ``v`` through anything but figures' body parts (what it touches of a figure, the hand
-    and arm it lies against, is not the item): stops once it has more than ``limit``."""
+    and arm it lies against, is not the item): stops once it has more than ``limit``, so a piece of a large
+    build costs no walk over the whole build."""
     item, frontier = {v}, [v]
     while frontier and len(item) <= limit:
         u = frontier.pop()
