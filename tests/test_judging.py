@@ -1212,6 +1212,32 @@ def test_each_placed_copy_of_a_named_submodel_is_its_own_weapon(tmp_path):
 
 
 @needs_shared
+def test_a_rocket_too_big_for_its_carrier_to_fire_is_its_load(tmp_path):
+    """A rocket fired from a creation counts its Explosive Size against the Power limit [000 §8.1 Power Limits,
+    ch.8 Heavy Explosives]: one of more bricks than twice the carrier's Size (all the Power it ever has) can never
+    be fired from it. A player reads it as the load the creation carries (6950's launch rocket on its
+    transporter was a Rocket of XSize 28, 56 of its 85 CP), free; a small one stays a Rocket, and one the player
+    annotated stays a weapon."""
+    def carrier(bricks: int, said: bool = False) -> list[str]:
+        role = ["0 !BRIKSCAN ROLE weapon type=rocket"] if said else []
+        rocket = [line for k in range(1, bricks + 1) for line in role + [f"1 4 0 {-48 - 24 * k} 0 {ID} 3004.dat"]]
+        return ["0 FILE main.ldr", "0 main", "0 Name: main.ldr"] + BODY + [
+            f"1 16 0 0 0 {ID} rocket.ldr", "0 FILE rocket.ldr", "0 rocket", "0 Name: rocket.ldr"] + rocket
+
+    a = _analyse(_model(tmp_path, "big.mpd", carrier(10)))
+    (card,) = [k for k in a.cards if k.creation.kind != "minifig"]
+    assert card.size <= 4 and not card.weapons  # Power 2 x Size, at most 8" < XSize 10
+    loads = [card.creation.roles[i] for i in card.creation.elements if a.model.elements[i].part == "3004.dat"]
+    assert len(loads) == 10 and all(r.role == "decoration" and "cannot be fired" in r.reason for r in loads)
+    a = _analyse(_model(tmp_path, "small.mpd", carrier(3)))
+    (card,) = [k for k in a.cards if k.creation.kind != "minifig"]
+    assert [(w.type, w.size) for w in card.weapons] == [("rocket", 3)]
+    a = _analyse(_model(tmp_path, "said.mpd", carrier(10, said=True)))
+    (card,) = [k for k in a.cards if k.creation.kind != "minifig"]
+    assert sum(w.size for w in card.weapons if w.type == "rocket") == 10 and card.weapons_fit is False
+
+
+@needs_shared
 def test_a_hull_panel_hinged_at_both_ends_is_locked_into_the_structure():
     """10240 X-wing: each side of the fuselage is a panel of 22 bricks, plates and tiles held on hinge bricks at
     its front and at its back end (both hinges turn about upright axes, a fuselage length apart). It cannot turn
@@ -3622,6 +3648,31 @@ def test_a_part_the_library_keys_as_a_horse_hitching_is_the_coupling_not_structu
     assert r.role == "decoration" and "hitching" in r.reason, r.reason
     assert "Horse Hitching" in a.model.elements[next(i for i in c.elements if a.model.elements[i].part ==
                                                          "2397.dat")].keywords
+
+
+@needs_shared
+def test_a_cart_harnessed_to_a_horse_moves_with_it(tmp_path):
+    """"A properly harnessed Horse or team of Horses can haul a wheeled cart or chariot up to twice as many inches
+    in Size as the number of Horses pulling it" [000 ch.H The Horse]: a cart whose hitching touches a Horse moves
+    with it, at the Horse's Move, and its wheels buy no Move of their own (6011's, 6716's and 6799's carts each
+    paid 5 CP for a 10" Move of their own). A Size 3 cart behind one Horse is more than it can haul: a warning.
+    The same cart with the Horse standing away pays for its wheels."""
+    from brikscan.rules.tables import load_rules
+
+    horse = load_rules("2010").creatures.horse
+    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
+
+    def cart(z: int):
+        lines = BODY + wheels + [f"1 6 0 -24 -90 {ID} 2397.dat", f"1 15 0 -24 {z} 0 0 1 0 1 0 -1 0 0 4493c02.dat"]
+        a = _analyse(_model(tmp_path, f"cart{-z}.ldr", lines))
+        return next(k for k in a.cards if k.creation.kind == "vehicle")
+
+    hitched, loose = cart(-150), cart(-400)
+    (wheels_h,), (wheels_l,) = hitched.propulsion, loose.propulsion
+    assert (wheels_h.cost, wheels_h.move_in) == (0, horse.move_in) and "hauled by" in wheels_h.reason
+    assert hitched.size > horse.haul_size_per_horse and any("hauls a cart up to" in w for w in hitched.warnings)
+    assert wheels_l.cost > 0 and not any("haul" in w for w in loose.warnings)
+    assert loose.total_cost - hitched.total_cost == wheels_l.cost
 
 
 @needs_shared

@@ -16,7 +16,7 @@ from ..geometry.boxes import box_gaps
 from .creation import Creation
 from .measure import _element_points, element_boxes
 from .naming import _unit_notes
-from .roles import classify_part, is_steed_part, lone_steed, words as _words
+from .roles import classify_part, is_hitching, is_steed_part, lone_steed, words as _words
 
 CLASSES = ("S", "M", "L")
 CONTROL_REACH_LDU = 12.0  # a minifig's hand or body this close to a vehicle's Controls is at them
@@ -764,6 +764,30 @@ def riders(model, creations: list[Creation], rules, graph=None) -> dict[int, tup
                 break
         if best is not None:
             out[k] = best
+    return out
+
+
+HITCH_REACH_LDU = 4.0  # a Horse this close to a cart's hitching is harnessed to it
+
+
+def hauled(model, creations: list[Creation], rules) -> dict[int, list[int]]:
+    """Carts and chariots a Horse is harnessed to: vehicle index -> the indices of the Horses touching its
+    hitching (the shafts). "A properly harnessed Horse or team of Horses can haul a wheeled cart or chariot"
+    [000 ch.H The Horse]: the cart moves with its team, its wheels are no motor of its own."""
+    if rules.creatures is None:
+        return {}
+    horses = [k for k, c in enumerate(creations) if c.kind == "creature" and is_horse(model, c, rules)]
+    if not horses:
+        return {}
+    out: dict[int, list[int]] = {}
+    for k, c in enumerate(creations):
+        hitches = [i for i in c.elements if c.kind == "vehicle" and is_hitching(model.elements[i])]
+        if not hitches:
+            continue
+        lo, hi = element_boxes(model, hitches)
+        team = [h for h in horses if _gap(lo, hi, *element_boxes(model, creations[h].elements)) <= HITCH_REACH_LDU]
+        if team:
+            out[k] = team
     return out
 
 

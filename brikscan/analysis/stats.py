@@ -21,7 +21,7 @@ from .creation import Creation
 from .creations import find_creations
 from .element_shape import brick_count
 from .measure import import_box_library, measure_size
-from .roles import describe, words
+from .roles import RoleDecision, describe, words
 from .store import code_stamp
 
 code_stamp()  # pinned now, with the code this process imports (see its docstring)
@@ -373,6 +373,52 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
                       notes)
 
 
+def _hauled_props(props: list[PropulsionCard], team: tuple[list[str], float | None], size: int, rules,
+                  warnings: list[str]) -> None:
+    """A cart with Horses harnessed to it moves with its team: its wheels roll but buy no Move of their own
+    [000 ch.H The Horse: a harnessed team hauls a wheeled cart up to twice its number of Horses in Size]."""
+    names, move_in = team
+    who = ", ".join(repr(n) for n in names)
+    per = rules.creatures.horse.haul_size_per_horse
+    for p in props:
+        if p.type == "ground":
+            p.cost, p.move_in = 0.0, move_in
+            p.reason = p.reason.split(" ; Move:")[0] + f"; hauled by {who} harnessed at its hitching: it moves with its team, the wheels buy no " \
+                        f"Move of their own [000 ch.H The Horse]"
+    if size > per * len(names):
+        warnings.append(f"hauled by {len(names)} Horse(s): a team hauls a cart up to {per:g}\" of Size per Horse, "
+                        f"this one is Size {size} [000 ch.H The Horse]")
+
+
+def _unfireable_loads(creation: Creation, weapons: list[WeaponCard], size: int, rules,
+                      notes: list[str]) -> list[WeaponCard]:
+    """A rocket or a bomb found by its name whose Explosive Size (its bricks) is more than all the Power its
+    carrier ever has cannot be fired or dropped by it: fired from the creation directly, "the points of Explosive
+    Size count against the Power limit" [000 §8.1 Power Limits, ch.8 Heavy Explosives]. A player reads it as the
+    load the creation carries (a launch rocket on its transporter), not its weapon: its pieces become cargo,
+    free. One the player annotated stays a weapon (the Power warning tells)."""
+    if rules.power is None:
+        return weapons
+    most = F.power_limit(size, False, rules)  # on the ground: twice the Size, the most it ever has
+    kept = []
+    for w in weapons:
+        # judged by brikscan: from a submodel's name or a part, never a ROLE line, a group or --role
+        judged = all(r.source not in ("cli", "annotation") or r.group.startswith("sub:")
+                     for r in (creation.roles[i] for i in w.elements))
+        if w.type not in ("rocket", "explosive") or not judged or w.size <= most:
+            kept.append(w)
+            continue
+        why = (f"in {w.name!r}, a {w.type} of Explosive Size {w.size:g}, more than the {most:g}\" of Power its "
+               "carrier ever has: it cannot be fired from it [000 §8.1 Power Limits, ch.8 Heavy Explosives], "
+               "a load it carries, not its weapon; free [000 §7.1 Non-Structural Elements]")
+        for i in w.elements:
+            creation.roles[i] = RoleDecision("decoration", f"{creation.roles[i].reason.split(';')[0]}; {why}",
+                                             "geometry")
+        notes.append(f"{w.name!r} carried as a load, not a weapon: Explosive Size {w.size:g} exceeds the Power "
+                     f"{most:g}\" [000 §8.1 Power Limits]")
+    return kept
+
+
 def _minifig_weapon_cards(model, creation: Creation, rules, ldu_per_inch: float, hulls, skill: str,
                           mounted: bool, warnings: list[str], graph: nx.Graph | None = None, heavy=None
                           ) -> tuple[list[WeaponCard], str | None, str]:
@@ -569,13 +615,14 @@ def space_flag(creation: Creation, space: bool | None) -> tuple[bool, str]:
 def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode: str = "nearest",
               sl: float | None = None, graph: nx.Graph | None = None, cache: AnalysisCache | None = None,
               *, space: bool | None = None, move: str = "default", crew: list | None = None,
-              mounted_on: str = "", mount: tuple[str, str] | None = None, riders: list[str] | None = None
-              ) -> StatCard:
+              mounted_on: str = "", mount: tuple[str, str] | None = None, riders: list[str] | None = None,
+              team: tuple[list[str], float | None] | None = None) -> StatCard:
     """The costing of one Creation under ``rules`` (a Rules object); ``cache`` reuses per-part hulls.
 
     Minifigs, Horses and Vermin follow the Core Rules tables when the edition has them [000 ch.2-3, ch.H,
     §10.3]; ``crew``: Specialties found at a Vehicle's Controls or guns; ``mounted_on``: the mount it sits on,
-    ``mount``: (that mount's kind, how the seat was found); ``riders``: the minifigs sitting on this one."""
+    ``mount``: (that mount's kind, how the seat was found); ``riders``: the minifigs sitting on this one;
+    ``team``: the Horses harnessed to a cart and their Move."""
     from . import minifig_rules as MR
 
     if round_mode not in ROUND_MODES:  # checked here too: the 2001 fallback below must not swallow it
@@ -740,6 +787,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     else:
         weapons = [_weapon_card(model, creation, idx, k, rules, ldu_per_inch, hulls)
                    for k, idx in enumerate(_weapon_groups(g, creation), start=1)]
+        weapons = _unfireable_loads(creation, weapons, size, rules, notes)
         if core and creation.kind == "creature" and rules.large_hand_held is not None:
             for w in weapons:  # a Creature's hand-held weapons against its Size [000 §8.1 Large Hand-Held]
                 cls = MR.large_hand_held_class(w.size, size, rules.large_hand_held)
@@ -758,6 +806,8 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         else:
             props = _propulsion_cards(model, creation, size, level, rules, warnings, move=move, graph=g,
                                       ldu_per_inch=ldu_per_inch, hulls=hulls)
+            if team is not None:
+                _hauled_props(props, team, size, rules, warnings)
             if creation.kind == "vehicle" and not props:  # on the card too, where the kind's reason is not shown
                 warnings.append("no propulsion recognised, so it has no Move: annotate what drives it (0 !BRIKSCAN "
                                 "ROLE propulsion type=ground|water|thrust|flight|forward_flight) [000 §9.1]")
@@ -942,11 +992,20 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
     carried: dict[int, list[str]] = {}  # mount -> its riders [000 ch.H], [000 §9.4]
     for fig, (mount, _) in sorted(seated.items()):
         carried.setdefault(mount, []).append(creations[fig].name)
-    cards = [stat_card(model, c, r, ldu, round_mode, sl, g, cache, space=space, move=move, crew=crew.get(k),
-                       mounted_on=creations[seated[k][0]].name if k in seated else "",
-                       mount=(creations[seated[k][0]].kind, seated[k][1]) if k in seated else None,
-                       riders=carried.get(k))
-             for k, c in steps(list(enumerate(creations)), "stat cards", progress=cb)]
+    from . import minifig_rules as MR
+
+    teams = MR.hauled(model, creations, r)
+    by_k: dict[int, StatCard] = {}
+    # the Horses' cards first: a cart harnessed to them moves with them [000 ch.H]
+    for k, c in steps(sorted(enumerate(creations), key=lambda kc: kc[0] in teams), "stat cards", progress=cb):
+        team = ([creations[h].name for h in teams[k]], min((by_k[h].move_in for h in teams[k]
+                                                             if by_k[h].move_in is not None), default=None)) \
+            if k in teams else None
+        by_k[k] = stat_card(model, c, r, ldu, round_mode, sl, g, cache, space=space, move=move, crew=crew.get(k),
+                            mounted_on=creations[seated[k][0]].name if k in seated else "",
+                            mount=(creations[seated[k][0]].kind, seated[k][1]) if k in seated else None,
+                            riders=carried.get(k), team=team)
+    cards = [by_k[k] for k in range(len(creations))]
     t3 = time.perf_counter()
     a = Analysis(model, g, creations, cards, str(rules), scale, ldu, round_mode, diags,
                  {"graph": t1 - t0, "roles": t2 - t1, "stats": t3 - t2, "total": t3 - t0}, key, False,

@@ -381,6 +381,7 @@ class HorseRules(Cited):
     cost: float
     attack_use: float
     attack_damage: str
+    haul_size_per_horse: float  # a harnessed team hauls a cart up to this many inches of Size per Horse
     varieties: dict[str, float | str]
     armor_options: dict[str, float | str]
 
