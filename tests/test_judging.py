@@ -1058,6 +1058,37 @@ def test_the_b_wing_is_one_craft_with_its_pod_and_its_drive_chain():
 
 
 @needs_shared
+def test_the_exhaust_inside_an_engines_shell_is_one_thruster_with_it():
+    """A loose piece inside the shell of an engine part is its exhaust or fan, part of that Thruster [000 §9.3]:
+    one Thruster with the engine, not one of its own (10227's four nozzles of round bricks were each a Size 2
+    Thruster beside the engines they sit in; 6842's handle plate, not in ../shared, a fifth Thruster)."""
+    a = _official("10227-1 - B-wing Starfighter.mpd")
+    inner = {i for c in a.creations for i, r in c.roles.items() if "inside the shell of the engine" in r.reason}
+    assert inner
+    for card in a.cards:
+        for p in card.propulsion:
+            if inner.intersection(p.elements):
+                engines = [i for i in p.elements if i not in inner and card.creation.roles[i].source == "part"]
+                assert engines, p.reason
+
+
+@needs_shared
+def test_a_rotor_spinning_on_its_side_at_the_nose_of_a_piloted_build_is_its_propeller(tmp_path):
+    """A Technic rotor on an axle at the front of a build, spinning on its side with nothing ahead of its hub, is
+    a plane's propeller: a Thruster [000 §9.3] (6745's nose propeller, not in ../shared, was "on its side: it
+    cannot lift", decoration, and the plane had no engine but two cone stubs). On a build with no pilot's place
+    it is a fan, no propulsion."""
+    side, along_z = "1 0 0 0 0 1 0 -1 0", "0 0 1 0 1 0 -1 0 0"
+    nose = [f"1 7 0 -72 -50 {ID} 3700.dat", f"1 0 0 -62 -70 {along_z} 3705.dat", f"1 0 0 -62 -100 {side} 2711.dat"]
+    a = _analyse(_model(tmp_path, "fan.ldr", BODY + nose))
+    assert _role(a, "2711.dat")[1].role == "decoration"
+    a = _analyse(_model(tmp_path, "plane.ldr", BODY + nose + [f"1 0 0 -48 40 {ID} 4079.dat"]))
+    c, prop = _role(a, "2711.dat")
+    assert prop.role == "propulsion" and prop.params.get("type") == "thrust" and "propeller" in prop.reason
+    assert any(p.type == "thrust" for p in next(k for k in a.cards if k.creation is c).propulsion)
+
+
+@needs_shared
 def test_a_rotor_that_cannot_lift_does_not_fly_the_wings_of_a_build_on_a_base_plate(tmp_path):
     """A Technic rotor with a brick over its hub cannot lift, so it is no engine [000 §9.1]; the wing plates of a
     build fixed onto its base plate with no engine are Structure (21318 Tree House flew on its leaves because
@@ -2412,6 +2443,34 @@ def test_a_craft_docked_inside_a_submodel_named_for_two_things_is_its_own(tmp_pa
     assert crafts("plane") == [("plane", "vehicle", 23)]
     assert crafts("plane", "space shuttle") == [("carrier", "vehicle", 13), ("space shuttle", "vehicle", 10)]
     assert crafts("plane", "shuttle cockpit") == [("plane", "vehicle", 23)]  # a section of the plane
+
+
+@needs_shared
+def test_a_boat_named_so_inside_a_craft_is_docked_and_a_motor_ship_moves(tmp_path):
+    """31045's submarine (not in ../shared) hangs on its ship's crane hook: a submodel inside the ship named for a
+    boat, with its steering wheel, but no drive brikscan finds. Deeper submodels were looked at as docked crafts
+    only when named for a flyer or a car: one named for a boat is one too, a boat of its own [000 §7.1 Vehicle]
+    (it was the ship's decoration, and its helm gave the ship a motor). A submodel named a boat a motor drives
+    ("ship", "ferry", "submarine") with no oars, sails or propeller is driven by its motor, Standard water
+    propulsion [000 §9.1]; a raft is not."""
+    rider = [f"1 4 0 -104 30 {ID} 3700.dat"] + [f"1 15 0 {-128 - 24 * k} 30 {ID} 3004.dat" for k in range(9)]
+    rider += [f"1 0 0 -328 30 {ID} 4592c01.dat"]  # its controls, no engine
+
+    def crafts(section: str) -> list[tuple[str, str, int]]:
+        lines = ["0 FILE set.ldr", "0 set", "0 Name: set.ldr", f"1 16 0 0 0 {ID} plane.ldr", "0 NOFILE",
+                 "0 FILE plane.ldr", "0 plane", "0 Name: plane.ldr", f"1 16 0 0 0 {ID} carrier.ldr",
+                 f"1 16 0 0 0 {ID} {section}.ldr", "0 NOFILE",
+                 "0 FILE carrier.ldr", "0 carrier", "0 Name: carrier.ldr"] + _CARRIER + ["0 NOFILE",
+                 f"0 FILE {section}.ldr", f"0 {section}", f"0 Name: {section}.ldr"] + rider + ["0 NOFILE"]
+        a = _analyse(_model(tmp_path, f"{section}.mpd", lines))
+        return sorted((c.name, c.kind, len(c.elements)) for c in a.creations if c.kind != "scenery")
+
+    assert crafts("submarine") == [("carrier", "vehicle", 13), ("submarine", "vehicle", 11)]
+    assert crafts("section") == [("plane", "vehicle", 24)]
+    for name, moves in (("ferry", True), ("submarine", True), ("raft", False), ("boat", False)):
+        a = _analyse(_model(tmp_path, f"{name}.ldr", BODY))
+        (card,) = [k for k in a.cards if k.creation.elements]
+        assert any(p.type == "water" for p in card.propulsion) == moves, (name, card.creation.kind_reason)
 
 
 @needs_shared
@@ -4063,6 +4122,53 @@ def test_a_one_piece_bicycle_is_a_steel_horse(tmp_path):
         a = _analyse(_model(tmp_path, "yard.ldr", BODY + [f"1 4 0 {y} 0 {ID} 4719c01.dat"]))
         got = sorted((c.kind, len(c.elements)) for c in a.creations if c.elements)
         assert got == kinds, (y, got)
+
+
+@needs_shared
+def test_handlebars_are_the_controls_a_wing_flies_with(tmp_path):
+    """Handlebars steer a vehicle: "Minifig Handlebars" on a build are its Controls [000 §9.4 Piloting], a place
+    for a pilot, so its wing sticking out of the body flies it [000 §9.1 Forward Flight] (5980's scooter, not in
+    ../shared, was "a helm but no propulsion" whose wing "nothing could fly": no Move). Without them the same
+    wing on a block is Structure."""
+    wing = [f"1 7 60 -56 0 {ID} 3933.dat"]
+    a = _analyse(_model(tmp_path, "block.ldr", BODY + wing))
+    assert _role(a, "3933.dat")[1].role == "structural"
+    a = _analyse(_model(tmp_path, "scooter.ldr", BODY + wing + [f"1 0 0 -48 -60 {ID} 30031.dat"]))
+    c, bars = _role(a, "30031.dat")
+    assert bars.role == "device" and bars.params.get("type") == "controls"
+    assert _role(a, "3933.dat")[1].role == "propulsion"
+    assert next(k for k in a.cards if k.creation is c).flying
+
+
+@needs_shared
+def test_a_wheelbarrow_is_a_prop_not_a_vehicle(tmp_path):
+    """A wheelbarrow (a minifig accessory on its wheel, two round plates on its studs) has no Structure and no
+    seat or controls: a cart a minifig pushes, a prop, not a Vehicle buying its own 10" Move (60018's, not in
+    ../shared, was a Size 2 vehicle for 9 CP; a bare hand truck was scenery already) [000 §7.1]."""
+    barrow = [f"1 4 0 -5.2 40 {ID} 98288.dat", f"1 15 0 0 0 {ID} 3464.dat", "1 0 0 0 0 0 0 1 0 1 0 -1 0 0 59895.dat",
+              f"1 72 -10 -13.2 40 {ID} 6141.dat", f"1 72 10 -13.2 40 {ID} 6141.dat"]
+    a = _analyse(_model(tmp_path, "barrow.ldr", barrow))
+    (c,) = [c for c in a.creations if c.elements]
+    assert len(c.elements) == 5 and c.kind == "scenery" and "pushes" in c.kind_reason, (c.kind, c.kind_reason)
+
+
+def test_the_librarys_one_piece_motorcycles_are_steeds():
+    """The library names its motorcycles "Bike  2 Wheel Motorcycle with Red Wheels (Complete)": whole machines
+    with their wheels, Steel Horses [000 ch.H Horse Varieties: "Motorcycles, ... tricycles"]; none of them was
+    one (only names starting "Motorcycle" were read). A frame or a body "(Complete)" with its halves but no
+    wheels (5970's police trike body, not in ../shared), a body half or a fork with one wheel is no machine."""
+    from brikscan.analysis.roles import is_steed_part
+
+    for d in ("Bike  2 Wheel Motorcycle with Red Wheels (Complete)",
+              "Bike  2 Wheel Motorcycle Frame (Long Pins) with Light Bluish Grey Wheels",
+              "Bike  3 Wheel Motorcycle with Light_Grey Motor and White Wheels", "Minifig Bicycle (Complete)"):
+        assert is_steed_part(d), d
+    for d in ("~Bike  3 Wheel Motorcycle Body Upper", "Bike  2 Wheel Motorcycle Frame  3 x  6 x  3 - Right Side",
+              "Bike  3 Wheel Motorcycle Body with Dark Grey Motor (Complete)",
+              "Bike  2 Wheel Motorcycle Frame  3 x  6 x  3 (Complete)",
+              "~Bike  3 Wheel Motorcycle Forks with White Wheel (Complete)", "Minifig Helmet Motorcycle with Visor",
+              "Wheel 17 x 75 Motorcycle with Holes in Rim", "Bike  2 Wheel Motorcycle Fairing Racing"):
+        assert not is_steed_part(d), d
 
 
 @needs_shared

@@ -57,6 +57,8 @@ def _el(desc, cat="", part="x.dat"):
     ("Plate  1 x  2 with Crane Hook", "", "device", ""),  # a hoist  # a Minifig-Sized Tool in hand; a boat's oars lying in it
     ("~Minifig Robot Leg (Obsolete)", "Minifig", "crew", ""),  # an astromech's leg
     ("Cylinder  2 x  2 x  2 Robot Body w. SW Red/Grey R2 Pattern", "", "crew", ""),  # its body
+    ("Minifig Hand", "Minifig", "crew", ""),  # a figure's hand
+    ("Minifig Hand Truck", "Minifig", "decoration", ""),  # a hand truck (7732's), no hand: pushed, free
 ])
 def test_part_words(desc, cat, role, typ):
     c = classify_part(_el(desc, cat))

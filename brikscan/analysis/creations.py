@@ -33,7 +33,7 @@ from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, axle_wheels, belt_wheels, _c
 from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
-from .kinds import (LOAD_REASON, _beast_name, _boat_hull, _boat_reason, _build_vehicle_name, _kind, _robot_name,
+from .kinds import (LOAD_REASON, _beast_name, motor_boat_name, _boat_hull, _boat_reason, _build_vehicle_name, _kind, _robot_name,
                     _rooted, _walker_name, carried_loads)
 from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
@@ -891,19 +891,21 @@ def _motor_boats(model, creations: list[Creation], classes) -> None:
             continue
         helm = [i for i in c.elements if is_controls(c.roles[i], classes[i]) or
                 _words_of(model.elements[i]) & HELM_WORDS]  # a jet ski's handlebars steer it too
-        if not helm:
-            continue
         els = model.elements
+        named = motor_boat_name(model, c.elements) if not helm else ""
+        if not helm and not named:
+            continue
         hull = [i for i in c.elements if classes[i].word == "boat" and c.roles[i].role == "structural"]
         if not hull:  # a boat of bricks: what its bottom is made of, in the water
             bottom = max(float(els[i].bbox_max[1]) for i in c.elements)
             hull = [i for i in c.structural_elements if float(els[i].bbox_max[1]) >= bottom - GROUND_TOL_LDU]
-        helm_name = describe(els[helm[0]])[1]
+        what = f"a boat with a helm ({describe(els[helm[0]])[1]})" if helm else \
+            f"a boat named a motor ship ({file_stem(named)!r})"
         for i in hull:
-            c.motor[i] = RoleDecision("propulsion", f"{describe(els[i])[1]!r}: the hull of a boat with a helm "
-                                                    f"({helm_name}) and no oars, sails or propeller: its motor "
-                                                    "drives it, Standard water propulsion [000 §9.1] (annotate "
-                                                    "its propulsion to change this)", "topology", {"type": "water"})
+            c.motor[i] = RoleDecision("propulsion", f"{describe(els[i])[1]!r}: the hull of {what} and no oars, "
+                                                    "sails or propeller: its motor drives it, Standard water "
+                                                    "propulsion [000 §9.1] (annotate its propulsion to change "
+                                                    "this)", "topology", {"type": "water"})
 
 
 def _floating(model, graph: nx.Graph, idx: list[int], name: str, diagnostics: list) -> None:

@@ -649,7 +649,8 @@ def _built_on_propulsion(model, graph: nx.Graph, idx: list[int], roles: dict[int
             if shell is not None:
                 roles[i] = RoleDecision("propulsion", f"{r.reason.split(';')[0]}; inside the shell of the engine "
                                                       f"{describe(els[shell])[1]!r}: its exhaust or its fan, part of "
-                                                      "the Thruster [000 §9.3]", "topology", {"type": "thrust"})
+                                                      "the Thruster [000 §9.3]", "topology", {"type": "thrust"},
+                                        f"with:{shell}")  # one Thruster with its engine
     changed = True
     while changed:
         changed = False

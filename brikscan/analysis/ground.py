@@ -8,6 +8,7 @@ import numpy as np
 from ..geometry.units import LDU_PER_STUD
 from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre,
                             _own_points, _text_words, _words_of, nx)
+from .guns import _line_in_boxes
 from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU, STRUT_NEAR_LDU, is_detail_sized, is_open
 from .roles import RoleDecision, describe
@@ -96,6 +97,78 @@ def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
                 o.bbox_min[0] <= c[0] <= o.bbox_max[0] and o.bbox_min[2] <= c[2] <= o.bbox_max[2]:
             return False  # ... and nothing over its hub
     return True
+
+
+def _pulls(model, graph: nx.Graph, idx: list[int], i: int) -> set[int] | None:
+    """A rotor that can pull as a propeller: its spin axis near level (on its side), its blades free (what is
+    built on them, ``_blades``, spins with them), and nothing of the build ahead of its hub along the axis on one
+    side (a plane's nose propeller: the engine behind it, the open air in front; a spinner cap fitted on it is
+    its own). The pieces built on its blades, or None when it cannot pull."""
+    axis = _spin_axis(model, i)
+    axis = axis / (float(np.linalg.norm(axis)) or 1.0)
+    if abs(float(axis[1])) > PROP_SIDE_SIN:
+        return None
+    c = np.asarray(model.elements[i].transform, dtype=float)[:3, 3]
+    blades = _blades(model, graph, idx, i, c, axis)
+    if blades is None:
+        return None
+    own = set(graph.neighbors(i)) | blades | {i}
+    rest = [j for j in idx if j not in own]
+    if not rest:
+        return None
+    lo, hi = element_boxes(model, rest)
+    rlo, rhi = element_boxes(model, [i])
+    for s in (1.0, -1.0):
+        t_in, t_out = _line_in_boxes(c, s * axis, lo - MESH_TOL_LDU, hi + MESH_TOL_LDU)
+        hit = np.nonzero((t_in <= t_out) & (t_out > 0))[0]
+        if not len(hit):
+            return blades
+        # only a cap on the hub ahead of it (a spinner): wholly in front of the blades, short along the axis
+        way = s * axis
+        mid, half = (lo[hit] + hi[hit]) / 2 @ way, (hi[hit] - lo[hit]) / 2 @ np.abs(way)
+        face = float(((rlo + rhi) / 2 @ way + (rhi - rlo) / 2 @ np.abs(way))[0])
+        if float((mid - half).min()) >= face - MESH_TOL_LDU and \
+                float((mid + half).max()) - face <= SPINNER_MAX_LDU + MESH_TOL_LDU:
+            return blades
+    return None
+
+
+def _blades(model, graph: nx.Graph, idx: list[int], i: int, c: np.ndarray, axis: np.ndarray) -> set[int] | None:
+    """What is built on the blades of rotor ``i`` (hub ``c``, spin ``axis``): the pieces reached from it off its
+    axis, touching nothing else of the build and lying flat in its spin plane (tiles and plates lengthening a
+    propeller's blades, 6745's); None when the blades are built onto the build (it cannot spin)."""
+    els = model.elements
+    inside = set(idx)
+    found: set[int] = set()
+    frontier = [j for j in graph.neighbors(i) if j in inside and _off_axis(els[j], c, axis)]
+    while frontier:
+        j = frontier.pop()
+        if j in found:
+            continue
+        found.add(j)
+        if len(found) > BLADE_PIECES_MAX:
+            return None
+        frontier += [k for k in graph.neighbors(j) if k in inside and k != i and k not in found]
+    if not found:
+        return found
+    lo, hi = element_boxes(model, sorted(found) + [i])
+    mid, half = (lo + hi) / 2 @ axis, (hi - lo) / 2 @ np.abs(axis)  # each box's extent along the spin axis
+    span = float((mid + half).max() - (mid - half).min())
+    return found if span <= BLADE_STACK_LDU + MESH_TOL_LDU else None
+
+
+SPINNER_MAX_LDU = 48.0  # a spinner cap on a propeller's hub reaches at most two bricks ahead of its blades
+BLADE_PIECES_MAX = 12  # a propeller's built-up blades: a few tiles and plates on each
+BLADE_STACK_LDU = 24.0  # ... no thicker along its spin axis than a tile and a plate on each side of the blade
+
+
+def _off_axis(e, c: np.ndarray, axis: np.ndarray) -> bool:
+    """Element ``e``'s box leaves the line through ``c`` along ``axis`` (a piece on a blade, not on the hub)."""
+    t_in, t_out = _line_in_boxes(c, axis, e.bbox_min - MESH_TOL_LDU, e.bbox_max + MESH_TOL_LDU)
+    return not bool(t_in[0] <= t_out[0])
+
+
+PROP_SIDE_SIN = 0.5  # a propeller on its side spins within 30 degrees of upright (its axis within 30 of level)
 
 
 def _blade_trim(model, graph: nx.Graph, rotor: int, j: int) -> bool:
@@ -402,6 +475,17 @@ def spinning_blades(model, graph, idx: list[int], classes, roles: dict[int, Role
     for i, r in list(roles.items()):
         if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "flight" and \
                 classes[i].word == "rotor" and not _lifts(model, graph, idx, i):
+            blades = _pulls(model, graph, idx, i) if not boat and not rooted and piloted else None
+            if blades is not None:
+                why = "spins on its side at an end of a piloted build, its blades free: a propeller, a Thruster " \
+                      "[000 §9.3]"
+                roles[i] = RoleDecision("propulsion", f"{r.reason.split(' [')[0]}, but it {why}", "geometry",
+                                        {"type": "thrust"})
+                for j in blades:  # the tiles and plates lengthening its blades spin with it
+                    roles[j] = RoleDecision("propulsion", f"{classes[j].reason}; built on a blade of the propeller "
+                                                          f"{describe(model.elements[i])[1]!r}: part of it [000 §9.3]",
+                                            "geometry", {"type": "thrust"}, f"with:{i}")
+                continue
             roles[i] = RoleDecision("decoration", f"{r.reason}, but it cannot lift: on its side, loaded on its "
                                                   "blades or under the build; a detail, not propulsion [000 §9.1]",
                                     "geometry")

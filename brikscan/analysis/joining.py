@@ -12,7 +12,7 @@ from .annotations import names_several
 from .connectivity import TOUCH_KINDS, add_resting, add_turning, components_in, joint_halves
 from .element_shape import RESTING_GAP_LDU, _crew_place, cockpits, nx, oriented_box
 from .engines import _bare_masts
-from .kinds import _boat_hull, _name_words, _names_vehicle
+from .kinds import _boat_hull, _name_words, _names_vehicle, names_boat
 from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU
 from .roles import structural_kind
@@ -372,9 +372,10 @@ def _docked(model, graph: nx.Graph, comps: list[list[int]], classes, figures: se
 
 
 def _craft_name(sub: str) -> bool:
-    """A submodel named for one craft by its last word ("spaceship", "jolly boat"; not "truck cab", not
-    "back + spaceship")."""
-    return not names_several(sub) and _names_vehicle(_name_words(sub), False, last_only=True)
+    """A submodel named for one craft by its last word ("spaceship", "jolly boat", "submarine"; not "truck cab",
+    not "back + spaceship")."""
+    words = _name_words(sub)
+    return not names_several(sub) and (_names_vehicle(words, False, last_only=True) or names_boat(words))
 
 
 def _shared_depth(els, comp: list[int]) -> int:

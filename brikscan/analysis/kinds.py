@@ -77,8 +77,24 @@ def _boat_name(model, idx) -> str:
     whole word names the thing, as in "house boat" or "crane barge"; "boat dock", "lifeboat station" and "boat
     trailer" name something else, and a "space ship" flies. A trailing number ("raft 2") is a copy's. "" when it
     names none."""
-    return next((sub for sub, name in _own_names(model, idx)
-                 if name and name[-1] in _BOAT_NAMES and not _NOT_AT_SEA & set(name)), "")
+    return next((sub for sub, name in _own_names(model, idx) if names_boat(name)), "")
+
+
+# boats a motor drives when no oars or sails are found: not a raft, a canoe, a barge, a plain "boat" (rowed as
+# often as not) or a sailing ship
+_MOTOR_BOAT_NAMES = {"ferry", "ship", "ships", "yacht", "houseboat", "catamaran", "jetski", "jetskis", "speedboat",
+                     "speedboats", "motorboat", "motorboats", "powerboat", "tugboat", "trawler", "submarine"}
+
+
+def motor_boat_name(model, idx) -> str:
+    """The build's own submodel when its name names a boat a motor drives ("ship", "ferry", "submarine"); ""."""
+    sub = _boat_name(model, idx)
+    return sub if sub and _name_words(sub)[-1] in _MOTOR_BOAT_NAMES else ""
+
+
+def names_boat(name: list[str]) -> bool:
+    """These words of a name name a boat by the last one ("house boat", "submarine"), not a "space ship"."""
+    return bool(name) and name[-1] in _BOAT_NAMES and not _NOT_AT_SEA & set(name)
 
 
 def _plain_ship(model, sub: str) -> bool:
@@ -345,10 +361,15 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
     if steed is not None and steed in prop:
         # a bicycle by itself, perhaps with its lamp (one carried on a car's roof is the car's load)
         return "vehicle", f"{describe(model.elements[steed])[1]}: {STEED_REASON}"
-    if prop and len(idx) <= LOOSE_GEAR_MAX and \
-            not any(roles[i].role in ("structural", "weapon", "device", "crew") for i in idx):
-        return "scenery", f"{len(idx)} element(s) of running gear or engine and no body to carry: a spare part " \
-                          "lying about, scenery (listed, not priced; annotate it to field it) [000 §7.1]"
+    if prop and not any(roles[i].role in ("structural", "weapon", "device", "crew") for i in idx):
+        if len(idx) <= LOOSE_GEAR_MAX:
+            return "scenery", f"{len(idx)} element(s) of running gear or engine and no body to carry: a spare " \
+                              "part lying about, scenery (listed, not priced; annotate it to field it) [000 §7.1]"
+        cart = next((i for i in idx if classes[i].accessory and roles[i].role == "decoration"), None)
+        if cart is not None:  # a wheelbarrow, a hand truck: wheels under a minifig accessory, no Structure
+            return "scenery", f"wheels under a minifig accessory ({describe(model.elements[cart])[1]}) and no " \
+                              "Structure: a cart a minifig pushes, a prop, not a Vehicle (listed, not priced; " \
+                              "annotate it to field it) [000 §7.1]"
     if prop:
         kinds = Counter((roles[i].params or {}).get("type", "") or "propulsion" for i in prop)
         return "vehicle", f"{len(prop)} propulsion element(s) (" + ", ".join(

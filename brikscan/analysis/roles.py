@@ -85,6 +85,7 @@ _STRUCTURAL = {"brick", "plate", "slope", "panel", "wall", "window", "glass", "a
 _LINKAGE = frozenset({"arm", "arms", "link", "links", "knuckle", "knuckles", "rack", "joint", "bearing", "portal",
                       "spindle"})  # steering gear at the wheels
 _WHEEL_MOUNTS = frozenset({"holder", "holders", "arch", "arches", "well", "wells"})  # "Wheel Holder": no wheel
+_HAND_TOOLS = frozenset({"truck", "fan"})  # a hand truck, a hand fan: things held or pushed, not a hand
 _BODY = {"torso": "torso", "hips": "hips", "leg": "leg", "legs": "leg", "arm": "arm", "hand": "hand",
          "head": "head", "skeleton": "torso"}
 
@@ -164,11 +165,14 @@ def is_steed_part(description: str) -> bool:
     """A one-piece bicycle, tricycle or motorcycle ("Minifig Bicycle (Complete)", "Motorcycle Dirt Bike ...
     (Complete)"): no frame or fairing of a brick-built bike, no tile printed with one."""
     dwords = words((description or "").lstrip("~_=|"))
-    if not dwords or dwords[0] not in _STEED_WORDS | {"minifig"} or "pattern" in dwords or "sticker" in dwords:
+    if not dwords or dwords[0] not in _STEED_WORDS | {"minifig", "bike"} or "pattern" in dwords or \
+            "sticker" in dwords:
         return False
-    lead = set(dwords[:3])
+    lead = set(dwords[:4])  # "Bike  2 Wheel Motorcycle with Red Wheels (Complete)": the library's names
+    # with its wheels: not a body or a frame "(Complete)" with its halves but no wheels, nor a fork with one
     return bool(lead & {"bicycle", "tricycle"}) and "frame" not in dwords or \
-        bool(lead & {"motorcycle", "motorbike"}) and "complete" in dwords
+        bool(lead & {"motorcycle", "motorbike"}) and "forks" not in dwords and \
+        ("wheels" in dwords or "complete" in dwords and not {"body", "frame"} & set(dwords))
 
 
 STEED_FITTINGS_MAX = 2  # a bicycle with its lamp and basket is still a bicycle; more bricks make it a build's load
@@ -238,6 +242,8 @@ def classify_part(element, org_type: str = "") -> PartClass:
         elif lead[:1] == ["skeleton"]:  # "Minifig Skeleton Leg", "... Arm": the limb it names (10176's bones lying
             # about); "Minifig Skeleton (Shortcut)": the whole figure in one part, its torso
             body = next((_BODY[w] for w in lead[1:2] if w in _BODY and w != "skeleton"), "torso")
+        elif lead[1:2] and lead[1] in _HAND_TOOLS:  # "Minifig Hand Truck", "... Hand Fan": a thing, no hand
+            body = ""
         else:
             body = next((_BODY[w] for w in lead[:1] if w in _BODY), "")
         if body:
@@ -250,6 +256,9 @@ def classify_part(element, org_type: str = "") -> PartClass:
                              accessory=True)
         if lead2 and lead2[0] == "tool":
             return PartClass("device", f"{label}: a minifig tool", word="tool", accessory=True)
+        if lead2 and lead2[0] in ("handlebars", "handlebar"):  # a scooter's or a bike's helm [000 §9.4 Controls]
+            return PartClass("device", f"{label}: handlebars steer a vehicle: the Controls [000 §9.4 Piloting]",
+                             "controls", "handlebars", accessory=True)
         if lead2 and lead2[0] == "seat":  # "Minifig Seat 2 x 2": a place for a driver or a passenger [000 §9.4]
             return PartClass("decoration", f"{label}: a seat, a place for a minifig (free) [000 §7.1]", word="seat",
                              accessory=True)
