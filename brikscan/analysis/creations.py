@@ -33,8 +33,8 @@ from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, axle_wheels, belt_wheels, _c
 from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
-from .kinds import (LOAD_REASON, _beast_name, motor_boat_name, _boat_hull, _boat_reason, _build_vehicle_name, _kind, _robot_name,
-                    _rooted, _walker_name, carried_loads)
+from .kinds import (LOAD_REASON, _beast_name, _boat_hull, _boat_reason, _build_vehicle_name, _kind, _robot_name,
+                    _rooted, _walker_name, carried_loads, motor_boat_name)
 from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .minifig_rules import _seated
