@@ -2389,6 +2389,18 @@ _CARRIER = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 7 -60 0 0 {ID} 3934.dat"] + 
     [f"1 4 0 -56 {z} {ID} 3020.dat" for z in (-60, -20, 20)] + [f"1 4 0 -80 30 {ID} 3700.dat"]
 
 
+def _carried_crafts(tmp_path, holder: str, section: str, rider: list[str]) -> list[tuple[str, str, int]]:
+    """(name, kind, elements) of the creations of a set placing ``holder``, which places the carrier and the
+    ``rider`` built on it in a submodel named ``section``."""
+    lines = ["0 FILE set.ldr", "0 set", "0 Name: set.ldr", f"1 16 0 0 0 {ID} {holder}.ldr", "0 NOFILE",
+             f"0 FILE {holder}.ldr", f"0 {holder}", f"0 Name: {holder}.ldr", f"1 16 0 0 0 {ID} carrier.ldr",
+             f"1 16 0 0 0 {ID} {section}.ldr", "0 NOFILE",
+             "0 FILE carrier.ldr", "0 carrier", "0 Name: carrier.ldr"] + _CARRIER + ["0 NOFILE",
+             f"0 FILE {section}.ldr", f"0 {section}", f"0 Name: {section}.ldr"] + rider + ["0 NOFILE"]
+    a = _analyse(_model(tmp_path, f"{holder}.mpd", lines))
+    return sorted((c.name, c.kind, len(c.elements)) for c in a.creations if c.kind != "scenery")
+
+
 @needs_shared
 def test_a_craft_pinned_on_its_carrier_is_docked_when_its_own_submodel_names_a_vehicle(tmp_path):
     """6544's space shuttle (not in ../shared) rides pinned on the back of its carrier plane: a submodel placed in
@@ -2423,19 +2435,12 @@ def test_a_craft_docked_inside_a_submodel_named_for_two_things_is_its_own(tmp_pa
     one level inside it; one named for one thing ("plane") holding it all is that craft, its sections no crafts
     of their own [000 §7.1 Vehicle]. Deeper still, a submodel named for a craft is looked at as a craft docked
     there (6957's "Spaceship" inside "Vehicle - Back + Spaceship" inside "Vehicle" flew nowhere of its own)."""
-    plane = _CARRIER
     # the rider stands on two studs of the carrier's top brick
     rider = [f"1 4 0 -104 30 {ID} 3700.dat"] + [f"1 15 0 {-128 - 24 * k} 30 {ID} 3004.dat" for k in range(7)]
     rider += [f"1 0 0 -280 30 {ID} 3475b.dat", f"1 0 0 -288 30 {ID} 4592c01.dat"]  # its engine, its controls
 
     def crafts(holder: str, section: str = "section") -> list[tuple[str, str, int]]:
-        lines = ["0 FILE set.ldr", "0 set", "0 Name: set.ldr", f"1 16 0 0 0 {ID} {holder}.ldr", "0 NOFILE",
-                 f"0 FILE {holder}.ldr", f"0 {holder}", f"0 Name: {holder}.ldr", f"1 16 0 0 0 {ID} carrier.ldr",
-                 f"1 16 0 0 0 {ID} {section}.ldr", "0 NOFILE",
-                 "0 FILE carrier.ldr", "0 carrier", "0 Name: carrier.ldr"] + plane + ["0 NOFILE",
-                 f"0 FILE {section}.ldr", f"0 {section}", f"0 Name: {section}.ldr"] + rider + ["0 NOFILE"]
-        a = _analyse(_model(tmp_path, f"{holder}.mpd", lines))
-        return sorted((c.name, c.kind, len(c.elements)) for c in a.creations if c.kind != "scenery")
+        return _carried_crafts(tmp_path, holder, section, rider)
 
     # the carrier (a plain body: its wings are built into it) and the docked section, a vehicle of its own
     assert crafts("carrier + section") == [("carrier", "building", 13), ("section", "vehicle", 10)]
@@ -2457,13 +2462,7 @@ def test_a_boat_named_so_inside_a_craft_is_docked_and_a_motor_ship_moves(tmp_pat
     rider += [f"1 0 0 -328 30 {ID} 4592c01.dat"]  # its controls, no engine
 
     def crafts(section: str) -> list[tuple[str, str, int]]:
-        lines = ["0 FILE set.ldr", "0 set", "0 Name: set.ldr", f"1 16 0 0 0 {ID} plane.ldr", "0 NOFILE",
-                 "0 FILE plane.ldr", "0 plane", "0 Name: plane.ldr", f"1 16 0 0 0 {ID} carrier.ldr",
-                 f"1 16 0 0 0 {ID} {section}.ldr", "0 NOFILE",
-                 "0 FILE carrier.ldr", "0 carrier", "0 Name: carrier.ldr"] + _CARRIER + ["0 NOFILE",
-                 f"0 FILE {section}.ldr", f"0 {section}", f"0 Name: {section}.ldr"] + rider + ["0 NOFILE"]
-        a = _analyse(_model(tmp_path, f"{section}.mpd", lines))
-        return sorted((c.name, c.kind, len(c.elements)) for c in a.creations if c.kind != "scenery")
+        return _carried_crafts(tmp_path, "plane", section, rider)
 
     assert crafts("submarine") == [("carrier", "vehicle", 13), ("submarine", "vehicle", 11)]
     assert crafts("section") == [("plane", "vehicle", 24)]
