@@ -3728,6 +3728,7 @@ def test_a_cart_harnessed_to_a_horse_moves_with_it(tmp_path):
     hitched, loose = cart(-150), cart(-400)
     (wheels_h,), (wheels_l,) = hitched.propulsion, loose.propulsion
     assert (wheels_h.cost, wheels_h.move_in) == (0, horse.move_in) and "hauled by" in wheels_h.reason
+    assert "harnessed" in hitched.creation.kind_reason and "own power" in loose.creation.kind_reason
     assert hitched.size > horse.haul_size_per_horse and any("hauls a cart up to" in w for w in hitched.warnings)
     assert wheels_l.cost > 0 and not any("haul" in w for w in loose.warnings)
     assert loose.total_cost - hitched.total_cost == wheels_l.cost
