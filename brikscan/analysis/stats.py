@@ -402,9 +402,10 @@ def _unfireable_loads(creation: Creation, weapons: list[WeaponCard], size: int, 
     Size count against the Power limit" [000 §8.1 Power Limits, ch.8 Heavy Explosives]. A player reads it as the
     load the creation carries (a launch rocket on its transporter), not its weapon: its pieces become cargo,
     free. One the player annotated stays a weapon (the Power warning tells)."""
-    if rules.power is None:
+    try:
+        most = F.power_limit(size, False, rules)  # on the ground: twice the Size, the most it ever has
+    except BrikscanError:  # an edition with no Size-based Power (2001) fires what it carries
         return weapons
-    most = F.power_limit(size, False, rules)  # on the ground: twice the Size, the most it ever has
     kept = []
     for w in weapons:
         # judged by brikscan: from a submodel's name or a part, never a ROLE line, a group or --role
