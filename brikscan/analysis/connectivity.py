@@ -569,6 +569,20 @@ def component_of(g: nx.Graph, nodes, source) -> set:
     return _bfs_within(g._adj, keep, len(keep), source)
 
 
+def reach_within(g: nx.Graph, seeds, keep, limit: int) -> set:
+    """The seeds and the nodes reached from them through nodes ``keep(node)`` accepts, the walk stopping once it
+    holds more than ``limit`` (a bounded search: a small item or a propeller's blades among a large build costs
+    no walk over the whole build; more than ``limit`` back means "part of something bigger")."""
+    found, frontier = set(seeds), list(seeds)
+    while frontier and len(found) <= limit:
+        u = frontier.pop()
+        for w in g.neighbors(u) if u in g else ():
+            if w not in found and keep(w):
+                found.add(w)
+                frontier.append(w)
+    return found
+
+
 def _bfs_within(adj, keep: set, n: int, source) -> set:
     """networkx's ``_plain_bfs`` over the neighbours in ``keep``: the nodes reached from ``source``."""
     seen = {source}

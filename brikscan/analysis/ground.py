@@ -8,6 +8,7 @@ import numpy as np
 from ..geometry.units import LDU_PER_STUD
 from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre,
                             _own_points, _text_words, _words_of, nx)
+from .connectivity import reach_within
 from .guns import _line_in_boxes
 from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU, STRUT_NEAR_LDU, is_detail_sized, is_open
@@ -139,16 +140,10 @@ def _blades(model, graph: nx.Graph, idx: list[int], i: int, c: np.ndarray, axis:
     propeller's blades, 6745's); None when the blades are built onto the build (it cannot spin)."""
     els = model.elements
     inside = set(idx)
-    found: set[int] = set()
-    frontier = [j for j in graph.neighbors(i) if j in inside and _off_axis(els[j], c, axis)]
-    while frontier:
-        j = frontier.pop()
-        if j in found:
-            continue
-        found.add(j)
-        if len(found) > BLADE_PIECES_MAX:
-            return None
-        frontier += [k for k in graph.neighbors(j) if k in inside and k != i and k not in found]
+    seeds = [j for j in graph.neighbors(i) if j in inside and _off_axis(els[j], c, axis)]
+    found = reach_within(graph, seeds, lambda k: k in inside and k != i, BLADE_PIECES_MAX)
+    if len(found) > BLADE_PIECES_MAX:
+        return None
     if not found:
         return found
     lo, hi = element_boxes(model, sorted(found) + [i])

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..rules.formulas import sl_text
 from .annotations import Annotations
-from .connectivity import TOUCH_KINDS, add_resting, components_in
+from .connectivity import TOUCH_KINDS, add_resting, components_in, reach_within
 from .creation import Creation
 from .element_shape import (HELM_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre, _extent, _on_axis,
                             _rod_axis, _words_of, nx)
@@ -243,14 +243,7 @@ def _loose_item(graph: nx.Graph, v: int, classes: dict[int, PartClass], limit: i
     """The pieces joined to ``v`` through anything but figures' body parts (what it touches of a figure, the hand
     and arm it lies against, is not the item): stops once it has more than ``limit``, so a piece of a large
     build costs no walk over the whole build."""
-    item, frontier = {v}, [v]
-    while frontier and len(item) <= limit:
-        u = frontier.pop()
-        for w in graph.neighbors(u) if u in graph else ():
-            if w not in item and not classes[w].minifig_body:
-                item.add(w)
-                frontier.append(w)
-    return item
+    return reach_within(graph, [v], lambda w: not classes[w].minifig_body, limit)
 
 
 WORN_BUILD_MAX = 16  # a brick-built backpack on a figure's jet-pack or air tanks: a few pieces at most

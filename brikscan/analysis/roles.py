@@ -189,12 +189,14 @@ def lone_steed(model, idx, classes) -> int | None:
     return steed if fittings <= STEED_FITTINGS_MAX else None
 
 
-def is_hitching(element) -> bool:
+def is_hitching(element, dwords: list[str] | None = None) -> bool:
     """The shafts a horse is hitched to: an "Animal Horse Hitching" or a part the library keys "horse hitching"
-    whatever its name ("Plate 2 x 2 with Angled Bars ...")."""
+    whatever its name ("Plate 2 x 2 with Angled Bars ..."). ``dwords``: the words of its description, when the
+    caller has them."""
     if any(k.strip().lower() == "horse hitching" for k in getattr(element, "keywords", None) or ()):
         return True
-    dwords = words(describe(element)[1].lstrip("~_=|"))
+    if dwords is None:
+        dwords = words(describe(element)[1].lstrip("~_=|"))
     return dwords[:1] in (["animal"], ["creature"]) and "hitching" in dwords[:3]
 
 
@@ -212,7 +214,7 @@ def classify_part(element, org_type: str = "") -> PartClass:
     if not dwords:
         return PartClass(None, f"unknown part {element.part}")
     first = dwords[0]
-    if first not in ("animal", "creature") and is_hitching(element):
+    if first not in ("animal", "creature") and is_hitching(element, dwords):
         # the part the library keys as a horse hitching, whatever its name ("Plate 2 x 2 with Angled Bars ..."):
         # the shafts a horse is hitched to, the wagon's coupling
         return PartClass("decoration", f"'{desc}': a horse hitching (its library keywords), the coupling to the "
@@ -269,7 +271,7 @@ def classify_part(element, org_type: str = "") -> PartClass:
         if dwords[1:2] in (["cattlehorns"], ["horns"]):  # a helmet's or a totem's horns: worn or an ornament
             return PartClass("decoration", f"{label}: horns to wear or to mount, not an animal (free) [000 §7.1]",
                              accessory=True, worn=True)
-        if is_hitching(element):  # the shafts a horse is hitched to: the wagon's coupling, not the horse
+        if is_hitching(element, dwords):  # the shafts a horse is hitched to: the wagon's coupling, not the horse
             return PartClass("decoration", f"{label}: a hitching, the coupling to the animal (free) [000 §7.1]",
                              word="hitching")
         if "saddle" in dwords:  # "a warhorse's saddle" is the mount's Controls [000 §9.4 Controls]

@@ -374,15 +374,15 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
 
 
 def _hauled_props(props: list[PropulsionCard], team: tuple[list[str], float | None], size: int, rules,
-                  warnings: list[str]) -> bool:
+                  warnings: list[str]) -> str:
     """A cart with Horses harnessed to it moves with its team: its wheels roll but buy no Move of their own
-    [000 ch.H The Horse: a harnessed team hauls a wheeled cart up to twice its number of Horses in Size]. True
-    when it rolls on wheels its team hauls."""
+    [000 ch.H The Horse: a harnessed team hauls a wheeled cart up to twice its number of Horses in Size]. The
+    team's names when it rolls on wheels its team hauls, else ""."""
     names, move_in = team
     who = ", ".join(repr(n) for n in names)
     per = rules.creatures.horse.haul_size_per_horse
     if not any(p.type == "ground" for p in props):
-        return False
+        return ""
     for p in props:
         if p.type == "ground":
             p.cost, p.move_in = 0.0, move_in
@@ -392,7 +392,7 @@ def _hauled_props(props: list[PropulsionCard], team: tuple[list[str], float | No
     if size > per * len(names):
         warnings.append(f"hauled by {len(names)} Horse(s): a team hauls a cart up to {per:g}\" of Size per Horse, "
                         f"this one is Size {size} [000 ch.H The Horse]")
-    return True
+    return who
 
 
 def _unfireable_loads(creation: Creation, weapons: list[WeaponCard], size: int, rules,
@@ -812,9 +812,10 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         else:
             props = _propulsion_cards(model, creation, size, level, rules, warnings, move=move, graph=g,
                                       ldu_per_inch=ldu_per_inch, hulls=hulls)
-            if team is not None and _hauled_props(props, team, size, rules, warnings):
-                creation.kind_reason = f"a wheeled cart harnessed to {', '.join(repr(n) for n in team[0])}: it moves " \
-                                       "with its team, a Vehicle with no motor of its own [000 ch.H The Horse]"
+            who = _hauled_props(props, team, size, rules, warnings) if team is not None else ""
+            if who:
+                creation.kind_reason = f"a wheeled cart harnessed to {who}: it moves with its team, a Vehicle with " \
+                                       "no motor of its own [000 ch.H The Horse]"
             if creation.kind == "vehicle" and not props:  # on the card too, where the kind's reason is not shown
                 warnings.append("no propulsion recognised, so it has no Move: annotate what drives it (0 !BRIKSCAN "
                                 "ROLE propulsion type=ground|water|thrust|flight|forward_flight) [000 §9.1]")
