@@ -123,3 +123,13 @@ def test_the_code_stamp_is_worked_out_once_per_process():
 
     first = store.code_stamp()
     assert store.code_stamp() is first and store.code_stamp.cache_info().misses == 1
+
+
+def test_judging_a_small_model_does_not_import_trimesh(tmp_path):
+    """The oriented box of a creation's Size comes from scipy's qhull with trimesh's steps restated
+    (geometry/obb.py): a fresh `stats` of the bundled tank, analysed for the first time, never imports trimesh
+    (half a second of the process: its scipy.optimize, voxel and creation modules)."""
+    first = _child(CACHED_CHILD, str(EXAMPLES / "tank.mpd"), "", cache=tmp_path)
+    assert not first["cached"]
+    assert "scipy" in first["imported"] and "trimesh" not in first["imported"]
+    assert first["json"]["creations"][0]["size"] > 0
