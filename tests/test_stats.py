@@ -414,6 +414,12 @@ def test_suggest_sl_reads_the_sl_suggestion_table():
     for moving in ("water", "thrust", "forward_flight"):
         sl, why = suggest_sl(*_fake(["Black"] * 10, "vehicle", propulsion=moving), r)
         assert sl == 2 and "+1" not in why, moving
+    # the build must *be* grey or black: a red coach on a grey chassis (49 % grey, the largest material) is
+    # SL 2 by its colours and no tank; more than half grey and it is one
+    coach = _fake(["Dark Bluish Gray"] * 10 + ["Red"] * 6 + ["Reddish Brown"] * 5, "vehicle", propulsion="ground")
+    sl, why = suggest_sl(*coach, r)
+    assert sl == 2 and "stone or metal" in why and "+1" not in why
+    assert suggest_sl(*_fake(["Dark Bluish Gray"] * 11 + ["Red"] * 10, "vehicle", propulsion="ground"), r)[0] == 3
     assert suggest_sl(*_fake([], "building"), r) == (1.0, "no structural elements; SL 1 (unaligned scenery default)")
     assert suggest_sl(*grey) == suggest_sl(*grey, r)  # no rules: the 2010 tables
 

@@ -283,8 +283,9 @@ def suggest_sl(model, creation: Creation, rules=None) -> tuple[float, str]:
     craft = moving & set(t.brick_bonus_not_with)
     if craft == {"thrust"} and "ground" in moving:
         craft = set()  # a car with a jet booster still drives like a tank
-    if mat.brick_bonus and creation.kind in t.brick_bonus_kinds and not craft:
-        # "grey or black tanks and bunkers" (digest §13.1): a black-hulled ship or a jet is no tank
+    if mat.brick_bonus and creation.kind in t.brick_bonus_kinds and not craft and share > t.brick_bonus_min_share:
+        # "grey or black tanks and bunkers" (digest §13.1): a black-hulled ship or a jet is no tank, and a build
+        # the material is not most of (a coach, 49 % grey chassis and roof) is not grey or black
         bricks = sum(1 for i in idx if model.elements[i].description.lower().lstrip("~").startswith("brick"))
         plates = sum(1 for i in idx if model.elements[i].description.lower().lstrip("~").startswith("plate"))
         if bricks > plates and bricks >= t.brick_bonus_min_bricks:

@@ -244,6 +244,9 @@ class SlSuggestionRules(Section):
     materials: list[SlMaterial]  # checked in order; the last one has no keywords and catches the rest
     brick_bonus_kinds: list[str]
     brick_bonus_min_bricks: int
+    # more than this share of the structural elements in the material: the build *is* grey or black (a red coach
+    # on a grey chassis, 49 % grey, is no tank)
+    brick_bonus_min_share: float = 0.5
     brick_bonus_not_with: list[str] = Field(default_factory=list)  # propulsion types that make no tank: a ship, a jet
     max_sl: float
 
