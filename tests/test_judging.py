@@ -3714,7 +3714,8 @@ def test_a_cart_harnessed_to_a_horse_moves_with_it(tmp_path):
     in Size as the number of Horses pulling it" [000 ch.H The Horse]: a cart whose hitching touches a Horse moves
     with it, at the Horse's Move, and its wheels buy no Move of their own (6011's, 6716's and 6799's carts each
     paid 5 CP for a 10" Move of their own). A Size 3 cart behind one Horse is more than it can haul: a warning.
-    The same cart with the Horse standing away pays for its wheels."""
+    The same cart with the Horse standing away has nothing to pull or steer it: it rolls only where it is towed,
+    Move 0, its wheels free (``test_a_trailer_is_towed_a_car_with_a_steering_wheel_drives``)."""
     from brikscan.rules.tables import load_rules
 
     horse = load_rules("2010").creatures.horse
@@ -3728,10 +3729,35 @@ def test_a_cart_harnessed_to_a_horse_moves_with_it(tmp_path):
     hitched, loose = cart(-150), cart(-400)
     (wheels_h,), (wheels_l,) = hitched.propulsion, loose.propulsion
     assert (wheels_h.cost, wheels_h.move_in) == (0, horse.move_in) and "hauled by" in wheels_h.reason
-    assert "harnessed" in hitched.creation.kind_reason and "own power" in loose.creation.kind_reason
+    assert "harnessed" in hitched.creation.kind_reason and "no drive of its own" in loose.creation.kind_reason
     assert hitched.size > horse.haul_size_per_horse and any("hauls a cart up to" in w for w in hitched.warnings)
-    assert wheels_l.cost > 0 and not any("haul" in w for w in loose.warnings)
-    assert loose.total_cost - hitched.total_cost == wheels_l.cost
+    assert (wheels_l.cost, wheels_l.move_in) == (0, 0) and "towed" in wheels_l.reason
+    assert not any("haul" in w for w in loose.warnings) and loose.total_cost == hitched.total_cost
+
+
+@needs_shared
+def test_a_trailer_is_towed_a_car_with_a_steering_wheel_drives(tmp_path):
+    """"A Vehicle should include some type of Controls for its Propulsion systems (steering wheels, flight sticks,
+    computer consoles)" [000 §9.4 Controls]: a body on four wheels with nothing to drive or steer it (an unseen
+    set's car trailer, a railway coach) rolls where it is towed, its wheels buy no Move (Move 0, 0 CP), and its
+    kind says why. The same body with a steering wheel, a seat or a console is a car that pays for its 10"; wheels
+    said to drive by an annotation drive."""
+    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
+
+    a = _analyse(_model(tmp_path, "trailer.ldr", BODY + wheels))
+    trailer = next(k for k in a.cards if k.creation.kind == "vehicle")
+    (rolls,) = trailer.propulsion
+    assert (rolls.cost, rolls.move_in) == (0, 0) and "towed" in rolls.reason
+    assert "no drive of its own" in trailer.creation.kind_reason and trailer.creation.towed
+    said = [x for w in wheels for x in ("0 !BRIKSCAN ROLE propulsion type=ground", w)]
+    for name, lines in (("car.ldr", BODY + wheels + [f"1 0 0 -56 -40 {ID} 3829c01.dat"]),  # a steering wheel
+                        ("seat.ldr", BODY + wheels + [f"1 0 0 -56 -40 {ID} 4079.dat"]),  # a seat
+                        ("console.ldr", BODY + wheels + [f"1 0 0 -56 -40 {ID} 3069bp25.dat"]),  # a computer tile
+                        ("said.ldr", BODY + said)):  # its wheels annotated as its drive
+        car = next(k for k in _analyse(_model(tmp_path, name, lines)).cards if k.creation.kind == "vehicle")
+        (drives,) = car.propulsion
+        assert drives.cost > 0 and drives.move_in == 10 and not car.creation.towed, name
+        assert "own power" in car.creation.kind_reason, name
 
 
 @needs_shared

@@ -34,7 +34,7 @@ from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
 from .kinds import (LOAD_REASON, _beast_name, _boat_hull, _boat_reason, _build_vehicle_name, _kind, _robot_name,
-                    _rooted, _walker_name, carried_loads, motor_boat_name)
+                    _rooted, _walker_name, carried_loads, motor_boat_name, towed_reason)
 from .measure import box_gap, box_volume, element_boxes
 from .minifig_finder import _carved_figures, _find_minifigs, _minifig_creation, _name_minifigs
 from .minifig_rules import _seated
@@ -815,9 +815,12 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
             name = file_name_for(model, name)  # "8099 - main" is shown by the name it has on disk
         if fname and diagnostics is not None:
             _floating(model, graph, idx, name, diagnostics)
+        towed = towed_reason(model, idx, roles, classes) if kind == "vehicle" and not params.get("kind") else ""
+        if towed:  # its wheels make it a Vehicle, not that it moves under its own power
+            why = f"a Vehicle with no drive of its own: {towed}"
         c = Creation(name, kind, sorted(idx), [], roles, kind_reason=why, annotation=params,
                      annotation_source=cn.source if cn else "", submodel=sub,
-                     mind="programmed" if robot else "")
+                     mind="programmed" if robot else "", towed=towed)
         c.structural_elements = sorted(i for i in idx if roles[i].role == "structural")
         creations.append(c)
     _manned_oars(model, graph, creations, classes)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..geometry.boxes import elements_box
 from .annotations import WEAPON_TYPES, file_stem, letter_wing
-from .element_shape import _COCKPIT_WORDS, _FLYING_TYPES, HELM_WORDS, _extent, _local_y, _words_of, cockpits, nx
+from .element_shape import _COCKPIT_WORDS, _CREW_PLACE_WORDS, _FLYING_TYPES, HELM_WORDS, _extent, _local_y, _words_of, cockpits, nx
 from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import GENERIC_NAMES, _holding_submodels, name_words
 from .roles import STEED_REASON, describe, lone_steed
@@ -330,6 +330,40 @@ def _street_furniture_name(model, idx) -> str:
                      (name[-1] in ("light", "lights") and len(name) > 1 and name[-2] in _LIGHTS)):
             return sub
     return ""
+
+
+_ROLLING_WORDS = frozenset({"wheel", "tyre", "tire"})  # what rolls when pulled (a tread or a ski is driven)
+_ENGINE_WORDS = frozenset({"motor", "engine", "electric", "battery"})  # a drive of its own
+
+
+def towed_reason(model, idx, roles, classes) -> str:
+    """Why a wheeled build rolls only where it is towed or pushed, or "" when it may drive itself.
+
+    "A Vehicle should include some type of Controls for its Propulsion systems (steering wheels, flight sticks,
+    computer consoles)" [000 §9.4 Controls]: a trailer, a railway coach or wagon, a field gun's carriage has wheels
+    and nothing that drives or steers them: no seat, cockpit, windscreen, steering wheel, handlebars or console, no
+    motor or engine, no propulsion of another kind (a jet, a sail). Its wheels roll but buy no Move of its own.
+    A one-piece bicycle or motorcycle is a Steel Horse, and wheels said to drive (an annotation) drive."""
+    prop = [i for i in idx if roles[i].role == "propulsion"]
+    if not prop or lone_steed(model, idx, classes) is not None:
+        return ""
+    for i in prop:
+        r = roles[i]
+        if r.source in ("annotation", "cli") or (r.params or {}).get("type") != "ground" or \
+                classes[i].word not in _ROLLING_WORDS \
+                or "motor" in r.reason:  # a train motor drives its wheels
+            return ""
+    for i in idx:
+        words = _words_of(model.elements[i])
+        if classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" or words & HELM_WORDS or \
+                words & _ENGINE_WORDS or (roles[i].role == "device" and (roles[i].params or {}).get("type") ==
+                                          "controls"):
+            return ""
+    if cockpits(model, idx, classes):
+        return ""
+    return f"{len(prop)} wheel element(s) and nothing to drive or steer them (no seat, cockpit, windscreen, " \
+           "steering, console, motor or engine): a trailer or a wagon, it rolls where it is towed or pushed, its " \
+           "wheels buy no Move of its own [000 §9.4 Controls]"
 
 
 LOOSE_GEAR_MAX = 4  # a wheel with its tyre, a pair of skis: a spare part, no vehicle, when nothing else is there

@@ -396,6 +396,15 @@ def _hauled_props(props: list[PropulsionCard], team: tuple[list[str], float | No
     return who
 
 
+def _towed_props(props: list[PropulsionCard], why: str) -> None:
+    """A trailer's or a wagon's wheels (``Creation.towed``): they roll, but with nothing to drive or steer them
+    they buy no Move [000 §9.4 Controls]; it goes where a vehicle tows it or its crew pushes it."""
+    for p in props:
+        if p.type == "ground":
+            p.cost, p.move_in = 0.0, 0.0
+            p.reason = f"{p.reason.split(' ; Move:')[0]}; {why}"
+
+
 def _unfireable_loads(creation: Creation, weapons: list[WeaponCard], size: int, rules,
                       notes: list[str]) -> list[WeaponCard]:
     """A rocket or a bomb found by its name whose Explosive Size (its bricks) is more than all the Power its
@@ -817,6 +826,8 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             if who:
                 creation.kind_reason = f"a wheeled cart harnessed to {who}: it moves with its team, a Vehicle with " \
                                        "no motor of its own [000 ch.H The Horse]"
+            elif creation.towed and creation.kind == "vehicle":
+                _towed_props(props, creation.towed)
             if creation.kind == "vehicle" and not props:  # on the card too, where the kind's reason is not shown
                 warnings.append("no propulsion recognised, so it has no Move: annotate what drives it (0 !BRIKSCAN "
                                 "ROLE propulsion type=ground|water|thrust|flight|forward_flight) [000 §9.1]")

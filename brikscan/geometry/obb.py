@@ -31,7 +31,7 @@ _TOL_ZERO, _TOL_MERGE, _MERGE_DIGITS = 1e-13, 1e-8, 8  # trimesh.util.TOL_ZERO, 
 def import_backend() -> None:
     """Import the hull library (scipy's qhull, a third of a second of a fresh process) at a moment the caller
     chooses."""
-    from scipy.spatial import ConvexHull  # noqa: F401
+    from scipy.spatial import ConvexHull  # noqa: F401  (imported for its side effect: loaded now)
 
 
 def _trimesh_oriented_bounds(pts: np.ndarray):
