@@ -4679,6 +4679,25 @@ def test_a_propeller_square_to_a_helicopters_tail_boom_is_its_tail_rotor(tmp_pat
 
 
 @needs_shared
+def test_a_jet_engine_on_a_helicopter_is_the_turbine_of_its_rotor(tmp_path):
+    """6697's and 6482's rescue helicopters (not in ../shared) wear a pair of "Plate 1 x 2 with Jet Engine" beside
+    the rotor mast: a helicopter's engines turn its rotor, so on a craft a rotor lifts they are part of its Flight
+    [000 §9.1 Flight: helicopter blades], not Thrusters bought besides [000 §9.3]. The same piece on a build with no
+    rotor is a Thruster (``test_a_wing_sticking_out_of_a_jet_is_forward_flight_and_space_keeps_power``)."""
+    turn, back = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"
+    rotor = [f"1 0 0 -56 0 {back} 3176.dat", f"1 7 0 -64 0 {ID} 2460.dat", f"1 0 0 -88 0 {turn} 2479.dat",
+             f"1 0 0 -96 90 {turn} 3460.dat", f"1 0 0 -96 -90 {turn} 3460.dat"]
+    turbines = [f"1 0 0 -56 {z} {ID} 3475b.dat" for z in (-60, 60)]
+    a = _analyse(_model(tmp_path, "rescue helicopter.ldr", BODY + rotor + turbines))
+    heli = next(c for c in a.creations if c.kind == "vehicle")
+    jets = [heli.roles[i] for i in heli.elements if a.model.elements[i].part == "3475b.dat"]
+    assert len(jets) == 2 and all(r.role == "propulsion" and r.params.get("type") == "flight" and
+                                  "turbine" in r.reason for r in jets), [r.reason for r in jets]
+    card = next(k for k in a.cards if k.creation is heli)
+    assert {p.type for p in card.propulsion} == {"flight"}
+
+
+@needs_shared
 def test_a_skeleton_leg_built_onto_a_wall_is_a_prop(tmp_path):
     """A minifig limb with no figure, fixed onto the build (10224's skeleton legs on a rail), is a bone or a prop,
     decoration [000 §7.1], as it was while a skeleton's leg was read as a torso; not a brick of the Structure."""
