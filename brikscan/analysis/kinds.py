@@ -9,7 +9,8 @@ import numpy as np
 
 from ..geometry.boxes import elements_box
 from .annotations import WEAPON_TYPES, file_stem, letter_wing
-from .element_shape import _COCKPIT_WORDS, _CREW_PLACE_WORDS, _FLYING_TYPES, HELM_WORDS, _extent, _local_y, _words_of, cockpits, nx
+from .element_shape import (_COCKPIT_WORDS, _CREW_PLACE_WORDS, _FLYING_TYPES, HELM_WORDS, _extent, _local_y,
+                            _words_of, cockpits, nx)
 from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import GENERIC_NAMES, _holding_submodels, name_words
 from .roles import STEED_REASON, describe, lone_steed
@@ -350,10 +351,9 @@ def towed_reason(model, idx, roles, classes) -> str:
     for i in prop:
         r = roles[i]
         if r.source in ("annotation", "cli") or (r.params or {}).get("type") != "ground" or \
-                classes[i].word not in _ROLLING_WORDS \
-                or "motor" in r.reason:  # a train motor drives its wheels
+                classes[i].word not in _ROLLING_WORDS:
             return ""
-    for i in idx:
+    for i in idx:  # (a train motor's "Electric Train Motor" is its engine)
         words = _words_of(model.elements[i])
         if classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" or words & HELM_WORDS or \
                 words & _ENGINE_WORDS or (roles[i].role == "device" and (roles[i].params or {}).get("type") ==
