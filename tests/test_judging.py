@@ -3758,6 +3758,17 @@ def test_a_trailer_is_towed_a_car_with_a_steering_wheel_drives(tmp_path):
         (drives,) = car.propulsion
         assert drives.cost > 0 and drives.move_in == 10 and not car.creation.towed, name
         assert "own power" in car.creation.kind_reason, name
+    # a minifig seated on the bare trailer (on a bench plate, no seat part) is its driver at its Control Area
+    # [000 §9.4]: an Ice Planet sled with its driver on it drives
+    turn = "0 0 -1 0 1 0 1 0 0"
+    lines = ["0 FILE sled.ldr", "0 sled", "0 Name: sled.ldr", f"1 16 0 0 0 {ID} body.ldr",
+             f"1 4 -2.791 -136.645 0 {turn} figure.ldr", "0 NOFILE", "0 FILE body.ldr", "0 body",
+             "0 Name: body.ldr"] + BODY + wheels + [f"1 4 0 -56.693 0 {turn} 3022.dat"] + \
+        ["0 NOFILE", "0 FILE figure.ldr", "0 figure", "0 Name: figure.ldr"] + _SEATED_FIGURE + ["0 NOFILE"]
+    sled = next(k for k in _analyse(_model(tmp_path, "sled.mpd", lines)).cards if k.creation.kind == "vehicle")
+    (drives,) = sled.propulsion
+    assert sled.riders and drives.cost > 0 and drives.move_in == 10, sled.riders
+    assert "no drive of its own" not in sled.creation.kind_reason
 
 
 @needs_shared

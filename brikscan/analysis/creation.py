@@ -32,7 +32,8 @@ class Creation:
     # propulsion its own Structure gives: a motorboat's hull (element -> the propulsion role it has on the card,
     # while it stays Structure in ``roles``) [000 §9.1]
     motor: dict[int, RoleDecision] = field(default_factory=dict)
-    # a wheeled build with nothing to drive or steer it: why it rolls only where it is towed (kinds.towed_reason)
+    # a wheeled build with nothing to drive or steer it: why it rolls only where it is towed, unless a minifig
+    # is seated on it (kinds.towed_reason; the card applies it)
     towed: str = ""
     mind: str = ""  # a Half Mind its judging gave it: "programmed" for a robot acting by itself [000 §10.1 Minds]
 

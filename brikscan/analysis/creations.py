@@ -816,8 +816,6 @@ def find_creations(model, graph: nx.Graph, annotations: Annotations | None = Non
         if fname and diagnostics is not None:
             _floating(model, graph, idx, name, diagnostics)
         towed = towed_reason(model, idx, roles, classes) if kind == "vehicle" and not params.get("kind") else ""
-        if towed:  # its wheels make it a Vehicle, not that it moves under its own power
-            why = f"a Vehicle with no drive of its own: {towed}"
         c = Creation(name, kind, sorted(idx), [], roles, kind_reason=why, annotation=params,
                      annotation_source=cn.source if cn else "", submodel=sub,
                      mind="programmed" if robot else "", towed=towed)

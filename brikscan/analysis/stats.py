@@ -826,8 +826,10 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             if who:
                 creation.kind_reason = f"a wheeled cart harnessed to {who}: it moves with its team, a Vehicle with " \
                                        "no motor of its own [000 ch.H The Horse]"
-            elif creation.towed and creation.kind == "vehicle":
+            elif creation.towed and creation.kind == "vehicle" and not riders:
+                # (a minifig seated on it is its driver, at its Control Area [000 §9.4 Controls])
                 _towed_props(props, creation.towed)
+                creation.kind_reason = f"a Vehicle with no drive of its own: {creation.towed}"
             if creation.kind == "vehicle" and not props:  # on the card too, where the kind's reason is not shown
                 warnings.append("no propulsion recognised, so it has no Move: annotate what drives it (0 !BRIKSCAN "
                                 "ROLE propulsion type=ground|water|thrust|flight|forward_flight) [000 §9.1]")
