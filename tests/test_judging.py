@@ -2577,10 +2577,12 @@ def test_a_build_on_the_base_plate_is_not_the_vehicle_the_set_is_named_for(tmp_p
 def test_a_small_rover_on_tyres_with_an_offset_tread_drives_the_ground_default(tmp_path):
     """6932's Size 1 rover (not in ../shared) rolls on "Tyre 6/50 x 8 Offset Tread": the word "Tread" in the
     tyre's name capped its Move at 5" x Size as if it ran on treads [004 §9.1], while its card said "the ground
-    default". A tyre's tread pattern is no tread: the [000 §9.1] ground default applies."""
+    default". A tyre's tread pattern is no tread: the [000 §9.1] ground default applies. (Its driver's steering
+    wheel is on the plate: without Controls a chassis on wheels is a trailer, Move 0 [000 §9.4].)"""
     from brikscan.rules import tables
 
-    gear = [f"1 0 0 0 {z} {ID} 4600.dat" for z in (-20, 20)] + [f"1 4 0 -8 0 {ID} 3020.dat"]
+    gear = [f"1 0 0 0 {z} {ID} 4600.dat" for z in (-20, 20)] + [f"1 4 0 -8 0 {ID} 3020.dat",
+                                                                  f"1 0 0 -16 0 {ID} 3829c01.dat"]
     for z in (-20, 20):
         for x, turn in ((-30, "0 0 1 0 1 0 -1 0 0"), (30, "0 0 -1 0 1 0 1 0 0")):
             gear += [f"1 15 {x} 5 {z} {turn} 4624.dat", f"1 0 {x} 5 {z} {turn} 3641.dat"]
