@@ -4711,6 +4711,30 @@ def test_a_jet_engine_on_a_helicopter_is_the_turbine_of_its_rotor(tmp_path):
 
 
 @needs_shared
+def test_a_helicopter_stands_on_its_wheels_as_landing_gear(tmp_path):
+    """6482's rescue helicopter (not in ../shared) stands on four wheels: a craft its rotor lifts rolls on them as
+    a plane on its landing gear, at Half Speed as Alternate Movement [000 §9.1], and buys no 10" ground Move (it
+    did, 5 CP); its tail fin steadies it, no Forward Flight airfoil: the rotor flies it [000 §9.1 Flight]. The same
+    body on the same wheels without the rotor drives."""
+    turn, back = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"
+    rotor = [f"1 0 0 -56 0 {back} 3176.dat", f"1 7 0 -64 0 {ID} 2460.dat", f"1 0 0 -88 0 {turn} 2479.dat",
+             f"1 0 0 -96 90 {turn} 3460.dat", f"1 0 0 -96 -90 {turn} 3460.dat"]
+    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
+    fin = [f"1 4 0 -72 60 {ID} 2340.dat"]  # "Tail 4 x 1 x 3" on the roof's back
+    a = _analyse(_model(tmp_path, "rescue helicopter.ldr", BODY + rotor + wheels + fin))
+    heli = next(c for c in a.creations if c.kind == "vehicle")
+    card = next(k for k in a.cards if k.creation is heli)
+    assert {p.type for p in card.propulsion} == {"flight"}, [(p.type, p.reason) for p in card.propulsion]
+    gear = [heli.roles[i] for i in heli.elements if a.model.elements[i].part == "122c01.dat"]
+    assert len(gear) == 4 and all(r.role == "decoration" and "landing gear" in r.reason for r in gear)
+    _, tail = _role(a, "2340.dat")
+    assert tail.params.get("type") != "forward_flight", tail.reason
+    car = next(k for k in _analyse(_model(tmp_path, "car.ldr", BODY + wheels + fin + [
+        f"1 0 0 -56 -40 {ID} 3829c01.dat"])).cards if k.creation.kind == "vehicle")
+    assert {p.type for p in car.propulsion} == {"ground"}
+
+
+@needs_shared
 def test_a_skeleton_leg_built_onto_a_wall_is_a_prop(tmp_path):
     """A minifig limb with no figure, fixed onto the build (10224's skeleton legs on a rail), is a bone or a prop,
     decoration [000 §7.1], as it was while a skeleton's leg was read as a torso; not a brick of the Structure."""

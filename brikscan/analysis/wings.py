@@ -121,7 +121,12 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     # parts sticking out do: a plane on its landing gear with its wings built of plain plates
     winged = any(r.role == "propulsion" and r.params.get("type") == "forward_flight" and
                  r.source in ("annotation", "cli") for j, r in roles.items() if j in inside)
-    rover = rolls and not paired and not winged
+    # a craft a rotor lifts (or that hovers), with no wings, stands on its wheels as a plane on its landing gear:
+    # they buy no ground Move (6482's rescue helicopter, not in ../shared, bought a 10" one), and its tail fin
+    # steadies it, no airfoil: the rotor flies it [000 §9.1 Flight] (a winged craft's fins stay airfoils)
+    rotor = not paired and not winged and any(r.role == "propulsion" and r.params.get("type") == "flight"
+                                              for j, r in roles.items() if j in inside)
+    rover = rolls and not paired and not winged and not rotor
     flies = engines or winged or (crewed and (paired if rolls else sticks_out))
     fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
     for i in wings:
@@ -167,7 +172,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
         c = classes[i]
         if not open_(i) or not structural_kind(c, els[i]):
             continue
-        if c.word == "tail" and not rover:
+        if c.word == "tail" and not rover and not rotor:
             roles[i] = RoleDecision("propulsion", f"{c.reason}; a tail fin of a flyer: an airfoil, Forward Flight "
                                                   "[000 §9.1]", "geometry", {"type": "forward_flight"})
         elif i in flat_out and (share := flat_out[i]) >= AIRFOIL_OUT and not _broad(els[i]):
