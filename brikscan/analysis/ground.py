@@ -510,6 +510,18 @@ def spinning_blades(model, graph, idx: list[int], classes, roles: dict[int, Role
     _tail_rotors(model, idx, classes, roles)
 
 
+def _turbines(classes, roles: dict[int, RoleDecision]) -> None:
+    """On a craft a rotor lifts, a jet-engine piece is the turbine that turns the rotor: part of its Flight
+    [000 §9.1], no Thruster [000 §9.3] (6697's and 6482's rescue helicopters, not in ../shared, bought two
+    Thrusters for the housings beside their rotor masts). ``roles`` in place."""
+    for i, r in list(roles.items()):
+        if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "thrust" and \
+                classes[i].word == "jet":
+            roles[i] = RoleDecision("propulsion", f"{r.reason.split(' [')[0]}, but on a craft a rotor lifts a jet "
+                                                  "engine is the turbine that turns the rotor: part of its Flight, "
+                                                  "no Thruster [000 §9.1, §9.3]", "geometry", {"type": "flight"})
+
+
 TAIL_ACROSS_COS = 0.5  # a tail rotor's axis lies within 30 degrees of square to its boom, and level
 
 
@@ -523,15 +535,7 @@ def _tail_rotors(model, idx: list[int], classes, roles: dict[int, RoleDecision])
               classes[i].word in ("rotor", "propeller")]
     if not rotors:
         return
-    for i, r in list(roles.items()):
-        # a helicopter's engines turn its rotor: the jet-engine pieces on a craft a rotor lifts are its turbines
-        # (6697's and 6482's rescue helicopters, not in ../shared, bought two Thrusters for the housings beside
-        # their rotor masts)
-        if r.role == "propulsion" and r.source == "part" and r.params.get("type") == "thrust" and \
-                classes[i].word == "jet":
-            roles[i] = RoleDecision("propulsion", f"{r.reason.split(' [')[0]}, but on a craft a rotor lifts a jet "
-                                                  "engine is the turbine that turns the rotor: part of its Flight, "
-                                                  "no Thruster [000 §9.1, §9.3]", "geometry", {"type": "flight"})
+    _turbines(classes, roles)
     hub = _centre(model, max(rotors, key=lambda i: float(np.prod(els[i].bbox_max - els[i].bbox_min))))
     for i, r in list(roles.items()):
         if r.role != "propulsion" or r.source != "part" or r.params.get("type") != "thrust" or \

@@ -9,8 +9,8 @@ import numpy as np
 
 from ..geometry.boxes import elements_box
 from .annotations import WEAPON_TYPES, file_stem, letter_wing
-from .element_shape import (_COCKPIT_WORDS, _CREW_PLACE_WORDS, _FLYING_TYPES, HELM_WORDS, _extent, _local_y,
-                            _words_of, cockpits, nx)
+from .element_shape import (_COCKPIT_WORDS, _FLYING_TYPES, HELM_WORDS, _crew_place, _extent, _local_y, _words_of,
+                            cockpits, is_controls, nx)
 from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import GENERIC_NAMES, _holding_submodels, name_words
 from .roles import STEED_REASON, describe, lone_steed
@@ -355,14 +355,12 @@ def towed_reason(model, idx, roles, classes) -> str:
         if r.source in ("annotation", "cli") or (r.params or {}).get("type") != "ground" or \
                 classes[i].word not in _ROLLING_WORDS:
             return ""
-    for i in idx:  # (a train motor's "Electric Train Motor" is its engine)
-        words = _words_of(model.elements[i])
-        if classes[i].word in _CREW_PLACE_WORDS or classes[i].type == "controls" or words & HELM_WORDS or \
-                words & _ENGINE_WORDS or (roles[i].role == "device" and (roles[i].params or {}).get("type") ==
-                                          "controls"):
-            return ""
-    if cockpits(model, idx, classes):
+    if _crew_place(classes, idx) or cockpits(model, idx, classes) or \
+            any(is_controls(roles[i], classes[i]) for i in idx):
         return ""
+    for i in idx:  # (a train motor's "Electric Train Motor" is its engine)
+        if _words_of(model.elements[i]) & (HELM_WORDS | _ENGINE_WORDS):
+            return ""
     return f"{len(prop)} wheel element(s) and nothing to drive or steer them (no seat, cockpit, windscreen, " \
            "steering, console, motor or engine): a trailer or a wagon, it rolls where it is towed or pushed, its " \
            "wheels buy no Move of its own [000 §9.4 Controls]"

@@ -384,24 +384,21 @@ def _hauled_props(props: list[PropulsionCard], team: tuple[list[str], float | No
     per = rules.creatures.horse.haul_size_per_horse
     if not any(p.type == "ground" for p in props):
         return ""
-    for p in props:
-        if p.type == "ground":
-            p.cost, p.move_in = 0.0, move_in
-            p.reason = p.reason.split(" ; Move:")[0] + f"; hauled by {who} harnessed at its hitching: it moves " \
-                                                       "with its team, the wheels buy no Move of their own [000 ch.H " \
-                                                       "The Horse]"
+    _wheels_buy_no_move(props, move_in, f"hauled by {who} harnessed at its hitching: it moves with its team, the "
+                                        "wheels buy no Move of their own [000 ch.H The Horse]")
     if size > per * len(names):
         warnings.append(f"hauled by {len(names)} Horse(s): a team hauls a cart up to {per:g}\" of Size per Horse, "
                         f"this one is Size {size} [000 ch.H The Horse]")
     return who
 
 
-def _towed_props(props: list[PropulsionCard], why: str) -> None:
-    """A trailer's or a wagon's wheels (``Creation.towed``): they roll, but with nothing to drive or steer them
-    they buy no Move [000 §9.4 Controls]; it goes where a vehicle tows it or its crew pushes it."""
+def _wheels_buy_no_move(props: list[PropulsionCard], move_in: float | None, why: str) -> None:
+    """Wheels that roll but buy no Move of their own: a cart its Horses haul (``move_in`` theirs), a trailer or a
+    wagon with nothing to drive or steer it (``Creation.towed``: Move 0, it goes where it is towed or pushed
+    [000 §9.4 Controls])."""
     for p in props:
         if p.type == "ground":
-            p.cost, p.move_in = 0.0, 0.0
+            p.cost, p.move_in = 0.0, move_in
             p.reason = f"{p.reason.split(' ; Move:')[0]}; {why}"
 
 
@@ -828,7 +825,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
                                        "no motor of its own [000 ch.H The Horse]"
             elif creation.towed and creation.kind == "vehicle" and not riders:
                 # (a minifig seated on it is its driver, at its Control Area [000 §9.4 Controls])
-                _towed_props(props, creation.towed)
+                _wheels_buy_no_move(props, 0.0, creation.towed)
                 creation.kind_reason = f"a Vehicle with no drive of its own: {creation.towed}"
             if creation.kind == "vehicle" and not props:  # on the card too, where the kind's reason is not shown
                 warnings.append("no propulsion recognised, so it has no Move: annotate what drives it (0 !BRIKSCAN "
