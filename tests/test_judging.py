@@ -3771,6 +3771,8 @@ def test_a_trailer_is_towed_a_car_with_a_steering_wheel_drives(tmp_path):
     (drives,) = sled.propulsion
     assert sled.riders and drives.cost > 0 and drives.move_in == 10, sled.riders
     assert "no drive of its own" not in sled.creation.kind_reason
+    # settled by the analysis before any card is costed (the card reads it, it never rewrites the kind)
+    assert not sled.creation.towed
 
 
 @needs_shared

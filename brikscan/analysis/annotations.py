@@ -19,6 +19,7 @@ WEAPON_TYPES = ("melee", "shield", "gun", "blastgun", "machinegun", "flamethrowe
                 "explosive")
 PROPULSION_TYPES = ("ground", "water", "flight", "forward_flight", "thrust")  # [000 §9.1], [000 §9.3]
 KINDS = ("building", "vehicle", "creature", "scenery")
+SUBMODEL_GROUP = "sub:"  # a role from a submodel's name is grouped "sub:<file>": brikscan's judgment, not the player's
 SLS = ("0", "0.5", "1/2", "½", "1", "2", "3", "4", "5")
 ROLE_KEYS = {"name", "type", "size", "move", "xsize"}
 CREATION_KEYS = {"name", "kind", "sl", "space", "spacecraft", "antigravity", "side",
@@ -380,7 +381,8 @@ def parse_annotations(model) -> Annotations:
     for fname in model.submodels:
         wr = word_role(fname)
         if wr and fname != model.main.name:
-            ann.submodel_notes[fname] = RoleNote(wr[0], dict(wr[1], name=fname), fname, "submodel", "sub:" + fname)
+            ann.submodel_notes[fname] = RoleNote(wr[0], dict(wr[1], name=fname), fname, "submodel",
+                                                 SUBMODEL_GROUP + fname)
     for notes in ann.line_notes.values():
         notes[:] = [n for n in notes if n.role]
     return ann

@@ -33,7 +33,8 @@ class Creation:
     # while it stays Structure in ``roles``) [000 §9.1]
     motor: dict[int, RoleDecision] = field(default_factory=dict)
     # a wheeled build with nothing to drive or steer it: why it rolls only where it is towed, unless a minifig
-    # is seated on it (kinds.towed_reason; the card applies it)
+    # is seated on it (kinds.towed_reason; stats.settle_towing clears it for a seated driver or a harnessed team,
+    # before the card applies it)
     towed: str = ""
     mind: str = ""  # a Half Mind its judging gave it: "programmed" for a robot acting by itself [000 §10.1 Minds]
 

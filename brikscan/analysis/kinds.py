@@ -346,7 +346,7 @@ def towed_reason(model, idx, roles, classes) -> str:
     motor or engine, no propulsion of another kind (a jet, a sail). Its wheels roll but buy no Move of its own.
     A one-piece bicycle or motorcycle is a Steel Horse, and wheels said to drive (an annotation) drive. A minifig
     seated on it is its driver at its Control Area ("a Vehicle that lacks specific Control elements should still at
-    least have a specified Control Area"): the card (``stats``), which knows the riders, keeps its Move."""
+    least have a specified Control Area"): ``stats.settle_towing``, which knows the riders, keeps its Move."""
     prop = [i for i in idx if roles[i].role == "propulsion"]
     if not prop or lone_steed(model, idx, classes) is not None:
         return ""

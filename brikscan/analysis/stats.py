@@ -15,7 +15,7 @@ from ..errors import BrikscanError, Diagnostic, UsageError
 from ..geometry.units import SCALES, ldu_per_inch as _ldu_per_inch
 from ..lazy import lazy
 from ..rules import formulas as F
-from .annotations import parse_annotations
+from .annotations import SUBMODEL_GROUP, parse_annotations
 from .connectivity import build_graph, components_in, connections_only
 from .creation import Creation
 from .creations import find_creations
@@ -375,21 +375,44 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
 
 
 def _hauled_props(props: list[PropulsionCard], team: tuple[list[str], float | None], size: int, rules,
-                  warnings: list[str]) -> str:
+                  warnings: list[str]) -> None:
     """A cart with Horses harnessed to it moves with its team: its wheels roll but buy no Move of their own
-    [000 ch.H The Horse: a harnessed team hauls a wheeled cart up to twice its number of Horses in Size]. The
-    team's names when it rolls on wheels its team hauls, else ""."""
+    [000 ch.H The Horse: a harnessed team hauls a wheeled cart up to twice its number of Horses in Size]."""
     names, move_in = team
     who = ", ".join(repr(n) for n in names)
     per = rules.creatures.horse.haul_size_per_horse
     if not any(p.type == "ground" for p in props):
-        return ""
+        return
     _wheels_buy_no_move(props, move_in, f"hauled by {who} harnessed at its hitching: it moves with its team, the "
                                         "wheels buy no Move of their own [000 ch.H The Horse]")
     if size > per * len(names):
         warnings.append(f"hauled by {len(names)} Horse(s): a team hauls a cart up to {per:g}\" of Size per Horse, "
                         f"this one is Size {size} [000 ch.H The Horse]")
-    return who
+
+
+def _rolls(creation: Creation) -> bool:
+    """It has wheels (ground propulsion) of its own: the card's ground Move would come from them."""
+    return any(propulsion_kind(creation.roles[i].params.get("type")) == "ground"
+               for i in creation.elements_with("propulsion"))
+
+
+def settle_towing(creations: list[Creation], riders: dict[int, list[str]], teams: dict[int, list[int]]) -> None:
+    """Which wheeled creations roll only where they are hauled or towed, decided before any card is costed, so
+    the cards read it: a cart with Horses harnessed to it moves with its team [000 ch.H The Horse]; a trailer or
+    a wagon (``Creation.towed``) stays one unless a minifig is seated on it, its driver at its Control Area
+    ("a Vehicle that lacks specific Control elements should still at least have a specified Control Area"
+    [000 §9.4 Controls])."""
+    for k, c in enumerate(creations):
+        if k in teams:
+            c.towed = ""  # (its team's Move, not none)
+            if _rolls(c):
+                who = ", ".join(repr(creations[h].name) for h in teams[k])
+                c.kind_reason = f"a wheeled cart harnessed to {who}: it moves with its team, a Vehicle with no " \
+                                "motor of its own [000 ch.H The Horse]"
+        elif c.towed and (c.kind != "vehicle" or riders.get(k)):
+            c.towed = ""
+        elif c.towed:
+            c.kind_reason = f"a Vehicle with no drive of its own: {c.towed}"
 
 
 def _wheels_buy_no_move(props: list[PropulsionCard], move_in: float | None, why: str) -> None:
@@ -416,7 +439,7 @@ def _unfireable_loads(creation: Creation, weapons: list[WeaponCard], size: int, 
     kept = []
     for w in weapons:
         # judged by brikscan: from a submodel's name or a part, never a ROLE line, a group or --role
-        judged = all(r.source not in ("cli", "annotation") or r.group.startswith("sub:")
+        judged = all(r.source not in ("cli", "annotation") or r.group.startswith(SUBMODEL_GROUP)
                      for r in (creation.roles[i] for i in w.elements))
         if w.type not in ("rocket", "explosive") or not judged or w.size <= most:
             kept.append(w)
@@ -819,14 +842,10 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         else:
             props = _propulsion_cards(model, creation, size, level, rules, warnings, move=move, graph=g,
                                       ldu_per_inch=ldu_per_inch, hulls=hulls)
-            who = _hauled_props(props, team, size, rules, warnings) if team is not None else ""
-            if who:
-                creation.kind_reason = f"a wheeled cart harnessed to {who}: it moves with its team, a Vehicle with " \
-                                       "no motor of its own [000 ch.H The Horse]"
-            elif creation.towed and creation.kind == "vehicle" and not riders:
-                # (a minifig seated on it is its driver, at its Control Area [000 §9.4 Controls])
+            if team is not None:
+                _hauled_props(props, team, size, rules, warnings)
+            elif creation.towed:  # (settled by ``settle_towing`` before any card)
                 _wheels_buy_no_move(props, 0.0, creation.towed)
-                creation.kind_reason = f"a Vehicle with no drive of its own: {creation.towed}"
             if creation.kind == "vehicle" and not props:  # on the card too, where the kind's reason is not shown
                 warnings.append("no propulsion recognised, so it has no Move: annotate what drives it (0 !BRIKSCAN "
                                 "ROLE propulsion type=ground|water|thrust|flight|forward_flight) [000 §9.1]")
@@ -1014,6 +1033,7 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
     from . import minifig_rules as MR
 
     teams = MR.hauled(model, creations, r)
+    settle_towing(creations, carried, teams)
     by_k: dict[int, StatCard] = {}
     # the Horses' cards first: a cart harnessed to them moves with them [000 ch.H]
     for k, c in steps(sorted(enumerate(creations), key=lambda kc: kc[0] in teams), "stat cards", progress=cb):
