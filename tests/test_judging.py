@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 
+import numpy as np
 from conftest import LIBRARY_ZIP, MODELS_DIR, needs_shared
 
 ID = "1 0 0 0 1 0 0 0 1"
@@ -4831,3 +4832,89 @@ def test_a_piece_in_a_figures_own_submodel_against_its_hands_is_held(tmp_path):
         return [a.model.elements[i].part for i in fig.elements if a.model.elements[i].part == "4089.dat"]
     assert fig_items(True) == ["4089.dat"]
     assert fig_items(False) == []
+
+
+@needs_shared
+def test_stickered_tile_blades_lengthen_a_helicopters_rotor(tmp_path):
+    """6515's stunt helicopter (not in ../shared) lengthens its rotor's blades with two 1 x 8 tiles, each with a
+    logo sticker on it: the stickers were "something built on the blades", so the rotor was a Thruster and the
+    tiles Forward Flight wings. A sticker is printed film on its tile, part of it: the tiles lengthen the blades
+    and the rotor lifts, Flight [000 §9.1 Flight: helicopter blades]."""
+    turn, back = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"  # local X along world Z
+    rotor = [f"1 0 0 -56 0 {back} 3176.dat", f"1 7 0 -64 0 {ID} 2460.dat", f"1 0 0 -88 0 {turn} 2479.dat",
+             f"1 0 0 -96 90 {turn} 4162.dat", f"1 0 0 -96 -90 {turn} 4162.dat",
+             f"1 16 0 -96 130 {turn} 168185a.dat", f"1 16 0 -96 -130 {turn} 168185a.dat"]
+    a = _analyse(_model(tmp_path, "rescue helicopter.ldr", BODY + rotor))
+    heli, prop = _role(a, "2479.dat")
+    assert prop.role == "propulsion" and prop.params.get("type") == "flight", prop.reason
+    blades = [heli.roles[i] for i in heli.elements if a.model.elements[i].part == "4162.dat"]
+    assert len(blades) == 2 and all(r.params.get("type") == "flight" and "lengthens a blade" in r.reason
+                                    for r in blades), [r.reason for r in blades]
+    card = next(k for k in a.cards if k.creation is heli)
+    assert {p.type for p in card.propulsion} == {"flight"}, [p.type for p in card.propulsion]
+
+
+def _turned_about_y(lines: list[str], degrees: float) -> list[str]:
+    """The type-1 lines of a build turned about the vertical: a model parked at an angle on its base plate."""
+    c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+    r = np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+    out = []
+    for ln in lines:
+        f = ln.split()
+        pos, mat = np.array(f[2:5], float), np.array(f[5:14], float).reshape(3, 3)
+        out.append(" ".join(f[:2] + [f"{v:.4f}" for v in (r @ pos)] + [f"{v:.6f}" for v in (r @ mat).ravel()] +
+                            f[14:]))
+    return out
+
+
+@needs_shared
+def test_skid_bars_of_a_helicopter_parked_at_an_angle_are_struts(tmp_path):
+    """6396's airport helicopter (not in ../shared) stands turned on its pad: the bar carrying its skids was a
+    Size 2 gun, because the skid plate's world box, measured askew, ran across the bar less than twice its own
+    length. A skid plate is measured along and across the bar on its own triangles: turned or not, the bar
+    holds the skids up, a strut, no barrel [000 §8.2]."""
+    for degrees in (0, 20, 35):
+        a = _analyse(_model(tmp_path, f"copter{degrees}.ldr", _turned_about_y(_COPTER, degrees)))
+        (c,) = [k for k in a.creations if k.elements]
+        bars = [i for i in c.elements if a.model.elements[i].part == "4873.dat"]
+        assert len(bars) == 2 and all(c.roles[i].role != "weapon" for i in bars), \
+            (degrees, [c.roles[i].reason for i in bars])
+        assert not a.cards[0].weapons, degrees
+
+
+@needs_shared
+def test_a_cone_by_a_helicopters_engine_is_no_thruster(tmp_path):
+    """6396's helicopter (not in ../shared) has a 1 x 1 cone on its side at the back of its rotor housing: on a
+    jet it is an engine nozzle, a Thruster (``test_a_cone_on_its_side_is_an_exhaust_only_where_it_opens_outward``);
+    on a craft a rotor lifts, the rotor flies it and the cone is its turbine's exhaust at most: no Thruster
+    bought besides its Flight [000 §9.1, §9.3]."""
+    turn, back = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"
+    rotor = [f"1 0 0 -56 0 {back} 3176.dat", f"1 7 0 -64 0 {ID} 2460.dat", f"1 0 0 -88 0 {turn} 2479.dat",
+             f"1 0 0 -96 90 {turn} 3460.dat", f"1 0 0 -96 -90 {turn} 3460.dat"]
+    opens_back = "1 0 0 0 0 -1 0 1 0"  # local Y (a cone's tip to its base) along +Z: tip on the body's back
+    cone = [f"1 4 0 -12 80 {opens_back} 4589.dat"]
+    a = _analyse(_model(tmp_path, "rescue helicopter.ldr", BODY + rotor + cone))
+    heli, nozzle = _role(a, "4589.dat")
+    assert nozzle.params.get("type") != "thrust", nozzle.reason
+    card = next(k for k in a.cards if k.creation is heli)
+    assert {p.type for p in card.propulsion} == {"flight"}, [p.type for p in card.propulsion]
+
+
+@needs_shared
+def test_plates_lying_flat_on_a_base_plate_are_terrain_not_a_building(tmp_path):
+    """6396's runway (not in ../shared) carries approach lights: two plates 2 x 10 joined by a plate 2 x 2, lying
+    on the base plates, with round plates for lamps. Priced as a building of Size 30 (30 CP) for two such strips
+    30" apart. A Structure lower than a brick lying on the ground is a pad, a path, markings: terrain, scenery
+    (listed, not priced) [000 §7.1]; a brick built on it makes a building of it again."""
+    strip = [f"1 2 0 0 0 {ID} 3811.dat", f"1 2 -100 -8 0 {ID} 3832.dat", f"1 2 100 -8 0 {ID} 3832.dat",
+             f"1 2 0 -16 0 {ID} 3022.dat"] + \
+        [f"1 15 {x} -16 -10 {ID} 6141.dat" for x in (-150, -110, 110, 150)] + \
+        [f"1 36 {x} -24 -10 {ID} 6141.dat" for x in (-150, -110, 110, 150)]
+    lights = [c for c in _analyse(_model(tmp_path, "lights.ldr", strip)).creations if c.elements]
+    pads = [c for c in lights if any(e for e in c.elements if c.roles[e].role == "structural")]
+    assert pads and all(c.kind == "scenery" for c in lights), [(c.kind, c.kind_reason) for c in lights]
+    assert any("lies flat" in c.kind_reason for c in lights), [c.kind_reason for c in lights]
+    hut = [c for c in _analyse(_model(tmp_path, "hut.ldr", strip + [f"1 4 0 -40 0 {ID} 3003.dat"])).creations
+           if c.elements and c.kind != "scenery"]
+    assert [c.kind for c in hut] == ["building"], [(c.kind, c.kind_reason) for c in hut]
+

@@ -286,14 +286,16 @@ def _rod_tip(model, graph: nx.Graph, idx: list[int], i: int, axis: np.ndarray) -
                    float(np.linalg.norm(_centre(model, j) - c)) <= ROD_TIP_CLEAR_LDU for j in idx)
 
 
-def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool
-             ) -> set[int]:
+def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool,
+             rotorcraft: bool = False) -> set[int]:
     """On a flyer, a cone lying on its side (its axis horizontal; a small one along the hull's length when the
     hull has one) is an engine nozzle: a Thruster [000 §9.3]; so is a cone of two studs or more hanging under the
     belly, wide end down at the craft's lowest point: a lift jet (a small cone there, or one at the foot of a
-    column of bricks, is a strut's foot). Returns the nozzles."""
+    column of bricks, is a strut's foot). Not on a craft a rotor lifts (``rotorcraft``): its rotor flies it, a
+    cone by its engine is the turbine's exhaust, no Thruster (6396's helicopter bought one). Returns the
+    nozzles."""
     found: set[int] = set()
-    if not flyer:
+    if not flyer or rotorcraft:
         return found
     els = model.elements
     ground = max(float(els[i].bbox_max[1]) for i in idx)  # LDraw -Y is up: the lowest point has the largest Y

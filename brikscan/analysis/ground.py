@@ -57,12 +57,22 @@ def blade_extensions(model, graph: nx.Graph, rotor: int) -> list[int]:
     return [j for j in graph.neighbors(rotor) if _blade_extension(model, graph, rotor, j)]
 
 
+def _sticker(model, k: int) -> bool:
+    """A sticker: printed film on the piece it is stuck to, part of that piece, never something built on it."""
+    return _text_words(model.elements[k].description or "")[:1] == ("sticker",)
+
+
+def _carries_nothing(model, graph: nx.Graph, rotor: int, j: int) -> bool:
+    """``j`` touches nothing but ``rotor`` and the stickers on it (6515's blades, stickered with a logo)."""
+    return all(k == rotor or _sticker(model, k) for k in graph.neighbors(j))
+
+
 def _blade_extension(model, graph: nx.Graph, rotor: int, j: int) -> bool:
     """``j`` lengthens a blade of ``rotor``: a long one-stud plate on it (measured along its own axes), reaching a
     stud past the rotor's tips from its hub, that carries nothing else (a helicopter's plate blades on a
     propeller hub, 2531's); a chair on a blade does not."""
     t, local = _own_points(model, j)
-    if local is None or any(k != rotor for k in graph.neighbors(j)):
+    if local is None or not _carries_nothing(model, graph, rotor, j):
         return False
     small, middle, large = sorted(np.linalg.norm(t[:3, :3], axis=0) * (local.max(axis=0) - local.min(axis=0)))
     # (a margin: a plate turned 15 degrees, written to three decimals, measures 20.002 LDU wide)
@@ -171,7 +181,7 @@ def _blade_trim(model, graph: nx.Graph, rotor: int, j: int) -> bool:
     (6657's tiles on its rotor's blade roots). A plate or a chair on the blade studs is something built on it (a
     desk top), and the rotor is a turntable of them."""
     if _text_words(model.elements[j].description or "")[:1] != ("tile",) or \
-            any(k != rotor for k in graph.neighbors(j)):
+            not _carries_nothing(model, graph, rotor, j):
         return False
     t, local = _own_points(model, j)
     if local is None:
@@ -510,6 +520,13 @@ def spinning_blades(model, graph, idx: list[int], classes, roles: dict[int, Role
     _tail_rotors(model, idx, classes, roles)
 
 
+def lifting_rotors(classes, roles: dict[int, RoleDecision]) -> list[int]:
+    """The rotors that lift the craft (``spinning_blades`` has judged them): rotor or propeller parts that are
+    its Flight [000 §9.1 Flight: helicopter blades]."""
+    return [i for i, r in roles.items() if r.role == "propulsion" and r.params.get("type") == "flight" and
+            classes[i].word in ("rotor", "propeller")]
+
+
 def _turbines(classes, roles: dict[int, RoleDecision]) -> None:
     """On a craft a rotor lifts, a jet-engine piece is the turbine that turns the rotor: part of its Flight
     [000 §9.1], no Thruster [000 §9.3] (6697's and 6482's rescue helicopters, not in ../shared, bought two
@@ -531,8 +548,7 @@ def _tail_rotors(model, idx: list[int], classes, roles: dict[int, RoleDecision])
     rotor's torque and pushes it nowhere along its way, part of its Flight [000 §9.1 Flight: helicopter blades],
     no Thruster [000 §9.3] (6389's and 6685's helicopters, not in ../shared, bought a Thruster for it)."""
     els = model.elements
-    rotors = [i for i, r in roles.items() if r.role == "propulsion" and r.params.get("type") == "flight" and
-              classes[i].word in ("rotor", "propeller")]
+    rotors = lifting_rotors(classes, roles)
     if not rotors:
         return
     _turbines(classes, roles)

@@ -252,15 +252,28 @@ def _holds_up(model, graph: nx.Graph, i: int, line: dict, d: np.ndarray, ends: l
         if j in line or not all(_words_of(els[k]) & _BARREL_WORDS for k in graph.neighbors(j)) or \
                 _line_through(els[j], ends[0], d):
             continue  # (the rod's line through it: a casing strung on a barrel, not a load beside a strut)
-        size = els[j].bbox_max - els[j].bbox_min
-        along = float(np.dot(size, np.abs(d)))
-        across = float(np.max(size - np.abs(d) * along))
+        along, across = _extents_along(model, j, d)
         if across < STRUT_CARRIES_LDU or across < STRUT_CROSS_RATIO * along:
             continue
         mid = (els[j].bbox_min + els[j].bbox_max) / 2
         if any(abs(float(np.dot(mid - e, d))) <= LDU_PER_STUD for e in ends):
             return True
     return False
+
+
+def _extents_along(model, j: int, d: np.ndarray) -> tuple[float, float]:
+    """How far piece ``j`` reaches along unit direction ``d`` and, at most, across it: measured on its triangles,
+    so a skid plate under a helicopter parked at an angle measures as long as it is (its world box does not)."""
+    mesh = getattr(model, "mesh", None)
+    pts = mesh.element_triangles(j).reshape(-1, 3).astype(float) if mesh is not None else np.zeros((0, 3))
+    if not len(pts):
+        size = model.elements[j].bbox_max - model.elements[j].bbox_min
+        along = float(np.dot(size, np.abs(d)))
+        return along, float(np.max(size - np.abs(d) * along))
+    u = np.cross(d, (0.0, 1.0, 0.0) if abs(float(d[1])) < 0.9 else (1.0, 0.0, 0.0))
+    u /= float(np.linalg.norm(u))
+    v = np.cross(d, u)
+    return float(np.ptp(pts @ d)), max(float(np.ptp(pts @ u)), float(np.ptp(pts @ v)))
 
 
 def _held_in_big(model, idx: list[int], p: np.ndarray, lo: np.ndarray, hi: np.ndarray,

@@ -9,8 +9,8 @@ import numpy as np
 
 from ..geometry.boxes import elements_box
 from .annotations import WEAPON_TYPES, file_stem, letter_wing
-from .element_shape import (_COCKPIT_WORDS, _FLYING_TYPES, HELM_WORDS, _crew_place, _extent, _local_y, _words_of,
-                            cockpits, is_controls, nx)
+from .element_shape import (BRICK_HEIGHT_LDU, _COCKPIT_WORDS, _FLYING_TYPES, HELM_WORDS, _crew_place, _extent,
+                            _local_y, _words_of, cockpits, is_controls, nx)
 from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import GENERIC_NAMES, _holding_submodels, name_words
 from .roles import STEED_REASON, describe, lone_steed
@@ -476,6 +476,10 @@ def _kind(model, idx, roles, classes, note_kind: str | None, rooted: bool = Fals
     if len(struct) <= LOOSE_STRUCTURE_MAX and not any(roles[i].role in ("weapon", "device", "crew") for i in idx):
         return "scenery", f"its Structure is {len(struct)} piece(s) with no weapon, device or crew: no building, a " \
                           "loose piece lying about, scenery (listed, not priced; annotate it to field it) [000 §7.1]"
+    if float(hi[1] - lo[1]) < BRICK_HEIGHT_LDU and not any(roles[i].role in ("weapon", "device", "crew") for i in idx):
+        return "scenery", "its Structure lies flat on the ground, lower than a brick (plates: a pad, a path, " \
+                          "runway lights): terrain, not a building; scenery (listed, not priced; annotate it to " \
+                          "field it) [000 §7.1]"
     return "building", "a Structure without propulsion"
 
 
