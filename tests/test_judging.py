@@ -4918,3 +4918,78 @@ def test_plates_lying_flat_on_a_base_plate_are_terrain_not_a_building(tmp_path):
            if c.elements and c.kind != "scenery"]
     assert [c.kind for c in hut] == ["building"], [(c.kind, c.kind_reason) for c in hut]
 
+
+_DRAGON = ["1 2 0 -128 23.78 1 0 0 0 1 0 0 0 1 75174.dat", "1 2 0 -64 87.78 1 0 0 0 1 0 0 0 1 6028.dat",
+           "1 2 0 -185.03 -36.04 1 0 0 0 0.93 -0.36 0 0.36 0.93 6027.dat",
+           "1 2 -20 -114 -53.22 1 0 0 0 0.99 0.14 0 -0.14 0.99 6127.dat",
+           "1 2 20 -114 -53.22 1 0 0 0 0.99 0.14 0 -0.14 0.99 6128.dat"]
+_DRAGON_WINGS = ["1 4 29 -109 -33.22 0 1 0 -0.87 0 0.5 0.5 0 0.87 6133.dat",
+                 "1 4 -29 -109 -33.22 0 1 0 -0.87 0 0.5 0.5 0 0.87 6133.dat"]
+
+
+@needs_shared
+def test_a_moulded_dragon_is_a_flying_horse_with_a_flamethrower_in_its_mouth(tmp_path):
+    """6056's dragon (not in ../shared), of moulded dragon parts, had no Move and no weapon (2.5 CP). "A dragon,
+    for instance, is statted as a Flying Horse with a FlameThrower in its mouth" [000 §10.3 Monsters]: a Horse
+    (7 CP [000 ch.H]), Flying with its wings (+5 CP, Move 10" Flight [000 ch.H Horse Varieties]), its face a
+    FlameThrower Sized as its head measures (3 CP per inch of Size [000 §8.3 FlameThrowers]). Without its wings
+    it is a Horse that walks, still breathing fire."""
+    from brikscan.rules.tables import load_rules
+
+    r = load_rules("2010")
+    a = _analyse(_model(tmp_path, "dragon.ldr", _DRAGON + _DRAGON_WINGS))
+    (card,) = [k for k in a.cards if k.creation.elements]
+    assert card.creation.kind == "creature" and card.size == r.creatures.horse.size
+    (fly,) = card.propulsion
+    assert fly.type == "flight" and fly.move_in == r.creatures.horse.move_in
+    (breath,) = card.weapons
+    assert breath.type == "flamethrower" and breath.size >= 1 and breath.cost == 3 * breath.size
+    assert card.total_cost == r.creatures.horse.cost + r.creatures.horse.varieties["flying"] + breath.cost
+    a = _analyse(_model(tmp_path, "wingless.ldr", _DRAGON))
+    (card,) = [k for k in a.cards if k.creation.elements]
+    assert [p.type for p in card.propulsion] == ["ground"] and [w.type for w in card.weapons] == ["flamethrower"]
+    assert card.total_cost == r.creatures.horse.cost + card.weapons[0].cost
+    # a crocodile made of a crocodile's body with a dragon's head and tail (6246's) is no dragon
+    croc = ["1 2 10 56 -100 0 0 1 0 1 0 -1 0 0 6026.dat", "1 2 -30 70 -100 0 -0.5 0.866 0 0.866 0.5 -1 0 0 6027.dat",
+            "1 2 65 61 -100 0 0 1 0 1 0 -1 0 0 6028.dat"]
+    (card,) = [k for k in _analyse(_model(tmp_path, "crocodile.ldr", croc)).cards if k.creation.elements]
+    assert not card.weapons and card.creation.kind == "creature", [w.name for w in card.weapons]
+
+
+@needs_shared
+def test_a_flame_in_a_dragons_mouth_over_its_drivers_helmet_is_the_dragons(tmp_path):
+    """6056's dragon (not in ../shared) breathes a "Minifig Flame with Pegs" that reaches back over the helmet of
+    the driver on the wagon behind it: he was carrying it (a third held item, a 3-hands warning). An accessory
+    his helmet only touches, set in an animal's mouth, is the beast's, fitted to it [000 §7.1, §10.3]."""
+    flame = "1 38 0 -159.155 -93.345 0 -1 0 -0.9138 0 0.4061 -0.4061 0 -0.9138 6126a.dat"
+    driver = ["1 7 0 -81 -172 1 0 0 0 0 1 0 -1 0 3816.dat", "1 7 0 -81 -172 1 0 0 0 0 1 0 -1 0 3817.dat",
+              "1 0 0 -93 -172 1 0 0 0 1 0 0 0 1 3815.dat", "1 4 0 -125 -172.001 1 0 0 0 1 0 0 0 1 973.dat",
+              "1 1 15.472 -116.124 -172.001 0.9853 0.1288 0.112 -0.1706 0.7436 0.6464 0 -0.656 0.7548 3819.dat",
+              "1 1 -15.578 -116.092 -172.001 0.9855 -0.1179 -0.1221 0.1697 0.6846 0.7089 0 -0.7193 0.6947 3818.dat",
+              "1 14 -21.582 -110.667 -192.268 1 0 -0.003 0.0003 0.9999 0.0172 0.0029 -0.0172 0.9999 3820.dat",
+              "1 14 21.726 -109.312 -192.013 1 -0.0004 -0.0119 -0.0005 0.9976 -0.0687 0.0119 0.0687 0.9975 3820.dat",
+              "1 14 0 -149 -172.002 0.9397 0 -0.342 0 1 0 0.342 0 0.9396 3626bp01.dat",
+              "1 0 0 -149 -172.002 0.9397 0 -0.342 0 1 0 0.342 0 0.9396 3844.dat"]
+    a = _analyse(_model(tmp_path, "dragon wagon.ldr", _DRAGON + _DRAGON_WINGS + [flame] + driver))
+    owner, role = _role(a, "6126a.dat")
+    assert owner.kind == "creature" and any(a.model.elements[i].part == "75174.dat" for i in owner.elements), \
+        (owner.name, owner.kind, role.reason)
+    (fig,) = [c for c in a.creations if c.kind == "minifig"]
+    assert not [i for i in fig.elements if a.model.elements[i].part == "6126a.dat"]
+
+
+@needs_shared
+def test_a_cart_yoked_to_a_horses_back_is_hauled(tmp_path):
+    """6056's wagon (not in ../shared) is harnessed by a plate across its two horses' backs, built onto their
+    studs, with no hitching part: it drove itself (5 CP for a 10" Move). A cart built onto a Horse's back by a
+    connector is harnessed to it: it moves with its team, its wheels buy no Move [000 ch.H The Horse]."""
+    from brikscan.rules.tables import load_rules
+
+    horse = load_rules("2010").creatures.horse
+    wheels = [f"1 4 {x} 0 {z} {ID} 122c01.dat" for x in (-20, 20) for z in (-60, 60)]
+    yoke = ["1 4 0 -48 -190 1 0 0 0 1 0 0 0 1 4493c01.dat", "1 15 0 -56 -120 0 0 1 0 1 0 -1 0 0 3034.dat"]
+    a = _analyse(_model(tmp_path, "wagon.ldr", BODY + wheels + yoke))
+    (card,) = [k for k in a.cards if k.creation.kind == "vehicle"]
+    (rolls,) = card.propulsion
+    assert (rolls.cost, rolls.move_in) == (0, horse.move_in) and "hauled by" in rolls.reason, rolls.reason
+    assert "harnessed" in card.creation.kind_reason

@@ -179,6 +179,10 @@ def _carried(model, graph: nx.Graph, classes: dict[int, PartClass], fig: dict, m
                 return False, None
             if any(classes[w].minifig_body and w not in members for w in graph.neighbors(v)):
                 return False, None  # touched by what he holds, in another figure's hands: that one's book
+            if u not in members and any(classes[w].animal for w in graph.neighbors(v)):
+                return False, None  # only touched by what he wears or holds, set in an animal's mouth or claws:
+                # the beast's (the flame a dragon breathes over its driver's helmet, 6056's, not in ../shared);
+                # his hat stays his, whatever perches on it
         return True, None
     if u in fig["body"].get("hand", []) and graph.edges[u, v].get("kind") not in TOUCH_KINDS and \
             _words_of(model.elements[v]) & STAFF_WORDS and \

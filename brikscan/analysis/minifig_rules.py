@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..geometry.boxes import box_gaps
+from .connectivity import TOUCH_KINDS
 from .creation import Creation
 from .measure import _element_points, element_boxes
 from .naming import _unit_notes
@@ -70,6 +71,7 @@ class UnitProfile:
     warnings: list[str] = field(default_factory=list)
     fixed_cost: float | None = None  # a table price (the Horse's 7 CP) that replaces the sum of the parts
     cost_reason: str = ""
+    flies: float | None = None  # a Flying Horse: its Move is Flight, for this variety price [000 ch.H Horse Varieties]
 
 
 def item_length_ldu(model, idx, hulls=None) -> float:
@@ -409,7 +411,8 @@ def unit_inches_of(profile: UnitProfile, base: float) -> float:
 
 
 def is_horse(model, creation: Creation, rules) -> str:
-    """The animal element's name when the Creature is in the Horse category [000 ch.H], else ""."""
+    """The animal element's name when the Creature is in the Horse category [000 ch.H], else "": a horse, or a
+    moulded dragon ("a Horse ... a small-sized dragon" [000 ch.H]; ``dragon_parts``)."""
     words = set(rules.creatures.horse.words)
     if creation.annotation.get("horse", "").lower() in ("yes", "true", "1"):
         return "annotated horse=yes"
@@ -418,7 +421,27 @@ def is_horse(model, creation: Creation, rules) -> str:
         w = _words(d)
         if w[:1] == ["animal"] and words & set(w[:4]):
             return d.strip("~ ")
-    return ""
+    dragon = dragon_parts(model, creation, rules)
+    return (model.elements[dragon[0][0]].description or "").strip("~ ") if dragon else ""
+
+
+def dragon_parts(model, creation: Creation, rules) -> tuple[list[int], list[int], list[int]] | None:
+    """A moulded dragon's (body, wings, head) elements, or None when the Creature is none: "a dragon, for
+    instance, is statted as a Flying Horse with a FlameThrower in its mouth" [000 §10.3 Monsters]. Its animal
+    parts name a dragon ("Animal Dragon Body", "Animal Dragon Wing")."""
+    d = rules.creatures.dragon if rules.creatures is not None else None
+    if d is None:
+        return None
+    parts = []
+    for i in creation.elements:
+        w = _words(model.elements[i].description or "")
+        if w[:1] == ["animal"] and set(d.words) & set(w[:4]):
+            parts.append((i, set(w)))
+    wings = [i for i, w in parts if w & set(d.wing_words)]
+    head = [i for i, w in parts if w & set(d.head_words)]
+    if not any("body" in w for _, w in parts):
+        return None  # a dragon's head and tail on a crocodile's body (6246's) make no dragon: its body does
+    return [i for i, _ in parts if i not in wings and i not in head], wings, head
 
 
 def is_steed(model, creation: Creation) -> str:
@@ -508,10 +531,12 @@ def horse_barding(model, creation: Creation) -> str:
     return "heavy" if any("head" in w and w & {"armour", "armor"} for w in worn) else "body"
 
 
-def horse_profile(creation: Creation, rules, steel: bool = False, barding: str | None = None) -> UnitProfile:
+def horse_profile(creation: Creation, rules, steel: bool = False, barding: str | None = None,
+                  wings: bool = False) -> UnitProfile:
     """The Horse: Size 2, SL ½, Move 10", Half Mind, free natural attack, 7 CP [000 ch.H], varieties and armour
     by annotation (``variety=steel|flying|gun``, ``barding=body|heavy``) or by what it wears (``barding``, from
-    ``horse_barding``). ``steel``: a one-piece bicycle or motorcycle, a Steel Horse unless annotated otherwise."""
+    ``horse_barding``). ``steel``: a one-piece bicycle or motorcycle, a Steel Horse unless annotated otherwise;
+    ``wings``: a dragon with its wings, a Flying Horse unless annotated otherwise [000 §10.3 Monsters]."""
     h = rules.creatures.horse
     src = creation.annotation_source or "annotation"
     p = UnitProfile(skill=h.mind_die, move_in=h.move_in, armor=h.armor,
@@ -519,7 +544,8 @@ def horse_profile(creation: Creation, rules, steel: bool = False, barding: str |
                     mind_reason=f"Half Mind ({h.half_mind}) {h.mind_die} [000 §10.1 Minds]", unit_inches=h.size)
     cost = h.cost
     why = [f"a Horse is {h.cost:g} CP {h.source}"]
-    variety = _split(creation.annotation.get("variety")) or (["steel"] if steel else [])
+    variety = _split(creation.annotation.get("variety")) or (["steel"] if steel else []) or \
+        (["flying"] if wings else [])
     key = "_".join(sorted(variety, key=lambda v: ("steel", "flying", "gun").index(v)
                           if v in ("steel", "flying", "gun") else 9))
     if variety:
@@ -536,6 +562,8 @@ def horse_profile(creation: Creation, rules, steel: bool = False, barding: str |
         why.append(f"{key.replace('_', ' ')} Horse +{add:g} CP {h.varieties['source']}")
         if "steel" in variety:
             p.armor, p.mind_cost, p.mind_reason = "1d10", 0.0, "a Steel Horse has no Mind [000 ch.H]"
+        if "flying" in variety:
+            p.flies = float(h.varieties["steel_flying" if "steel" in variety else "flying"])
     if barding is None:
         barding = (creation.annotation.get("barding") or "").lower()
     if barding:
@@ -767,13 +795,31 @@ def riders(model, creations: list[Creation], rules, graph=None) -> dict[int, tup
     return out
 
 
+def _yoked(model, graph, horse: list[int], cart: set[int]) -> bool:
+    """A piece of the ``cart`` is built onto the Horse's back by a connector (a yoke plate on its studs): above the
+    lower third of the piece of the Horse it joins (LDraw -Y is up; a horse's head stands higher than its back).
+    A Horse standing on a trailer's deck is its load, joined at its hooves."""
+    els = model.elements
+    for i in horse:
+        if i not in graph:
+            continue
+        low = float(els[i].bbox_max[1]) - (float(els[i].bbox_max[1]) - float(els[i].bbox_min[1])) / 3
+        for j in graph.neighbors(i):
+            if j in cart and graph.edges[i, j].get("kind") not in TOUCH_KINDS and \
+                    (float(els[j].bbox_min[1]) + float(els[j].bbox_max[1])) / 2 < low:
+                return True
+    return False
+
+
 HITCH_REACH_LDU = 4.0  # a Horse this close to a cart's hitching is harnessed to it
 
 
-def hauled(model, creations: list[Creation], rules) -> dict[int, list[int]]:
+def hauled(model, creations: list[Creation], rules, graph=None) -> dict[int, list[int]]:
     """Carts and chariots a Horse is harnessed to: vehicle index -> the indices of the Horses touching its
-    hitching (the shafts). "A properly harnessed Horse or team of Horses can haul a wheeled cart or chariot"
-    [000 ch.H The Horse]: the cart moves with its team, its wheels are no motor of its own."""
+    hitching (the shafts), or built onto it by a connector (a yoke plate on the team's backs, 6056's, not in
+    ../shared; ``graph``: the model's connections). "A properly harnessed Horse or team of Horses can haul a
+    wheeled cart or chariot" [000 ch.H The Horse]: the cart moves with its team, its wheels are no motor of its
+    own."""
     if rules.creatures is None:
         return {}
     horses = [k for k, c in enumerate(creations) if c.kind == "creature" and is_horse(model, c, rules)]
@@ -781,13 +827,17 @@ def hauled(model, creations: list[Creation], rules) -> dict[int, list[int]]:
         return {}
     out: dict[int, list[int]] = {}
     for k, c in enumerate(creations):
-        hitches = [i for i in c.elements if c.kind == "vehicle" and is_hitching(model.elements[i])]
-        if not hitches:
+        if c.kind != "vehicle":
             continue
-        lo, hi = element_boxes(model, hitches)
-        team = [h for h in horses if _gap(lo, hi, *element_boxes(model, creations[h].elements)) <= HITCH_REACH_LDU]
+        team = set()
+        hitches = [i for i in c.elements if is_hitching(model.elements[i])]
+        if hitches:
+            lo, hi = element_boxes(model, hitches)
+            team = {h for h in horses if _gap(lo, hi, *element_boxes(model, creations[h].elements)) <= HITCH_REACH_LDU}
+        if graph is not None:
+            team |= {h for h in horses if _yoked(model, graph, creations[h].elements, set(c.elements))}
         if team:
-            out[k] = team
+            out[k] = sorted(team)
     return out
 
 

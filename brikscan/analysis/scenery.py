@@ -9,7 +9,7 @@ import numpy as np
 
 from ..geometry.boxes import box_gaps, elements_box
 from ..geometry.units import LDU_PER_BRICK, LDU_PER_PLATE
-from .connectivity import JUDGED_KIND, add_resting, components_in
+from .connectivity import JUDGED_KIND, TOUCH_KINDS, add_resting, components_in
 from .creation import Creation
 from .details import _detail_part
 from .element_shape import _FLYING_TYPES, MESH_TOL_LDU, RESTING_GAP_LDU, _crew_place, _text_words, cockpits, nx
@@ -88,7 +88,11 @@ def _fitted(graph: nx.Graph, body: set[int], rest: set[int], taken: set[int], ex
                     group.add(v)
                     frontier.append(v)
         seen |= group
-        if len(group) <= GEAR_MAX and not {v for u in group for v in graph.neighbors(u)} - group - body:
+        # (a minifig that only touches it, no connector, holds nothing of it: the flame a dragon breathes over
+        # its driver's helmet is the dragon's, 6056's, not in ../shared)
+        if len(group) <= GEAR_MAX and not {v for u in group for v in graph.neighbors(u) if not (
+                graph.edges[u, v].get("kind") in TOUCH_KINDS and (classes[v].minifig_body or classes[v].accessory))
+                } - group - body:
             gear |= group
     return sorted(gear)
 

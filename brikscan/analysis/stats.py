@@ -374,6 +374,18 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
                       notes)
 
 
+def _breath_card(model, head: list[int], rules, ldu_per_inch: float, cache) -> WeaponCard:
+    """A dragon's breath: its face is the FlameThrower, Sized as its head measures ("the dragon's face is a Size 3\"
+    Flamethrower" [000 §8.3 FlameThrowers]; "a Flying Horse with a FlameThrower in its mouth" [000 §10.3])."""
+    d = rules.creatures.dragon
+    m = measure_size(model, head, ldu_per_inch, cache)
+    size = F.round_weapon_size(m.size_in, rules)
+    ws = F.weapon_stats(d.breath, size, rules)
+    return WeaponCard("breath", d.breath, sorted(head), size, m.size_in, ws.cost, ws.use, ws.range_in, ws.damage,
+                      f"its face breathes fire: a {d.breath} in its mouth {d.source}; Weapon Size {size:g} from its "
+                      f"head's longest dimension {m.size_in:.2f}\" [000 §8.1 Weapon Size]", ws.notes)
+
+
 def _hauled_props(props: list[PropulsionCard], team: tuple[list[str], float | None], size: int, rules,
                   warnings: list[str]) -> None:
     """A cart with Horses harnessed to it moves with its team: its wheels roll but buy no Move of their own
@@ -784,21 +796,32 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             move_in = _half_speed(props[0], rules, rules.minifig_weapons.items[armor_key].label, notes)
     elif special == "horse":
         barding = MR.horse_barding(model, creation)
-        profile = MR.horse_profile(creation, rules, steel=bool(steed), barding=barding)
+        dragon = MR.dragon_parts(model, creation, rules)
+        profile = MR.horse_profile(creation, rules, steel=bool(steed), barding=barding,
+                                   wings=bool(dragon and dragon[1]))
         warnings.extend(profile.warnings)
         armor = profile.armor or armor  # barding: 1d10, or Deflection [000 ch.H Horse Armor]
         stowed = [i for i in creation.elements if creation.roles[i].role == "weapon"]
-        weapons = []
+        weapons = [_breath_card(model, dragon[2], rules, ldu_per_inch, hulls)] if dragon and dragon[2] else []
+        if dragon:
+            flying = "Flying " if profile.flies is not None else ""
+            notes.append(f"a dragon is statted as a {flying}Horse with a FlameThrower in its mouth "
+                         f"{rules.creatures.dragon.source}")
         if stowed:  # a Horse cannot use equipment items [000 ch.H Horse Abilities]
             notes.append(f"{len(stowed)} weapon element(s) stowed on the Horse: free, a Horse cannot use "
                          "equipment [000 ch.H The Horse]")
-        try:
-            ps = F.propulsion_stats("ground", size, level, rules, profile.move_in, legs_or_treads=True)
-            props = [PropulsionCard("ground", creation.elements_with("propulsion"), ps.move_in, ps.cost,
-                                    f"a Horse moves {profile.move_in:g}\" {rules.creatures.horse.source}",
-                                    "ground", list(ps.warnings))]
-        except BrikscanError as exc:
-            props = [PropulsionCard("ground", [], profile.move_in, None, "a Horse", "ground", [exc.message])]
+        if profile.flies is not None:  # a Flying Horse flies its 10" for its variety's price [000 ch.H]
+            props = [PropulsionCard("flight", dragon[1] if dragon else [], profile.move_in, profile.flies,
+                                    f"a Flying Horse flies {profile.move_in:g}\" (+{profile.flies:g} CP) "
+                                    f"{rules.creatures.horse.varieties['source']}", "flying", [])]
+        else:
+            try:
+                ps = F.propulsion_stats("ground", size, level, rules, profile.move_in, legs_or_treads=True)
+                props = [PropulsionCard("ground", creation.elements_with("propulsion"), ps.move_in, ps.cost,
+                                        f"a Horse moves {profile.move_in:g}\" {rules.creatures.horse.source}",
+                                        "ground", list(ps.warnings))]
+            except BrikscanError as exc:
+                props = [PropulsionCard("ground", [], profile.move_in, None, "a Horse", "ground", [exc.message])]
         notes.extend(profile.notes)
         notes.append("the saddle is the Controls, not Size [000 ch.H The Horse]")
         skill, move_in = profile.skill, profile.move_in
@@ -1032,7 +1055,7 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
         carried.setdefault(mount, []).append(creations[fig].name)
     from . import minifig_rules as MR
 
-    teams = MR.hauled(model, creations, r)
+    teams = MR.hauled(model, creations, r, g)
     settle_towing(creations, carried, teams)
     by_k: dict[int, StatCard] = {}
     # the Horses' cards first: a cart harnessed to them moves with them [000 ch.H]

@@ -396,6 +396,15 @@ class HorseRules(Cited):
         return v
 
 
+class DragonRules(Cited):
+    """A moulded dragon: a Flying Horse (with its wings) with a FlameThrower in its mouth [000 §10.3 Monsters]."""
+
+    words: list[str]  # the animal part's name says dragon
+    wing_words: list[str]  # a part of it that is a wing: it flies
+    head_words: list[str]  # its head: the face that is the FlameThrower
+    breath: str  # the weapon type of its breath
+
+
 class VerminRules(Cited):
     size: int
     sl: float
@@ -444,6 +453,7 @@ class CreatureRules(Cited):
     minifig_arm_in: float
     horse: HorseRules
     vermin: VerminRules
+    dragon: DragonRules | None = None
     animals: AnimalRules | None = None
     spine: SpineRules | None = None
 
