@@ -4993,3 +4993,21 @@ def test_a_cart_yoked_to_a_horses_back_is_hauled(tmp_path):
     (rolls,) = card.propulsion
     assert (rolls.cost, rolls.move_in) == (0, horse.move_in) and "hauled by" in rolls.reason, rolls.reason
     assert "harnessed" in card.creation.kind_reason
+
+
+@needs_shared
+def test_wing_plates_on_a_helicopter_its_rotor_outspans_are_no_airfoils(tmp_path):
+    """6515's stunt helicopter (not in ../shared) has two Wing 3 x 4 plates under its cockpit, sticking out a
+    little: Forward Flight wings (12 CP) on a craft its rotor flies. A rotor lifting the craft and spanning wider
+    than all its wing parts flies it as a helicopter's does [000 §9.1 Flight]: the plates are stubs or hull, no
+    airfoils (75144's snowspeeder, whose small "rotor" airbrakes span less than its wings, keeps its wings)."""
+    turn, back = "0 0 -1 0 1 0 1 0 0", "0 0 1 0 1 0 -1 0 0"
+    rotor = [f"1 0 0 -56 0 {back} 3176.dat", f"1 7 0 -64 0 {ID} 2460.dat", f"1 0 0 -88 0 {turn} 2479.dat",
+             f"1 0 0 -96 90 {turn} 3460.dat", f"1 0 0 -96 -90 {turn} 3460.dat"]
+    wings = ["1 4 -60 -56 40 0 0 1 0 1 0 -1 0 0 4859.dat", "1 4 60 -56 40 0 0 -1 0 1 0 1 0 0 4859.dat"]
+    a = _analyse(_model(tmp_path, "rescue helicopter.ldr", BODY + rotor + wings))
+    heli = next(c for c in a.creations if c.kind == "vehicle")
+    stubs = [heli.roles[i] for i in heli.elements if a.model.elements[i].part == "4859.dat"]
+    assert len(stubs) == 2 and all(r.params.get("type") != "forward_flight" for r in stubs), [r.reason for r in stubs]
+    card = next(k for k in a.cards if k.creation is heli)
+    assert {p.type for p in card.propulsion} == {"flight"}, [p.type for p in card.propulsion]

@@ -14,7 +14,7 @@ from .details import _detail_part
 from .element_shape import MESH_TOL_LDU, _crew_place
 from .mounts import GROUND_TOL_LDU
 from .ground import rolls_on_wheels
-from .measure import element_boxes, measure_size
+from .measure import box_gap, element_boxes, measure_size
 from .naming import _split_words, _stem_words
 from .roles import PartClass, RoleDecision, structural_kind
 
@@ -129,13 +129,19 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     rover = rolls and not paired and not winged and not rotor
     flies = engines or winged or (crewed and (paired if rolls else sticks_out))
     fixed = fixed and not engines  # a ship with engines parked on a base plate still flies
+    # a helicopter's main rotor spanning wider than its wing parts flies it: they are stubs or its hull's plates,
+    # no airfoils [000 §9.1 Flight] (6515's Wing 3 x 4 plates under its cockpit, not in ../shared; 75144's
+    # snowspeeder's small "rotor" airbrakes span less than its wings, which stay airfoils)
+    hover = _main_rotor(model, roles, wings)
     for i in wings:
-        if fixed or out[i] < AIRFOIL_OUT or not flies or rover:
+        if fixed or out[i] < AIRFOIL_OUT or not flies or rover or hover:
             why = "the build is fixed onto a base plate: it cannot take off;" if fixed else \
                 f"built into the body ({out[i]:.0%} of it outside):" if out[i] < AIRFOIL_OUT else \
                 "nothing could fly it (no engine, no one aboard, no cockpit, seat or controls, no flyer's name):" \
-                if not flies else "the build stands on its wheels with no pair of wings reaching out past its " \
-                                  "sides: a panel, no airfoil;"
+                if not flies else "the build flies on a rotor spanning wider than its wings: a stub or a hull " \
+                                  "plate, no airfoil;" if hover else \
+                "the build stands on its wheels with no pair of wings reaching out past its sides: a panel, no " \
+                "airfoil;"
             del roles[i]  # decided by the topology: Structure where it is built in
             classes[i] = PartClass("structural", f"{classes[i].reason}, but {why} Structure, not a wing [000 §7.1]",
                                    word="plate")
@@ -183,6 +189,25 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
             roles[i] = RoleDecision("propulsion", f"{c.reason}; a flat part sticking out of the body of a flyer "
                                                   f"({share:.0%} outside it): a wing, Forward Flight [000 §9.1]",
                                     "geometry", {"type": "forward_flight"})
+
+
+def _main_rotor(model, roles: dict[int, RoleDecision], wings: list[int]) -> bool:
+    """One rotor that lifts the craft (Flight on a rotor or propeller part, judged to spin level on top), with the
+    plates lengthening its blades, spans at least as wide as all its wing parts together, across the craft's
+    widest level way: the rotor flies it, as a helicopter's does."""
+    if not wings:
+        return False
+    els = model.elements
+    flight = [i for i, r in roles.items() if r.role == "propulsion" and r.params.get("type") == "flight"]
+    rotors = [i for i in flight if {"rotor", "propeller"} & set((els[i].description or "").lower().split())]
+    wlo, whi = element_boxes(model, wings)
+    reach = max(float(whi[:, k].max() - wlo[:, k].min()) for k in (0, 2))
+    for r in rotors:  # the rotor with the blades touching it
+        own = [r] + [i for i in flight if i not in rotors and box_gap(els[i], els[r]) <= MESH_TOL_LDU]
+        lo, hi = element_boxes(model, own)
+        if max(float(hi[:, k].max() - lo[:, k].min()) for k in (0, 2)) >= reach:
+            return True
+    return False
 
 
 WING_MIN_STUDS = 3  # a flat part of fewer studs (a 1 x 1, a 1 x 2) is a strut, a jumper or a trim, no airfoil
