@@ -3774,6 +3774,15 @@ def test_a_trailer_is_towed_a_car_with_a_steering_wheel_drives(tmp_path):
     assert "no drive of its own" not in sled.creation.kind_reason
     # settled by the analysis before any card is costed (the card reads it, it never rewrites the kind)
     assert not sled.creation.towed
+    # the same on train wheels is a railway coach: on rails no one aboard steers it, those seated in it are its
+    # passengers (7815's coach, not in ../shared, kept a 10" Move for them)
+    rails = [f"1 0 0 14 {z} {ID} 4180c02.dat" for z in (-40, 40)]
+    coach = [ln for ln in lines if ln not in wheels]
+    coach[coach.index(BODY[-1]) + 1:coach.index(BODY[-1]) + 1] = rails
+    coach = next(k for k in _analyse(_model(tmp_path, "coach.mpd", coach)).cards if k.creation.kind == "vehicle")
+    (rolls,) = coach.propulsion
+    assert coach.riders and (rolls.cost, rolls.move_in) == (0, 0), (coach.riders, rolls.reason)
+    assert "passengers" in coach.creation.kind_reason, coach.creation.kind_reason
 
 
 @needs_shared

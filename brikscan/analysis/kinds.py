@@ -366,6 +366,13 @@ def towed_reason(model, idx, roles, classes) -> str:
            "wheels buy no Move of its own [000 §9.4 Controls]"
 
 
+def on_rails(model, idx, roles) -> bool:
+    """Every wheel it rolls on is a train's (the part is named for train wheels): it runs on rails, where no one
+    aboard steers it."""
+    wheels = [i for i in idx if roles[i].role == "propulsion" and (roles[i].params or {}).get("type") == "ground"]
+    return bool(wheels) and all("train" in _words_of(model.elements[i]) for i in wheels)
+
+
 LOOSE_GEAR_MAX = 4  # a wheel with its tyre, a pair of skis: a spare part, no vehicle, when nothing else is there
 LOOSE_STRUCTURE_MAX = 2  # a Structure of one or two pieces (a pair of round bricks on an axle) is no building
 

@@ -20,6 +20,7 @@ from .connectivity import build_graph, components_in, connections_only
 from .creation import Creation
 from .creations import find_creations
 from .element_shape import brick_count
+from .kinds import on_rails
 from .measure import import_box_library, measure_size
 from .roles import RoleDecision, describe, words
 from .store import code_stamp
@@ -408,12 +409,13 @@ def _rolls(creation: Creation) -> bool:
                for i in creation.elements_with("propulsion"))
 
 
-def settle_towing(creations: list[Creation], riders: dict[int, list[str]], teams: dict[int, list[int]]) -> None:
+def settle_towing(model, creations: list[Creation], riders: dict[int, list[str]], teams: dict[int, list[int]]
+                  ) -> None:
     """Which wheeled creations roll only where they are hauled or towed, decided before any card is costed, so
     the cards read it: a cart with Horses harnessed to it moves with its team [000 ch.H The Horse]; a trailer or
     a wagon (``Creation.towed``) stays one unless a minifig is seated on it, its driver at its Control Area
     ("a Vehicle that lacks specific Control elements should still at least have a specified Control Area"
-    [000 §9.4 Controls])."""
+    [000 §9.4 Controls]); on rails, where no one aboard steers, those seated in a coach are its passengers."""
     for k, c in enumerate(creations):
         if k in teams:
             c.towed = ""  # (its team's Move, not none)
@@ -421,6 +423,10 @@ def settle_towing(creations: list[Creation], riders: dict[int, list[str]], teams
                 who = ", ".join(repr(creations[h].name) for h in teams[k])
                 c.kind_reason = f"a wheeled cart harnessed to {who}: it moves with its team, a Vehicle with no " \
                                 "motor of its own [000 ch.H The Horse]"
+        elif c.towed and c.kind == "vehicle" and riders.get(k) and on_rails(model, c.elements, c.roles):
+            who = ", ".join(repr(n) for n in riders[k])
+            c.towed += f"; on rails, those seated in it ({who}) are passengers, not its driver"
+            c.kind_reason = f"a Vehicle with no drive of its own: {c.towed}"
         elif c.towed and (c.kind != "vehicle" or riders.get(k)):
             c.towed = ""
         elif c.towed:
@@ -1056,7 +1062,7 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
     from . import minifig_rules as MR
 
     teams = MR.hauled(model, creations, r, g)
-    settle_towing(creations, carried, teams)
+    settle_towing(model, creations, carried, teams)
     by_k: dict[int, StatCard] = {}
     # the Horses' cards first: a cart harnessed to them moves with them [000 ch.H]
     for k, c in steps(sorted(enumerate(creations), key=lambda kc: kc[0] in teams), "stat cards", progress=cb):
