@@ -422,13 +422,22 @@ def is_horse(model, creation: Creation, rules) -> str:
         if w[:1] == ["animal"] and words & set(w[:4]):
             return d.strip("~ ")
     dragon = dragon_parts(model, creation, rules)
-    return (model.elements[dragon[0][0]].description or "").strip("~ ") if dragon else ""
+    return (model.elements[dragon.body[0]].description or "").strip("~ ") if dragon else ""
 
 
-def dragon_parts(model, creation: Creation, rules) -> tuple[list[int], list[int], list[int]] | None:
-    """A moulded dragon's (body, wings, head) elements, or None when the Creature is none: "a dragon, for
-    instance, is statted as a Flying Horse with a FlameThrower in its mouth" [000 §10.3 Monsters]. Its animal
-    parts name a dragon ("Animal Dragon Body", "Animal Dragon Wing")."""
+@dataclass(frozen=True)
+class DragonParts:
+    """A moulded dragon's animal elements: its body (and limbs, tail), its wings, its head."""
+
+    body: list[int]
+    wings: list[int]
+    head: list[int]
+
+
+def dragon_parts(model, creation: Creation, rules) -> DragonParts | None:
+    """A moulded dragon's elements, or None when the Creature is none: "a dragon, for instance, is statted as a
+    Flying Horse with a FlameThrower in its mouth" [000 §10.3 Monsters]. Its animal parts name a dragon ("Animal
+    Dragon Body", "Animal Dragon Wing")."""
     d = rules.creatures.dragon if rules.creatures is not None else None
     if d is None:
         return None
@@ -441,7 +450,7 @@ def dragon_parts(model, creation: Creation, rules) -> tuple[list[int], list[int]
     head = [i for i, w in parts if w & set(d.head_words)]
     if not any("body" in w for _, w in parts):
         return None  # a dragon's head and tail on a crocodile's body (6246's) make no dragon: its body does
-    return [i for i, _ in parts if i not in wings and i not in head], wings, head
+    return DragonParts([i for i, _ in parts if i not in wings and i not in head], wings, head)
 
 
 def is_steed(model, creation: Creation) -> str:

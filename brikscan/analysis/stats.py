@@ -804,20 +804,20 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         barding = MR.horse_barding(model, creation)
         dragon = MR.dragon_parts(model, creation, rules)
         profile = MR.horse_profile(creation, rules, steel=bool(steed), barding=barding,
-                                   wings=bool(dragon and dragon[1]))
+                                   wings=bool(dragon and dragon.wings))
         warnings.extend(profile.warnings)
         armor = profile.armor or armor  # barding: 1d10, or Deflection [000 ch.H Horse Armor]
         stowed = [i for i in creation.elements if creation.roles[i].role == "weapon"]
-        weapons = [_breath_card(model, dragon[2], rules, ldu_per_inch, hulls)] if dragon and dragon[2] else []
+        weapons = [_breath_card(model, dragon.head, rules, ldu_per_inch, hulls)] if dragon and dragon.head else []
         if dragon:
-            flying = "Flying " if profile.flies is not None else ""
-            notes.append(f"a dragon is statted as a {flying}Horse with a FlameThrower in its mouth "
+            variety = "Flying " if profile.flies is not None else ""
+            notes.append(f"a dragon is statted as a {variety}Horse with a FlameThrower in its mouth "
                          f"{rules.creatures.dragon.source}")
         if stowed:  # a Horse cannot use equipment items [000 ch.H Horse Abilities]
             notes.append(f"{len(stowed)} weapon element(s) stowed on the Horse: free, a Horse cannot use "
                          "equipment [000 ch.H The Horse]")
         if profile.flies is not None:  # a Flying Horse flies its 10" for its variety's price [000 ch.H]
-            props = [PropulsionCard("flight", dragon[1] if dragon else [], profile.move_in, profile.flies,
+            props = [PropulsionCard("flight", dragon.wings if dragon else [], profile.move_in, profile.flies,
                                     f"a Flying Horse flies {profile.move_in:g}\" (+{profile.flies:g} CP) "
                                     f"{rules.creatures.horse.varieties['source']}", "flying", [])]
         else:
