@@ -29,7 +29,7 @@ from .element_shape import (HELM_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAP
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
                       _engine_pods, _fan_jets, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
 from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, axle_wheels, belt_wheels, _carriages, _ground_contact, hover_pads,
-                     lifting_rotors, spinning_blades)
+                     rotor_flies, spinning_blades)
 from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
 from .interior import PendingEnclosure
 from .joining import _docked, _join_resting, _one_build
@@ -325,8 +325,8 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     if flyer and not any(r.role == "propulsion" and r.params.get("type") in ("flight", "forward_flight")
                          for r in roles.values()) and len(rolling) >= MIN_STANDING_WHEELS:
         flyer = False  # jets on a build that stands on its wheels: a rover's boosters, Thrusters [000 §9.3]
-    # (a craft a rotor lifts, with no wing parts: a winged craft's rotor parts, 75144's airbrakes, fly no helicopter)
-    rotorcraft = bool(lifting_rotors(classes, roles)) and not any(classes[i].word == "wing" for i in idx)
+    # (a craft a rotor flies: a winged craft's rotor parts, 75144's airbrakes, fly no helicopter)
+    rotorcraft = rotor_flies(model, classes, roles, [i for i in idx if classes[i].word == "wing"])
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer, rotorcraft)
     _engine_pods(model, idx, roles, flyer)
     _fan_jets(model, idx, roles, flyer)

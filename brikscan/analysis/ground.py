@@ -10,7 +10,7 @@ from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAP
                             _own_points, _text_words, _words_of, nx)
 from .connectivity import reach_within
 from .guns import _line_in_boxes
-from .measure import element_boxes
+from .measure import box_gap, element_boxes
 from .mounts import GROUND_TOL_LDU, STRUT_NEAR_LDU, is_detail_sized, is_open
 from .roles import RoleDecision, describe
 
@@ -525,6 +525,27 @@ def lifting_rotors(classes, roles: dict[int, RoleDecision]) -> list[int]:
     its Flight [000 §9.1 Flight: helicopter blades]."""
     return [i for i, r in roles.items() if r.role == "propulsion" and r.params.get("type") == "flight" and
             classes[i].word in ("rotor", "propeller")]
+
+
+def rotor_flies(model, classes, roles: dict[int, RoleDecision], wings: list[int]) -> bool:
+    """A rotor flies this craft, as a helicopter's does [000 §9.1 Flight: helicopter blades]: it has a lifting
+    rotor (``lifting_rotors``), and with its blades (the Flight parts touching it) one spans at least as wide as
+    all the craft's ``wings`` (wing parts) together, across its widest level way. With no wing parts any lifting
+    rotor flies it. The one answer the wing rules (its wing parts are stubs, no airfoils) and the engine rules (no
+    nozzle Thrusters on a rotorcraft) ask."""
+    rotors = lifting_rotors(classes, roles)
+    if not rotors or not wings:
+        return bool(rotors)
+    els = model.elements
+    flight = [i for i, r in roles.items() if r.role == "propulsion" and r.params.get("type") == "flight"]
+    wlo, whi = element_boxes(model, wings)
+    reach = max(float(whi[:, k].max() - wlo[:, k].min()) for k in (0, 2))
+    for r in rotors:  # the rotor with the blades touching it
+        own = [r] + [i for i in flight if i not in rotors and box_gap(els[i], els[r]) <= MESH_TOL_LDU]
+        lo, hi = element_boxes(model, own)
+        if max(float(hi[:, k].max() - lo[:, k].min()) for k in (0, 2)) >= reach:
+            return True
+    return False
 
 
 def _turbines(classes, roles: dict[int, RoleDecision]) -> None:

@@ -10,6 +10,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import BrikscanError, Diagnostic, UsageError
 from ..geometry.units import SCALES, ldu_per_inch as _ldu_per_inch
@@ -26,6 +27,9 @@ from .roles import RoleDecision, describe, words
 from .store import code_stamp
 
 code_stamp()  # pinned now, with the code this process imports (see its docstring)
+
+if TYPE_CHECKING:
+    import numpy as np
 
 nx = lazy("networkx")  # imported on first use: a cached analysis needs none of it
 _tables = lazy("brikscan.rules.tables")  # the pydantic rule tables: a cached analysis needs none of them
@@ -188,7 +192,7 @@ class Analysis:
     def rules_table(self):
         return _tables.load_rules(self.rules)
 
-    def creation_index(self) -> "np.ndarray":
+    def creation_index(self) -> np.ndarray:
         """(E,) index into ``creations`` of every element (-1: in none, e.g. a missing part)."""
         import numpy as np
 
@@ -347,7 +351,7 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
     if not wtype:
         wtype = "gun"
         notes = "type not given: assumed a Gun (annotate type=…)"
-    m = measure_size(model, idx, ldu_per_inch, cache)
+    auto, measured, auto_note = _measured_weapon_size(model, idx, rules, ldu_per_inch, cache, "its")
     if "size" in params:
         size = float(params["size"])
         size_note = f"Weapon Size {size:g} annotated"
@@ -356,8 +360,7 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
         size_note = f"XSize {size:g} = bricks in it (plates a third, axles and pins none) [000 §8.1 Explosive " \
                     "Size]"
     else:
-        size = F.round_weapon_size(m.size_in, rules)
-        size_note = f"Weapon Size {size:g} from its longest dimension {m.size_in:.2f}\" [000 §8.1 Weapon Size]"
+        size, size_note = auto, auto_note
         longest = rules.minifig.hand_weapon_max_size
         if creation.kind == "minifig" and size > longest:
             size = float(longest)  # hand-held weapons are Short (1") or Long (2") [000 §8.1 Hand-Held Weapons]
@@ -371,20 +374,28 @@ def _weapon_card(model, creation: Creation, idx: list[int], k: int, rules, ldu_p
     except BrikscanError as exc:
         cost, use, rng, dmg = None, None, None, ""
         notes = "; ".join(x for x in (notes, exc.message) if x)
-    return WeaponCard(name, wtype, sorted(idx), size, m.size_in, cost, use, rng, dmg, f"{reason}; {size_note}",
+    return WeaponCard(name, wtype, sorted(idx), size, measured, cost, use, rng, dmg, f"{reason}; {size_note}",
                       notes)
+
+
+def _measured_weapon_size(model, idx: list[int], rules, ldu_per_inch: float, cache, whose: str
+                          ) -> tuple[float, float, str]:
+    """A weapon's Size from its longest dimension, rounded [000 §8.1 Weapon Size]: (Size, the measured inches, the
+    card's note); ``whose`` names what was measured ("its", "its head's")."""
+    m = measure_size(model, idx, ldu_per_inch, cache)
+    size = F.round_weapon_size(m.size_in, rules)
+    return size, m.size_in, f"Weapon Size {size:g} from {whose} longest dimension {m.size_in:.2f}\" " \
+                            "[000 §8.1 Weapon Size]"
 
 
 def _breath_card(model, head: list[int], rules, ldu_per_inch: float, cache) -> WeaponCard:
     """A dragon's breath: its face is the FlameThrower, Sized as its head measures ("the dragon's face is a Size 3\"
     Flamethrower" [000 §8.3 FlameThrowers]; "a Flying Horse with a FlameThrower in its mouth" [000 §10.3])."""
     d = rules.creatures.dragon
-    m = measure_size(model, head, ldu_per_inch, cache)
-    size = F.round_weapon_size(m.size_in, rules)
+    size, measured, size_note = _measured_weapon_size(model, head, rules, ldu_per_inch, cache, "its head's")
     ws = F.weapon_stats(d.breath, size, rules)
-    return WeaponCard("breath", d.breath, sorted(head), size, m.size_in, ws.cost, ws.use, ws.range_in, ws.damage,
-                      f"its face breathes fire: a {d.breath} in its mouth {d.source}; Weapon Size {size:g} from its "
-                      f"head's longest dimension {m.size_in:.2f}\" [000 §8.1 Weapon Size]", ws.notes)
+    return WeaponCard("breath", d.breath, sorted(head), size, measured, ws.cost, ws.use, ws.range_in, ws.damage,
+                      f"its face breathes fire: a {d.breath} in its mouth {d.source}; {size_note}", ws.notes)
 
 
 def _hauled_props(props: list[PropulsionCard], team: tuple[list[str], float | None], size: int, rules,

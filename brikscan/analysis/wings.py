@@ -13,8 +13,8 @@ from .annotations import file_stem, letter_wing
 from .details import _detail_part
 from .element_shape import MESH_TOL_LDU, _crew_place
 from .mounts import GROUND_TOL_LDU
-from .ground import lifting_rotors, rolls_on_wheels
-from .measure import box_gap, element_boxes, measure_size
+from .ground import rolls_on_wheels, rotor_flies
+from .measure import element_boxes, measure_size
 from .naming import _split_words, _stem_words
 from .roles import PartClass, RoleDecision, structural_kind
 
@@ -132,7 +132,7 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
     # a helicopter's main rotor spanning wider than its wing parts flies it: they are stubs or its hull's plates,
     # no airfoils [000 §9.1 Flight] (6515's Wing 3 x 4 plates under its cockpit, not in ../shared; 75144's
     # snowspeeder's small "rotor" airbrakes span less than its wings, which stay airfoils)
-    hover = _main_rotor(model, classes, roles, wings)
+    hover = bool(wings) and rotor_flies(model, classes, roles, wings)
     for i in wings:
         if fixed or out[i] < AIRFOIL_OUT or not flies or rover or hover:
             why = "the build is fixed onto a base plate: it cannot take off;" if fixed else \
@@ -189,25 +189,6 @@ def _airfoils(model, idx: list[int], classes, roles: dict[int, RoleDecision], bo
             roles[i] = RoleDecision("propulsion", f"{c.reason}; a flat part sticking out of the body of a flyer "
                                                   f"({share:.0%} outside it): a wing, Forward Flight [000 §9.1]",
                                     "geometry", {"type": "forward_flight"})
-
-
-def _main_rotor(model, classes, roles: dict[int, RoleDecision], wings: list[int]) -> bool:
-    """One rotor that lifts the craft (Flight on a rotor or propeller part, judged to spin level on top), with the
-    plates lengthening its blades, spans at least as wide as all its wing parts together, across the craft's
-    widest level way: the rotor flies it, as a helicopter's does."""
-    if not wings:
-        return False
-    els = model.elements
-    flight = [i for i, r in roles.items() if r.role == "propulsion" and r.params.get("type") == "flight"]
-    rotors = lifting_rotors(classes, roles)
-    wlo, whi = element_boxes(model, wings)
-    reach = max(float(whi[:, k].max() - wlo[:, k].min()) for k in (0, 2))
-    for r in rotors:  # the rotor with the blades touching it
-        own = [r] + [i for i in flight if i not in rotors and box_gap(els[i], els[r]) <= MESH_TOL_LDU]
-        lo, hi = element_boxes(model, own)
-        if max(float(hi[:, k].max() - lo[:, k].min()) for k in (0, 2)) >= reach:
-            return True
-    return False
 
 
 WING_MIN_STUDS = 3  # a flat part of fewer studs (a 1 x 1, a 1 x 2) is a strut, a jumper or a trim, no airfoil
