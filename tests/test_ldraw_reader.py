@@ -178,6 +178,22 @@ def test_missing_parts_are_reported_and_the_rest_loads(lib, tmp_path):
     assert any("nothere.dat" in str(d) and ":2:" in str(d) for d in m.diagnostics)
 
 
+def test_a_missing_print_or_variant_is_drawn_as_its_part_number(lib, tmp_path):
+    """A part named as a print or a mould variant the library lacks (``3005bp01``) is drawn and judged as the part
+    number it is one of (``3005``), with a warning at its line; ``stand_ins=False`` reads only what is named."""
+    write(lib / "parts" / "3005.dat", PART.replace("tb.dat", "3005.dat"))
+    text = "1 4 0 0 0 1 0 0 0 1 0 0 0 1 3005.dat\n1 4 40 0 0 1 0 0 0 1 0 0 0 1 3005bp01.dat\n"
+    m = brikscan.load(write(tmp_path / "m.ldr", text), lib, cache=False)
+    e = m.elements[1]
+    assert m.missing_parts == [] and not e.missing and e.description == "Test Brick 1 x 1"
+    assert m.parts["3005bp01.dat"].stand_in == "3005.dat" and m.parts["3005bp01.dat"].source == "stand-in"
+    assert m.mesh.n_triangles == 2 * m.parts["3005.dat"].triangles
+    assert any("drawn and judged as '3005.dat'" in str(d) and "m.ldr:2:" in str(d) for d in m.diagnostics)
+    plain = brikscan.load(tmp_path / "m.ldr", lib, cache=False, stand_ins=False)
+    assert plain.missing_parts == ["3005bp01.dat"] and plain.elements[1].missing
+    assert plain.mesh.n_triangles == m.parts["3005.dat"].triangles
+
+
 def test_crlf_bom_and_malformed_lines(lib, tmp_path):
     text = "\ufeff0 Model\r\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 tb.dat\r\n1 4 zero 0 0 1 0 0 0 1 0 0 0 1 tb.dat\r\n" \
            "3 4 nan 0 0 1 0 0 0 0 1\r\n1 4 1e30 0 0 1 0 0 0 1 0 0 0 1 tb.dat\r\n"

