@@ -182,12 +182,12 @@ def test_base_plates_and_things_lying_on_them_are_scenery(tmp_path):
     assert house.kind == "building" and house is not base
 
 
-def _official(name: str):
+def _official(name: str, **kw):
     from conftest import MODELS_DIR
 
     from brikscan import load
 
-    return _analyse(load(MODELS_DIR / name, LIBRARY_ZIP))
+    return _analyse(load(MODELS_DIR / name, LIBRARY_ZIP), **kw)
 
 
 def _holding(a, submodel: str) -> set[str]:
@@ -1224,8 +1224,8 @@ def test_a_rover_standing_on_its_wheels_with_jet_boosters_does_not_fly():
     assert "forward_flight" not in kinds and not rover.flying and rover.power == rover.size * 2
     panels = [r for r in rover.creation.roles.values() if "stands on its wheels: a panel, not a wing" in r.reason]
     assert panels and all(r.role != "propulsion" for r in panels)  # the player reads why they are no wings
-    a = _official("928-1 - Galaxy Explorer.mpd")  # plain-plate wings, landing struts, no wheels
-    ship = max(a.cards, key=lambda k: len(k.creation.elements))
+    a = _official("928-1 - Galaxy Explorer.mpd", space=False)  # plain-plate wings, landing struts, no wheels
+    ship = max(a.cards, key=lambda k: len(k.creation.elements))  # (flown in air: a Space set's are spacecraft)
     assert ship.flying
 
 
@@ -5020,3 +5020,130 @@ def test_wing_plates_on_a_helicopter_its_rotor_outspans_are_no_airfoils(tmp_path
     assert len(stubs) == 2 and all(r.params.get("type") != "forward_flight" for r in stubs), [r.reason for r in stubs]
     card = next(k for k in a.cards if k.creation is heli)
     assert {p.type for p in card.propulsion} == {"flight"}, [p.type for p in card.propulsion]
+
+
+@needs_shared
+def test_a_missing_part_between_two_builds_is_named_on_the_one_it_may_have_held(tmp_path):
+    """A part the library lacks joins nothing (no shape, no connectors): the builds it held come apart. The
+    analysis does not guess a join; it warns, at the part's line, on the smaller build within reach of it (6907's
+    jet pods), and says nothing of a missing part far from any second build."""
+    big = BODY + [f"1 4 0 -72 {z} {ID} 3001.dat" for z in (-60, -20, 20, 60)]  # 11 bricks
+    pod = [line.replace(f" {z} {ID}", f" {z + 260} {ID}") for line in BODY for z in (-60, -40, -20, 0, 20, 40, 60)
+           if f" {z} {ID}" in line]  # 7 bricks, 100 LDU beyond it
+    a = _analyse(_model(tmp_path, "pods.ldr", big + pod + [f"1 4 0 -24 130 {ID} 9999999.dat"]))
+    small, large = sorted((c for c in a.creations if c.kind not in ("minifig", "scenery")),
+                          key=lambda c: len(c.elements))
+    held = [d for d in a.diagnostics if "may have held" in d.message]
+    assert len(held) == 1 and held[0].line == 21 and held[0].file.endswith("pods.ldr")
+    assert f"held {small.name!r} (7 elements, 50 LDU" in held[0].message and f"to {large.name!r}" in held[0].message
+    far = _analyse(_model(tmp_path, "far.ldr", big + pod + [f"1 4 600 -24 130 {ID} 9999999.dat"]))
+    assert not [d for d in far.diagnostics if "may have held" in d.message]
+
+
+@needs_shared
+def test_a_baseplate_named_by_a_variant_the_library_lacks_is_its_part_number(tmp_path):
+    """Studio and older files name variants the library never got (GHOSTBUSTERS HQ's ``3857h``): drawn and judged
+    as the part number (a 32 x 32 baseplate), its studs hold the build standing on it, and it is the scenery."""
+    from brikscan.ldraw.library import Library
+
+    assert Library.open(LIBRARY_ZIP).find("3811z.dat") is None
+    a = _analyse(_model(tmp_path, "town.ldr", [f"1 2 0 0 0 {ID} 3811z.dat"] + BODY))
+    assert a.model.missing_parts == [] and a.model.parts["3811z.dat"].stand_in == "3811.dat"
+    plate, r = _role(a, "3811z.dat")
+    assert plate.kind == "scenery" and "Baseplate" in a.model.elements[0].description
+    edge = a.graph.edges[0, 1] if a.graph.has_edge(0, 1) else {}
+    assert edge.get("source") == "bricknet", edge  # its studs in the brick's tubes, as the real part's
+
+
+@needs_shared
+def test_a_space_theme_makes_its_flyers_spacecraft_unless_told_otherwise(tmp_path):
+    """[000 §8.1 Power Limits]: only creations flying in the air have Power halved, "rather than in space or with
+    antigravity". A model filed under a Space theme (``0 !THEME Space / …``) has spacecraft: full Power, with the
+    reason on the card; ``--air`` (space=False) or ``space=no`` flies them in air; another theme changes nothing."""
+    jet = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+
+    def card(theme: str, extra: list[str] = (), **kw):
+        head = ["0 FILE jet.ldr", "0 jet", "0 Name: jet.ldr", *([f"0 !THEME {theme}"] if theme else []), *extra]
+        (c,) = _analyse(_model(tmp_path, "jet.ldr", head + jet), **kw).cards
+        return c
+
+    spaced = card("Space / Blacktron I")
+    assert spaced.space and not spaced.flying and spaced.power == 2 * spaced.size
+    assert "!THEME is 'Space / Blacktron I'" in spaced.space_reason
+    aired = card("Space / Blacktron I", space=False)
+    assert not aired.space and aired.flying and aired.power == aired.size
+    noted = card("Space / Blacktron I", ["0 !BRIKSCAN CREATION space=no"])
+    assert not noted.space and noted.flying and "annotated space=no" in noted.space_reason
+    town = card("Town / Airport")
+    assert not town.space and town.flying and town.power == town.size
+
+
+@needs_shared
+def test_a_rotor_built_in_as_a_plate_makes_no_vehicle_of_a_building_block(tmp_path):
+    """Blocks of one submodel standing on one base plate are one building [000 §7.1 Structure]; a vehicle among
+    them stays apart. A rotor part that cannot lift (a plate built on its blades, as GHOSTBUSTERS HQ's office
+    desk has) marks no vehicle: the desk is a block of the building."""
+    rot = "0 0 1 0 1 0 -1 0 0"  # the rotor's blades along Z, under the 2 x 6 plate
+    desk = [f"1 72 200 -8 0 {rot} 32124.dat", f"1 4 200 -32 -30 {ID} 3005.dat", f"1 4 200 -32 30 {ID} 3005.dat",
+            f"1 4 200 -40 0 {rot} 3795.dat"]  # legs on its blades, the desk top on them
+    a = _analyse(_model(tmp_path, "office.mpd", ["0 FILE office.mpd", "0 office", "0 Name: office.mpd",
+                                                  f"1 2 0 0 0 {ID} 3811.dat", f"1 16 0 0 0 {ID} floor.ldr",
+                                                  "0 NOFILE", "0 FILE floor.ldr", "0 floor", "0 Name: floor.ldr"]
+                        + BODY + desk + ["0 NOFILE"]))
+    built = [c for c in a.creations if c.kind not in ("scenery", "minifig")]
+    assert len(built) == 1, [(c.name, c.kind, c.elements) for c in built]
+    (c,) = built
+    assert c.kind == "building" and "blocks of one submodel" in c.kind_reason
+    _, rotor = _role(a, "32124.dat")
+    assert rotor.role != "propulsion"
+
+
+@needs_shared
+def test_a_bar_holding_a_standing_antenna_is_its_holder_not_a_gun(tmp_path):
+    """On a flyer a rod lying level and sticking out is a gun barrel [000 §8.2]; a round brick with a bar and a
+    clip whose clip holds an antenna standing up is the antenna's holder (6954's tail aerials, not in ../shared):
+    decoration with it [000 §7.1]. The same bar with no antenna stays a barrel."""
+    jet = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat"]
+    holder = f"1 0 -30 -64 -50 {ID} 4735.dat"  # its bar out past the nose, level
+    bare = _analyse(_model(tmp_path, "bare.ldr", jet + [holder]))
+    assert _role(bare, "4735.dat")[1].role == "weapon"
+    a = _analyse(_model(tmp_path, "aerial.ldr", jet + [holder, f"1 4 -30 -24 -90 {ID} 3957a.dat"]))
+    c, r = _role(a, "4735.dat")
+    assert r.role != "weapon" and not next(k for k in a.cards if k.creation is c).weapons, r.reason
+
+
+@needs_shared
+def test_a_jet_engine_in_a_submodel_named_laser_stays_a_thruster(tmp_path):
+    """A submodel's name says what it is as a whole ("wing 1 - laser.ldr": a gun) [issue 8]; a jet engine part in
+    it is still its wing's Thruster [000 §9.3], as a wing's cannon is a cannon: the gun is the rest (6986's wing
+    guns, not in ../shared, had their jet engines as pieces of the gun)."""
+    lines = ["0 FILE jet.mpd", "0 jet", "0 Name: jet.mpd", *BODY, f"1 7 60 0 0 {ID} 3933.dat",
+             f"1 16 -60 -24 0 {ID} laser.ldr", "0 NOFILE",
+             "0 FILE laser.ldr", "0 laser", "0 Name: laser.ldr", f"1 4 0 0 0 {ID} 3023.dat",
+             f"1 0 0 -8 -30 {ID} 3475b.dat", "0 NOFILE"]
+    a = _analyse(_model(tmp_path, "jet.mpd", lines))
+    _, jet = _role(a, "3475b.dat")
+    _, plate = _role(a, "3023.dat")
+    assert jet.role == "propulsion" and jet.params["type"] == "thrust", jet.reason
+    assert plate.role == "weapon" and "laser" in plate.reason
+
+
+@needs_shared
+def test_a_dish_with_an_antenna_through_it_is_a_probe_not_an_exhaust(tmp_path):
+    """6986's nose probes (not in ../shared): a 2 x 2 dish on its side, on a round brick, an antenna through it
+    with a cone and a round 1 x 1 plate on its end. A rod on the dish's axis makes it no exhaust, whichever piece
+    on the axis is met first [000 §9.3]; the cone is the antenna's tip: a round plate no wider than the cone on its
+    point is no engine casing."""
+    from brikscan.analysis.connectivity import build_graph
+    from brikscan.analysis.element_shape import _local_y
+    from brikscan.analysis.engines import _caps_engine, _rod_tip
+
+    turn = "1 0 0 0 0 1 0 -1 0"  # lying on their side, along -Z
+    m = _model(tmp_path, "probe.ldr", [f"1 0 0 0 24 {turn} 3062b.dat", f"1 71 0 0 0 {turn} 4740.dat",
+                                       f"1 0 0 0 -84 {turn} 3957a.dat", f"1 36 0 0 -92 {turn} 4589.dat",
+                                       f"1 36 0 0 -116 {turn} 6141.dat"])
+    g = build_graph(m)
+    assert g.has_edge(0, 1) and g.has_edge(1, 2) and g.has_edge(2, 3) and g.has_edge(3, 4)
+    dish, cone = m.elements[1], m.elements[3]
+    assert not _caps_engine(m, g, {}, 1, _local_y(dish))
+    assert _rod_tip(m, g, list(range(5)), 3, _local_y(cone))

@@ -131,6 +131,9 @@ def _whole_names(model, idx: list[int], notes: dict[int, RoleNote]) -> set[str]:
     return {s for s in sources if all(s.lower() in h for h in held)}
 
 
+_MOTORED = ("rocket", "explosive")  # weapons that fly on their own motor: its jet engine is part of them
+
+
 def _named_and_part_roles(model, idx: list[int], classes, notes: dict[int, RoleNote], whole: set[str],
                           boat: bool, bare_masts: set[int]) -> tuple[dict[int, RoleDecision], set[int]]:
     """The first roles of a creation's elements: what an annotation, a group or a submodel's name says of each
@@ -177,11 +180,15 @@ def _named_and_part_roles(model, idx: list[int], classes, notes: dict[int, RoleN
                 n.role == "propulsion" and classes[i].role in ("weapon", "device") and not classes[i].accessory) or (
                 n.role == "propulsion" and (classes[i].role == "propulsion" or
                                              classes[i].word in ("hose", "primitive")) and
-                (classes[i].type or "") != n.params.get("type", ""))):
+                (classes[i].type or "") != n.params.get("type", "")) or (
+                n.role == "weapon" and n.params.get("type") not in _MOTORED and classes[i].role == "propulsion" and
+                classes[i].type == "thrust" and not classes[i].accessory)):
             n = None  # a hinge in a submodel named "wing" is still an exposed hinge, a weak point [000 §7.1]; the
             # wheels of a "cannon.ldr" still roll its cart [000 §9.1]; a wing's cannon is a cannon, a front
             # wheel's handlebars the Controls [000 §8.2, §9.4]; a wing's jet engine its Thruster [000 §9.3]; a
-            # hose or a cable on a wing a detail on it, no piece of the airfoil [000 §7.1]
+            # hose or a cable on a wing a detail on it, no piece of the airfoil [000 §7.1]; a "laser" sub-assembly's
+            # jet engine is its wing's Thruster, not a piece of the gun (6986's wing guns), where a rocket's is its
+            # motor (6950's) and a sword's Wing plates are its blade (21311's)
         if n is not None and n.origin == "submodel" and n.role == "propulsion":
             named_prop.add(i)
         if n is not None and n.role:

@@ -253,6 +253,9 @@ def cockpits(model, idx, classes) -> list[int]:
     return found if found and not house_fittings(model, idx) else []
 
 
+# an antenna or a flag: carried on an engine pod, never part of its Thruster; clipped on a rod, the rod is its
+# holder, no gun barrel: decoration [000 §7.1]
+AERIAL_WORDS = frozenset({"antenna", "flag"})
 _FLYING_TYPES = ("thrust", "flight", "forward_flight")
 RESTING_GAP_LDU = 1.0  # boxes this close touch: a part resting on or held against another (no connector)
 HELM_WORDS = frozenset({"handlebars", "handlebar", "steering"})  # what steers a vehicle and nothing else

@@ -9,8 +9,8 @@ import numpy as np
 
 from ..geometry.units import LDU_PER_BRICK, LDU_PER_STUD
 from .annotations import file_stem
-from .element_shape import (_BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LDU, POD_AXIS_COS, POD_GAP_LDU,
-                            _centre, _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end, _points_out,
+from .element_shape import (AERIAL_WORDS, _BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LDU, POD_AXIS_COS,
+                            POD_GAP_LDU, _centre, _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end, _points_out,
                             _rod_axis, _thrust, _words_of, nx, oriented_box)
 from .ground import _on_leg
 from .guns import _held_in_big, _line_in_boxes
@@ -71,22 +71,20 @@ def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int,
     c = (els[i].bbox_min + els[i].bbox_max) / 2
     seen, frontier = {i}, [i]
     for _ in range(CAP_STEPS):
-        nxt = []
-        for k in frontier:
-            for j in sorted(graph.neighbors(k)):
-                if j in seen or not _on_axis(els[j], c, axis):
-                    continue
-                seen.add(j)
-                words = _words_of(els[j])
-                if words & {"antenna", "bar", "radar"}:
-                    return False
-                r = roles.get(j)
-                if (r is not None and r.role == "propulsion" and r.source == "part" and
-                        r.params.get("type") == "thrust") or words & (_POD_WORDS - {"dish"}):
-                    return True  # an engine part (a jet, a rocket tail) or a round body
-                if words & _GLOW_WORDS:
-                    nxt.append(j)  # a second cap, the glow in the exhaust or its shaft: look on behind it
-        frontier = nxt
+        step = sorted({j for k in frontier for j in graph.neighbors(k) if j not in seen and _on_axis(els[j], c, axis)})
+        seen.update(step)
+        words = {j: _words_of(els[j]) for j in step}
+        # a rod on its axis, wherever it is met among the pieces there (6986's nose probes: an antenna through the
+        # dish beside the round brick behind it): a receiver or a gun's muzzle, no exhaust
+        if any(w & {"antenna", "bar", "radar"} for w in words.values()):
+            return False
+        for j in step:
+            r = roles.get(j)
+            if (r is not None and r.role == "propulsion" and r.source == "part" and
+                    r.params.get("type") == "thrust") or words[j] & (_POD_WORDS - {"dish"}):
+                return True  # an engine part (a jet, a rocket tail) or a round body
+        frontier = [j for j in step if words[j] & _GLOW_WORDS]  # a second cap, the glow in the exhaust or its
+        # shaft: look on behind it
     return False
 
 
@@ -276,14 +274,23 @@ ROD_TIP_CLEAR_LDU = 60.0  # ... with no engine casing on that axis within three 
 
 def _rod_tip(model, graph: nx.Graph, idx: list[int], i: int, axis: np.ndarray) -> bool:
     """Cone ``i`` sits on the end of an antenna on its axis, with no round casing (a dish, a round brick, a rim)
-    on that axis near it: the antenna's tip or light (5971's wingtip antennas), not an engine's nozzle."""
+    wider than it on that axis near it: the antenna's tip or light (5971's wingtip antennas; 6986's nose probes,
+    a round 1 x 1 plate on the cone's point), not an engine's nozzle."""
     els = model.elements
     c = _centre(model, i)
     rods = [j for j in graph.neighbors(i) if j != i and _words_of(els[j]) & _ROD_WORDS and _on_axis(els[j], c, axis)]
     if not rods:
         return False
     return not any(j != i and j not in rods and _words_of(els[j]) & _CASING_WORDS and _on_axis(els[j], c, axis) and
-                   float(np.linalg.norm(_centre(model, j) - c)) <= ROD_TIP_CLEAR_LDU for j in idx)
+                   float(np.linalg.norm(_centre(model, j) - c)) <= ROD_TIP_CLEAR_LDU and
+                   _across(els[j], axis) > _across(els[i], axis) + MESH_TOL_LDU for j in idx)
+
+
+def _across(element, axis: np.ndarray) -> float:
+    """How wide a piece is across ``axis`` (its box's widest extent square to it)."""
+    size = element.bbox_max - element.bbox_min
+    return float(max(size[k] for k in range(3) if abs(float(axis[k])) < 0.5) if (np.abs(axis) < 0.5).any() else
+                 size.max())
 
 
 def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool,
@@ -482,9 +489,6 @@ def _placements(model, idx: list[int]) -> dict[tuple, list[int]]:
         for d in range(1, len(refs)):
             members.setdefault(refs[:d], []).append(i)
     return members
-
-
-AERIAL_WORDS = {"antenna", "flag"}  # carried on an engine pod, never part of its Thruster: decoration [000 §7.1]
 
 
 def _engine_assemblies(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision],

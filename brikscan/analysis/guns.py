@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..geometry.units import LDU_PER_STUD
-from .element_shape import (_BARREL_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, MUZZLE_LINE_LDU, POD_AXIS_COS,
-                            _grown_from, _in_any_box, _local_y, _on_axis, _own_points, _points_out, _rod_axis,
+from .element_shape import (AERIAL_WORDS, _BARREL_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, MUZZLE_LINE_LDU,
+                            POD_AXIS_COS, _grown_from, _in_any_box, _local_y, _on_axis, _own_points, _points_out, _rod_axis,
                             _thrust, _words_of, nx, oriented_box)
 from .measure import box_gap, element_boxes
 from .mounts import FURNITURE, TWO_STUDS_LDU, is_detail_sized
@@ -189,6 +189,8 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if any(_words_of(els[j]) & _SENSOR_WORDS and
                float(np.max(els[j].bbox_max - els[j].bbox_min)) >= SENSOR_DISH_LDU for j in graph.neighbors(i)):
             continue  # the stalk a sensor dish stands on (a torch under a 4 x 4 dish): its mount, no barrel
+        if any(classes[j].word in AERIAL_WORDS and _stands_up(els[j]) for j in graph.neighbors(i)):
+            continue  # the holder an antenna or a flag stands in (6954's tail aerials, on clips): no barrel
         # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
         # is still a rod); built pieces by their box, as they line up with the build, and a bar or a stick along
         # its own axes where that box is no rod's and it still points fore and aft or abeam (20009's main cannon,
@@ -236,6 +238,12 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
 
 STRUT_CARRIES_LDU = 3 * LDU_PER_STUD  # a strut's load reaches at least three studs across the rod ...
 STRUT_CROSS_RATIO = 2.0  # ... and runs across it: twice as far across as along it
+
+
+def _stands_up(element) -> bool:
+    """Taller than it is long or wide: an antenna or a flag pole standing, not one laid level as a barrel."""
+    size = element.bbox_max - element.bbox_min
+    return float(size[1]) >= float(max(size[0], size[2]))
 
 
 _SENSOR_WORDS = frozenset({"dish", "radar"})

@@ -666,8 +666,10 @@ def _propulsion_cards(model, creation: Creation, size: int, sl: float, rules, wa
 _SPACE_WORDS = ("yes", "true", "1", "on")
 
 
-def space_flag(creation: Creation, space: bool | None) -> tuple[bool, str]:
-    """Whether a flyer is in space or on antigravity (full Power) rather than flying in air [000 §8.1]."""
+def space_flag(creation: Creation, space: bool | None, theme: str = "") -> tuple[bool, str]:
+    """Whether a flyer is in space or on antigravity (full Power) rather than flying in air [000 §8.1]: as given
+    (``--space/--air``), as annotated, else as the model's ``!THEME`` files it: a Space set's craft are
+    spacecraft ("antigravity spacefighters" [000 §9.2 Stationary Maneuvering]), any other flies in air."""
     if space is not None:
         return space, "given with --space" if space else "given with --air"
     for key in ("space", "spacecraft", "antigravity"):
@@ -675,6 +677,9 @@ def space_flag(creation: Creation, space: bool | None) -> tuple[bool, str]:
         if v is not None:
             on = v.strip().lower() in _SPACE_WORDS
             return on, f"annotated {key}={v} ({creation.annotation_source})"
+    if theme.split("/")[0].strip().lower() == "space":
+        return True, f"the model's !THEME is {theme!r}: a spacecraft, in space or on antigravity (--air, or " \
+                     "space=no on its CREATION line, flies it in air)"
     return False, ""
 
 
@@ -925,9 +930,11 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             mind = rules.minds.cost()
         except BrikscanError as exc:
             warnings.append(exc.message)
-    in_space, space_why = space_flag(creation, space)
+    flies = any(p.type in ("flight", "forward_flight") for p in props)
+    # (a Space set's theme makes its flyers spacecraft; its bases and rovers fly nowhere)
+    in_space, space_why = space_flag(creation, space, model.main.header.theme if flies else "")
     # Power is halved only for Creations flying in the air, not in space or on antigravity [000 §8.1 Power Limits]
-    flying = any(p.type in ("flight", "forward_flight") for p in props) and not in_space
+    flying = flies and not in_space
     try:
         power = F.power_limit(size, flying, rules)
         if creation.kind == "minifig" and core:

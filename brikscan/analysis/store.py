@@ -85,7 +85,8 @@ def model_key(model, options: AnalysisOptions) -> str:
     h = hashlib.sha256()
     h.update(f"{_versions()}|{code_stamp()}|{options.key_text()}|{model.geometry_source}".encode())
     for name, f in sorted(model.files.items()):
-        h.update(f"\x00{name}\x00{f.header.name}\x00{f.header.description}".encode("utf-8", "replace"))
+        h.update(f"\x00{name}\x00{f.header.name}\x00{f.header.description}\x00{f.header.theme}".encode(
+            "utf-8", "replace"))
         for line, text in f.metas:
             h.update(f"{line}:{text}\n".encode("utf-8", "replace"))
     els = model.elements

@@ -29,6 +29,7 @@ class Header:
     org_type: str = ""  # Part, Subpart, Primitive, Model, Shortcut, ... from !LDRAW_ORG (unofficial prefix removed)
     category: str = ""
     keywords: list[str] = field(default_factory=list)
+    theme: str = ""  # ``0 !THEME Space / Blacktron I``: the set's theme, as its author filed it
 
 
 @dataclass
@@ -256,6 +257,8 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 h.category = rest[9:].strip()
             elif low.startswith("!keywords"):
                 h.keywords.extend(k.strip() for k in rest[9:].split(",") if k.strip())
+            elif low.startswith("!theme"):
+                h.theme = rest[6:].strip()
             else:
                 cur.metas.append((lineno, rest))
             continue
