@@ -10,8 +10,8 @@ import numpy as np
 from ..geometry.units import LDU_PER_BRICK, LDU_PER_STUD
 from .annotations import file_stem
 from .element_shape import (AERIAL_WORDS, _BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LDU, POD_AXIS_COS,
-                            POD_GAP_LDU, _centre, _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end, _points_out,
-                            _rod_axis, _thrust, _words_of, nx, oriented_box)
+                            POD_GAP_LDU, _centre, _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end,
+                            _points_out, _rod_axis, _thrust, _words_of, nx, oriented_box)
 from .ground import _on_leg
 from .guns import _held_in_big, _line_in_boxes
 from .measure import element_boxes
@@ -83,8 +83,8 @@ def _caps_engine(model, graph: nx.Graph, roles: dict[int, RoleDecision], i: int,
             if (r is not None and r.role == "propulsion" and r.source == "part" and
                     r.params.get("type") == "thrust") or words[j] & (_POD_WORDS - {"dish"}):
                 return True  # an engine part (a jet, a rocket tail) or a round body
-        frontier = [j for j in step if words[j] & _GLOW_WORDS]  # a second cap, the glow in the exhaust or its
-        # shaft: look on behind it
+        # a second cap, the glow in the exhaust or its shaft: look on behind it
+        frontier = [j for j in step if words[j] & _GLOW_WORDS]
     return False
 
 
@@ -287,10 +287,11 @@ def _rod_tip(model, graph: nx.Graph, idx: list[int], i: int, axis: np.ndarray) -
 
 
 def _across(element, axis: np.ndarray) -> float:
-    """How wide a piece is across ``axis`` (its box's widest extent square to it)."""
+    """How wide a piece is across ``axis``: its box's widest extent along the world axes square to it (all of
+    them, for an axis lying askew)."""
     size = element.bbox_max - element.bbox_min
-    return float(max(size[k] for k in range(3) if abs(float(axis[k])) < 0.5) if (np.abs(axis) < 0.5).any() else
-                 size.max())
+    square = np.abs(axis) < 0.5
+    return float(size[square].max() if square.any() else size.max())
 
 
 def _nozzles(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, RoleDecision], flyer: bool,

@@ -9,8 +9,8 @@ import numpy as np
 
 from ..geometry.units import LDU_PER_STUD
 from .element_shape import (AERIAL_WORDS, _BARREL_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, MUZZLE_LINE_LDU,
-                            POD_AXIS_COS, _grown_from, _in_any_box, _local_y, _on_axis, _own_points, _points_out, _rod_axis,
-                            _thrust, _words_of, nx, oriented_box)
+                            POD_AXIS_COS, _grown_from, _in_any_box, _local_y, _on_axis, _own_points, _points_out,
+                            _rod_axis, _thrust, _words_of, nx, oriented_box)
 from .measure import box_gap, element_boxes
 from .mounts import FURNITURE, TWO_STUDS_LDU, is_detail_sized
 from .roles import PartClass, RoleDecision, describe

@@ -1021,7 +1021,8 @@ def analyse(model, rules: str = "2010", scale: str = "inch", round_mode: str = "
 
     The result is read from (and written to) the on-disk analysis cache (``store``: an ``AnalysisStore``;
     default the user's cache folder, off with ``BRIKSCAN_NO_ANALYSIS_CACHE=1``) unless ``graph`` or ``cache``
-    are given. ``space``: every flyer is a spacecraft (True) or flies in air (False); None: per annotation.
+    are given. ``space``: every flyer is a spacecraft (True) or flies in air (False); None: per annotation, else
+    by the model's ``!THEME`` (``space_flag``).
     ``move``: "default" (the [000 §9.1] default speeds) or "formula" (the [004 §9.1] formula).
     """
     from .store import AnalysisOptions, AnalysisStore, cache_disabled, model_key

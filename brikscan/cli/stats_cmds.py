@@ -46,7 +46,8 @@ def stats(model: Path = typer.Argument(..., help="an LDraw model (.ldr/.mpd/.dat
           card: Optional[Path] = typer.Option(None, "--card", help="write stat cards with renders to .html or .md"),
           space: Optional[bool] = typer.Option(None, "--space/--air", help="flyers are spacecraft or on "
                                                "antigravity (full Power) or fly in the air (Power halved) "
-                                               "[000 §8.1]; default: the CREATION annotation space=yes, else air"),
+                                               "[000 §8.1]; default: the CREATION annotation space=yes/no, else a "
+                                               "Space theme (0 !THEME Space …) in space, else air"),
           move: str = typer.Option("default", "--move", help="unannotated Move: default (the [000 §9.1] speeds: "
                                                             "ground 10\", water 8\", flying 12\") or formula "
                                                             "([004 §9.1] by Size and SL)"),
