@@ -5076,6 +5076,10 @@ def test_a_space_theme_makes_its_flyers_spacecraft_unless_told_otherwise(tmp_pat
     assert not noted.space and noted.flying and "annotated space=no" in noted.space_reason
     town = card("Town / Airport")
     assert not town.space and town.flying and town.power == town.size
+    from brikscan.render.stat_card import _rows, power_note
+
+    assert "!THEME is 'Space / Blacktron I'" in power_note(spaced) and "halved" in power_note(town)
+    assert any(k == "Power" and "!THEME" in v for k, v in _rows(spaced))  # the HTML and Markdown cards say why
 
 
 @needs_shared

@@ -678,8 +678,7 @@ def space_flag(creation: Creation, space: bool | None, theme: str = "") -> tuple
             on = v.strip().lower() in _SPACE_WORDS
             return on, f"annotated {key}={v} ({creation.annotation_source})"
     if theme.split("/")[0].strip().lower() == "space":
-        return True, f"the model's !THEME is {theme!r}: a spacecraft, in space or on antigravity (--air, or " \
-                     "space=no on its CREATION line, flies it in air)"
+        return True, f"the model's !THEME is {theme!r}: a spacecraft; --air or space=no flies it in air"
     return False, ""
 
 

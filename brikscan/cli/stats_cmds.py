@@ -94,7 +94,7 @@ def _print_cards(a, all_: bool) -> None:
     from rich.table import Table
 
     from ..render.stat_card import fmt as _fmt
-    from ..render.stat_card import grouped_propulsion, grouped_weapons, propulsion_text, role_counts
+    from ..render.stat_card import grouped_propulsion, grouped_weapons, power_note, propulsion_text, role_counts
     from .output import console
 
     con = console()
@@ -122,8 +122,7 @@ def _print_cards(a, all_: bool) -> None:
         if card.mind_cost:
             t.add_row("Mind", f"{_fmt(card.mind_cost)} CP")
         fit = "" if card.weapons_fit is None else ("  (weapons fit)" if card.weapons_fit else "  (weapons do NOT fit)")
-        air = "  (flying in the air: halved [000 §8.1])" if card.flying else (
-            f"  (in space: {card.space_reason})" if card.space else "")
+        air = f"  ({power_note(card)})" if power_note(card) else ""
         t.add_row("Power", f"{_fmt(card.power)}\"{fit}{air}")
         t.add_row("Total", f"[bold]{_fmt(card.total_cost)} CP[/bold]  (rounded up {card.total_cost_rounded})")
         t.add_row("Roles", ", ".join(f"{k} {v}" for k, v in sorted(role_counts(card).items())))

@@ -80,6 +80,14 @@ def weapon_label(names: list[str], shown: int = 2) -> str:
     return ", ".join(named[:shown]) + (f" and {more} more" if more else "")
 
 
+def power_note(card) -> str:
+    """Why the Power is what it is: halved flying in the air, or full in space and why [000 §8.1 Power Limits]
+    (the text and the HTML cards say the same)."""
+    if card.flying:
+        return "flying in the air: halved [000 §8.1]"
+    return f"in space: {card.space_reason}" if card.space else ""
+
+
 def propulsion_text(n: int, p, total) -> str:
     """One propulsion line: 'thrust ×4: Thrust 5" each — 8 CP' or 'ground: Move 10" — 5 CP'."""
     what = f"Thrust {fmt(p.thrust_in)}\"" if p.thrust_in is not None else f"Move {fmt(p.move_in)}\""
@@ -97,7 +105,8 @@ def _rows(card) -> list[tuple[str, str]]:
             ("Base Cost", f"{fmt(card.base_cost)} CP (Size × Structure Level) [000 §7.1]"),
             ("Power", f"{fmt(card.power)}\" per turn" + ("" if card.weapons_fit is None else
                                                         (", weapons fit" if card.weapons_fit else
-                                                         ", weapons do NOT all fit")))]
+                                                         ", weapons do NOT all fit")) +
+             (f" ({power_note(card)})" if power_note(card) else ""))]
     if card.mind_cost:
         rows.append(("Mind", f"{fmt(card.mind_cost)} CP ({getattr(card, 'skill', '') or 'd6'})"))
     if getattr(card, "move_in", None) is not None:
