@@ -5038,6 +5038,13 @@ def test_a_missing_part_between_two_builds_is_named_on_the_one_it_may_have_held(
     assert f"held {small.name!r} (7 elements, 50 LDU" in held[0].message and f"to {large.name!r}" in held[0].message
     far = _analyse(_model(tmp_path, "far.ldr", big + pod + [f"1 4 600 -24 130 {ID} 9999999.dat"]))
     assert not [d for d in far.diagnostics if "may have held" in d.message]
+    # missing from the house's own submodel, it held nothing of the pod the builder placed beside it
+    apart = _analyse(_model(tmp_path, "apart.mpd", [
+        "0 FILE apart.mpd", "0 apart", f"1 16 0 0 0 {ID} house.ldr", f"1 16 0 0 0 {ID} pod.ldr", "0 NOFILE",
+        "0 FILE house.ldr", "0 house", *big, f"1 4 0 -24 130 {ID} 9999999.dat", "0 NOFILE",
+        "0 FILE pod.ldr", "0 pod", *pod, "0 NOFILE"]))
+    assert len([c for c in apart.creations if c.kind not in ("minifig", "scenery")]) == 2
+    assert not [d for d in apart.diagnostics if "may have held" in d.message]
 
 
 @needs_shared
@@ -5074,11 +5081,17 @@ def test_a_space_theme_makes_its_flyers_spacecraft_unless_told_otherwise(tmp_pat
     assert not aired.space and aired.flying and aired.power == aired.size
     noted = card("Space / Blacktron I", ["0 !BRIKSCAN CREATION space=no"])
     assert not noted.space and noted.flying and "annotated space=no" in noted.space_reason
+    from brikscan.analysis.stats import analysis_json
+
+    assert "annotated space=no" in analysis_json(_analyse(_model(tmp_path, "jet.ldr", [
+        "0 FILE jet.ldr", "0 jet", "0 !THEME Space", "0 !BRIKSCAN CREATION space=no", *jet])))["creations"][0][
+        "space_reason"]  # the JSON says why too
     town = card("Town / Airport")
     assert not town.space and town.flying and town.power == town.size
     from brikscan.render.stat_card import _rows, power_note
 
     assert "!THEME is 'Space / Blacktron I'" in power_note(spaced) and "halved" in power_note(town)
+    assert "annotated space=no" in power_note(noted)  # why it flies in air, though its theme is Space
     assert any(k == "Power" and "!THEME" in v for k, v in _rows(spaced))  # the HTML and Markdown cards say why
 
 

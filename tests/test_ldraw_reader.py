@@ -194,6 +194,22 @@ def test_a_missing_print_or_variant_is_drawn_as_its_part_number(lib, tmp_path):
     assert plain.mesh.n_triangles == m.parts["3005.dat"].triangles
 
 
+def test_stand_in_candidates_follow_ldraw_part_numbers():
+    """A print or sticker code comes off first (the same codes the part classes read), then the variant letter,
+    then the earlier variants, nearest first; element numbers, subparts and custom names get none."""
+    from brikscan.ldraw.part_numbers import stand_in_candidates
+
+    def names(n):
+        return [c for c, _ in stand_in_candidates(n)]
+
+    assert names("3626cpr0892.dat")[:2] == ["3626c.dat", "3626.dat"] and names("3001d01.dat") == ["3001.dat"]
+    assert names("2313c.dat") == ["2313.dat", "2313b.dat", "2313a.dat"]
+    assert names("3001P99.DAT") == ["3001.dat"] and names("3001a.dat") == ["3001.dat"]
+    for none in ("4111802.dat", "3001.dat", "s/3001s01.dat", "mypart.dat", "12b.dat", "sub.ldr"):
+        assert stand_in_candidates(none) == [], none
+    assert dict(stand_in_candidates("2313c.dat"))["2313b.dat"] == "an earlier variant of the mould"
+
+
 def test_crlf_bom_and_malformed_lines(lib, tmp_path):
     text = "\ufeff0 Model\r\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 tb.dat\r\n1 4 zero 0 0 1 0 0 0 1 0 0 0 1 tb.dat\r\n" \
            "3 4 nan 0 0 1 0 0 0 0 1\r\n1 4 1e30 0 0 1 0 0 0 1 0 0 0 1 tb.dat\r\n"

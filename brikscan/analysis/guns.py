@@ -189,8 +189,9 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if any(_words_of(els[j]) & _SENSOR_WORDS and
                float(np.max(els[j].bbox_max - els[j].bbox_min)) >= SENSOR_DISH_LDU for j in graph.neighbors(i)):
             continue  # the stalk a sensor dish stands on (a torch under a 4 x 4 dish): its mount, no barrel
-        if any(classes[j].word in AERIAL_WORDS and _stands_up(els[j]) for j in graph.neighbors(i)):
-            continue  # the holder an antenna or a flag stands in (6954's tail aerials, on clips): no barrel
+        if any(classes[j].word in AERIAL_WORDS and _stands_up(els[j]) and "clip" in graph.edges[i, j].get("kinds", ())
+               for j in graph.neighbors(i)):
+            continue  # the holder an antenna or a flag stands clipped in (6954's tail aerials): no barrel
         # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
         # is still a rod); built pieces by their box, as they line up with the build, and a bar or a stick along
         # its own axes where that box is no rod's and it still points fore and aft or abeam (20009's main cannon,

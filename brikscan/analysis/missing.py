@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import Diagnostic
+from ..errors import Diagnostic, short
 from ..geometry.units import LDU_PER_STUD
 from .creation import Creation
 from .measure import element_boxes
@@ -22,18 +22,23 @@ _STAND_FREE = ("minifig", "creature", "scenery")  # figures, animals and the gro
 
 
 def held_by_missing(model, creations: list[Creation], diagnostics: list[Diagnostic]) -> None:
-    """For each missing part with two or more creations within ``MISSING_REACH_LDU`` of its origin, a warning at its
-    line on each smaller one: the missing part may have held it to the largest."""
+    """For each missing part with two or more creations within ``MISSING_REACH_LDU`` of its origin, built in the
+    submodel placement it was placed in, a warning at its line on each smaller one: the missing part may have held
+    it to the largest."""
     built = [c for c in creations if c.kind not in _STAND_FREE and c.elements]
     if len(built) < 2:
         return
     boxes = [element_boxes(model, c.elements) for c in built]
-    for e in model.elements:
+    els = model.elements
+    for e in els:
         if not e.missing:
             continue
         o = np.asarray(e.transform, dtype=float)[:3, 3]
+        place = e.refs[:-1]  # the submodel placement it was built in: it can hold only what is built there too
         near = []
         for c, (lo, hi) in zip(built, boxes):
+            if place and not any(els[i].refs[:len(place)] == place for i in c.elements):
+                continue  # a build the builder placed apart (a jet beside the house the part is missing from)
             d = float(np.linalg.norm(np.maximum(0.0, np.maximum(lo - o, o - hi)), axis=1).min())
             if d <= MISSING_REACH_LDU:
                 near.append((d, c))
@@ -46,6 +51,6 @@ def held_by_missing(model, creations: list[Creation], diagnostics: list[Diagnost
                 continue
             diagnostics.append(Diagnostic(
                 f, int(ln) if ln.isdigit() else 0,
-                f"missing part {e.part} may have held {c.name!r} ({len(c.elements)} elements, {d:.0f} LDU from the "
+                f"missing part {short(e.part)} may have held {c.name!r} ({len(c.elements)} elements, {d:.0f} LDU from the "
                 f"part's origin) to {main.name!r}: without its shape they are separate creations (one submodel "
                 "with a `0 !BRIKSCAN CREATION` line keeps its pieces one creation)"))

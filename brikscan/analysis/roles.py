@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..lazy import lazy
+from ..ldraw.part_numbers import printed_bases
 
 nx = lazy("networkx")  # imported on first use: a cached analysis needs none of it
 
@@ -101,17 +102,9 @@ def _catalog_names() -> dict[str, str]:
 # an LDraw printed or stickered variant of a part: its number (and mould letter), then p01, p4a, px1, pd12,
 # pr0012, pb01, d01 (the LDraw and BrickLink naming of patterns and stickers); a custom one embedded in a Studio
 # or LDCad file is judged as its base part
-_BASE = re.compile(r"\d+[a-z]?")
-_PRINT_SUFFIX = re.compile(r"(?:p[a-z0-9]{2,5}|pr\d{2,5}[a-z]?|d[a-z0-9]{2,3})")
-
-
 def _printed_base(stem: str, names: dict[str, str]) -> str | None:
     """The catalogued part ``stem`` is a print or sticker of ("973pd12" -> "973"), trying every split."""
-    for k in range(len(stem) - 2, 0, -1):
-        base, suffix = stem[:k], stem[k:]
-        if _BASE.fullmatch(base) and _PRINT_SUFFIX.fullmatch(suffix) and base in names:
-            return base
-    return None
+    return next((base for base in printed_bases(stem) if base in names), None)
 
 
 def is_marker(element) -> bool:

@@ -929,11 +929,11 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             mind = rules.minds.cost()
         except BrikscanError as exc:
             warnings.append(exc.message)
-    flies = any(p.type in ("flight", "forward_flight") for p in props)
+    has_flight = any(p.type in ("flight", "forward_flight") for p in props)
     # (a Space set's theme makes its flyers spacecraft; its bases and rovers fly nowhere)
-    in_space, space_why = space_flag(creation, space, model.main.header.theme if flies else "")
+    in_space, space_why = space_flag(creation, space, model.main.header.theme if has_flight else "")
     # Power is halved only for Creations flying in the air, not in space or on antigravity [000 §8.1 Power Limits]
-    flying = flies and not in_space
+    flying = has_flight and not in_space
     try:
         power = F.power_limit(size, flying, rules)
         if creation.kind == "minifig" and core:
@@ -1120,7 +1120,8 @@ def card_json(card: StatCard) -> dict:
         "armor": card.armor, "weak_point_structure_level": _num(card.weak_point_sl),
         "weak_point_armor": card.weak_point_armor, "base_cost": _num(card.base_cost),
         "weapons": [w.to_json() for w in card.weapons], "propulsion": [p.to_json() for p in card.propulsion],
-        "power": _num(card.power), "flying": card.flying, "space": card.space, "weapons_fit": card.weapons_fit,
+        "power": _num(card.power), "flying": card.flying, "space": card.space, "space_reason": card.space_reason,
+        "weapons_fit": card.weapons_fit,
         "mind_cost": _num(card.mind_cost), "total_cost": _num(card.total_cost),
         "total_cost_rounded": card.total_cost_rounded, "warnings": card.warnings,
         "sections": c.sections, "roles": {str(i): c.roles[i].to_json() for i in c.elements},

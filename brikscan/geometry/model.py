@@ -11,6 +11,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -327,7 +328,8 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
     for sub, src in flat.missing.items():
         diags.append(Diagnostic(src.rsplit(":", 1)[0], int(src.rsplit(":", 1)[1]), f"missing subfile {short(sub)}"))
     if stand_ins:
-        _stand_ins(walk.elements, geoms, parts, diags, resolver, flat, pcache, lib, fallback, model_key, known)
+        _stand_ins(walk.elements, geoms, parts, diags, resolver, known,
+                   lambda n: _part_geometry(n, resolver, flat, pcache, lib, fallback, model_key, known))
     _check_triangles(walk.elements, geoms, limits, label)
     t_parts = time.perf_counter()
 
@@ -374,16 +376,17 @@ def load(path: str | os.PathLike, library: str | os.PathLike | Library | None = 
 
 
 def _stand_ins(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None], parts: dict[str, PartInfo],
-               diags: list[Diagnostic], resolver: Resolver, flat: Flattener, pcache: PartCache, lib: Library | None,
-               fallback, model_key: str, known: set[str]) -> None:
-    """Missing parts numbered as a variant or a print of a part the library has: drawn and judged as that part
-    (its geometry, description and category), each with a warning at its first line. In place."""
-    first = {}
+               diags: list[Diagnostic], resolver: Resolver, known: set[str],
+               read: Callable[[str], tuple[FlatGeometry | None, PartInfo]]) -> None:
+    """Missing parts named as a print or a variant of a part the library has (``ldraw.part_numbers``): drawn and
+    judged as that part (its geometry, description and category; ``read`` reads a part as ``load`` does), each
+    with a warning at its first line. In place."""
+    first: dict[str, str] = {}
     for e in elements:
         first.setdefault(e.part, e.source)
     for name in [n for n, g in geoms.items() if g is None and not resolver.local(n)]:
-        for cand in stand_in_candidates(name):
-            g, info = _part_geometry(cand, resolver, flat, pcache, lib, fallback, model_key, known)
+        for cand, why in stand_in_candidates(name):
+            g, info = read(cand)
             if g is None:
                 continue
             _resolve_aliases({cand: info}, resolver, known)
@@ -393,7 +396,7 @@ def _stand_ins(elements: list[ElementRef], geoms: dict[str, FlatGeometry | None]
             f, _, ln = first[name].rpartition(":")
             diags.append(Diagnostic(f, int(ln) if ln.isdigit() else 0,
                                     f"missing part {short(name)}: drawn and judged as {short(cand)} "
-                                    f"({info.description}), the part number without its print or variant"))
+                                    f"({info.description}), {why}"))
             break
 
 

@@ -257,7 +257,7 @@ def parse_text(text: str, path: str, default_name: str, diagnostics: list[Diagno
                 h.category = rest[9:].strip()
             elif low.startswith("!keywords"):
                 h.keywords.extend(k.strip() for k in rest[9:].split(",") if k.strip())
-            elif low.startswith("!theme"):
+            elif low.split(maxsplit=1)[:1] == ["!theme"]:
                 h.theme = rest[6:].strip()
             else:
                 cur.metas.append((lineno, rest))

@@ -84,7 +84,8 @@ def power_note(card) -> str:
     """Why the Power is what it is: halved flying in the air, or full in space and why [000 §8.1 Power Limits]
     (the text and the HTML cards say the same)."""
     if card.flying:
-        return "flying in the air: halved [000 §8.1]"
+        why = f" ({card.space_reason})" if card.space_reason else ""
+        return f"flying in the air{why}: halved [000 §8.1]"
     return f"in space: {card.space_reason}" if card.space else ""
 
 
