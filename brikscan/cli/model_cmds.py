@@ -37,7 +37,7 @@ def info(model: Path, library: Optional[str] = LibraryOpt,
 
     t = Table(title=f"{data['name']}  ({model})", show_header=False)
     for key in ("elements", "distinct_parts", "triangles", "size_ldu", "size_studs", "size_in", "geometry_source",
-                "missing_parts", "submodels"):
+                "missing_parts", "stand_ins", "submodels"):
         t.add_row(key, str(data[key]))
     t.add_row("bbox_ldu", f"{data['bbox_ldu']['min']} .. {data['bbox_ldu']['max']}")
     Console().print(t)

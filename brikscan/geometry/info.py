@@ -23,6 +23,8 @@ def model_info(model: Model, elements: bool = False) -> dict:
         "size_studs": [round(float(v) / LDU_PER_STUD, 3) for v in size],
         "size_in": [round(float(v) / LDU_PER_INCH, 3) for v in size],
         "missing_parts": list(model.missing_parts),
+        # missing parts drawn as the part of their number the library has (``ldraw.part_numbers``)
+        "stand_ins": {name: p.stand_in for name, p in sorted(model.parts.items()) if p.stand_in},
         "geometry_source": model.geometry_source,
         "colour_source": model.colours.source,
         "submodels": sorted(model.submodels),
