@@ -5164,3 +5164,15 @@ def test_a_dish_with_an_antenna_through_it_is_a_probe_not_an_exhaust(tmp_path):
     dish, cone = m.elements[1], m.elements[3]
     assert not _caps_engine(m, g, {}, 1, _local_y(dish))
     assert _rod_tip(m, g, list(range(5)), 3, _local_y(cone))
+
+
+@needs_shared
+def test_a_bar_a_minifig_tool_holder_hangs_on_is_its_rack_not_a_gun(tmp_path):
+    """A round brick's bar sticking out level from a flyer is a gun barrel [000 §8.2]; with a minifig's tool
+    holder hung on its end it is the rack the tool is stowed on (6956's, in ../shared) [000 §7.1]."""
+    jet = BODY + [f"1 7 60 0 0 {ID} 3933.dat", f"1 0 0 -56 60 {ID} 3475b.dat", f"1 0 -30 -64 -50 {ID} 4735.dat"]
+    assert _role(_analyse(_model(tmp_path, "bare.ldr", jet)), "4735.dat")[1].role == "weapon"
+    rack = f"1 0 -7.171 -72 -104.25 -0.8434 -0.5373 0 0 0 1 -0.5373 0.8434 0 2516.dat"
+    a = _analyse(_model(tmp_path, "rack.ldr", jet + [rack]))
+    c, r = _role(a, "4735.dat")
+    assert r.role != "weapon" and not next(k for k in a.cards if k.creation is c).weapons, r.reason

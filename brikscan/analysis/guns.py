@@ -192,6 +192,8 @@ def _barrels(model, graph: nx.Graph, idx: list[int], classes, roles: dict[int, R
         if any(classes[j].word in AERIAL_WORDS and _stands_up(els[j]) and "clip" in graph.edges[i, j].get("kinds", ())
                for j in graph.neighbors(i)):
             continue  # the holder an antenna or a flag stands clipped in (6954's tail aerials): no barrel
+        if any(classes[j].accessory and "holder" in _words_of(els[j]) for j in graph.neighbors(i)):
+            continue  # a minifig's tool holder hung on it: the rack his tools are stowed on (6956's), no barrel
         # a minifig's torch or loudhailer set as a barrel is measured along its own axes (turned on a wing tip it
         # is still a rod); built pieces by their box, as they line up with the build, and a bar or a stick along
         # its own axes where that box is no rod's and it still points fore and aft or abeam (20009's main cannon,
