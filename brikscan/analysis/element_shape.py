@@ -82,12 +82,17 @@ def _rests_on(upper, lower, axis: tuple[int, float]) -> bool:
     return start >= top - REST_TOL_LDU
 
 
+def world_points(model, i: int) -> np.ndarray:
+    """(N, 3) corners of the element's triangles in the world (none for a model without a mesh)."""
+    mesh = getattr(model, "mesh", None)
+    return mesh.element_triangles(i).reshape(-1, 3).astype(float) if mesh is not None else np.zeros((0, 3))
+
+
 def _own_points(model, i: int) -> tuple[np.ndarray, np.ndarray | None]:
     """(the element's transform, its triangles' corners in the part's own frame), or None for the corners when it
     has no triangles or a flat transform: a part turned at an angle measured along its own axes."""
     t = np.asarray(model.elements[i].transform, dtype=float)
-    mesh = getattr(model, "mesh", None)
-    pts = mesh.element_triangles(i).reshape(-1, 3).astype(float) if mesh is not None else np.zeros((0, 3))
+    pts = world_points(model, i)
     if not len(pts) or abs(float(np.linalg.det(t[:3, :3]))) <= 1e-6:
         return t, None
     return t, np.linalg.solve(t[:3, :3], (pts - t[:3, 3]).T).T

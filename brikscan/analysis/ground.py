@@ -7,7 +7,7 @@ import numpy as np
 
 from ..geometry.units import LDU_PER_STUD
 from .element_shape import (_POD_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre,
-                            _own_points, _text_words, _words_of, nx)
+                            _own_points, _text_words, _words_of, nx, world_points)
 from .connectivity import reach_within
 from .guns import _line_in_boxes
 from .measure import box_gap, element_boxes
@@ -82,7 +82,7 @@ def _blade_extension(model, graph: nx.Graph, rotor: int, j: int) -> bool:
     hub = np.asarray(model.elements[rotor].transform, dtype=float)[:3, 3]
 
     def reach(i: int) -> float:  # how far from the hub, across the spin plane, the part's triangles reach
-        pts = model.mesh.element_triangles(i).reshape(-1, 3).astype(float)
+        pts = world_points(model, i)
         return float(np.max(np.hypot(pts[:, 0] - hub[0], pts[:, 2] - hub[2]))) if len(pts) else 0.0
     return reach(j) >= reach(rotor) + BLADE_OUT_LDU
 

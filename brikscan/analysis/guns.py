@@ -10,7 +10,7 @@ import numpy as np
 from ..geometry.units import LDU_PER_STUD
 from .element_shape import (AERIAL_WORDS, _BARREL_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, MUZZLE_LINE_LDU,
                             POD_AXIS_COS, _grown_from, _in_any_box, _local_y, _on_axis, _own_points, _points_out,
-                            _rod_axis, _thrust, _words_of, nx, oriented_box)
+                            _rod_axis, _thrust, _words_of, nx, oriented_box, world_points)
 from .measure import box_gap, element_boxes
 from .mounts import FURNITURE, TWO_STUDS_LDU, is_detail_sized
 from .roles import PartClass, RoleDecision, describe
@@ -275,8 +275,7 @@ def _holds_up(model, graph: nx.Graph, i: int, line: dict, d: np.ndarray, ends: l
 def _extents_along(model, j: int, d: np.ndarray) -> tuple[float, float]:
     """How far piece ``j`` reaches along unit direction ``d`` and, at most, across it: measured on its triangles,
     so a skid plate under a helicopter parked at an angle measures as long as it is (its world box does not)."""
-    mesh = getattr(model, "mesh", None)
-    pts = mesh.element_triangles(j).reshape(-1, 3).astype(float) if mesh is not None else np.zeros((0, 3))
+    pts = world_points(model, j)
     if not len(pts):
         size = model.elements[j].bbox_max - model.elements[j].bbox_min
         along = float(np.dot(size, np.abs(d)))

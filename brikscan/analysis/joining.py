@@ -10,7 +10,7 @@ import numpy as np
 from ..geometry.boxes import box_gaps, elements_box
 from .annotations import names_several
 from .connectivity import TOUCH_KINDS, add_resting, add_turning, components_in, joint_halves
-from .element_shape import RESTING_GAP_LDU, _crew_place, cockpits, nx, oriented_box
+from .element_shape import RESTING_GAP_LDU, _crew_place, cockpits, nx, oriented_box, world_points
 from .engines import _bare_masts
 from .ground import _lifts
 from .kinds import _boat_hull, _name_words, _names_vehicle, names_boat
@@ -200,7 +200,7 @@ def _near_own(model, i: int, j: int, part_boxes: dict) -> bool:
     # the gap of the other's own box
     for p, q in ((i, j), (j, i)):
         own = part_boxes.get(els[p].part)  # its own box, as ``oriented_box`` measured it above
-        pts = model.mesh.element_triangles(q).reshape(-1, 3).astype(float)
+        pts = world_points(model, q)
         if own is None or not len(pts):
             return True
         t = np.asarray(els[p].transform, dtype=float)

@@ -25,11 +25,11 @@ def held_by_missing(model, creations: list[Creation], diagnostics: list[Diagnost
     """For each missing part with two or more creations within ``MISSING_REACH_LDU`` of its origin, built in the
     submodel placement it was placed in, a warning at its line on each smaller one: the missing part may have held
     it to the largest."""
-    built = [c for c in creations if c.kind not in _STAND_FREE and c.elements]
-    if len(built) < 2:
-        return
-    boxes = [element_boxes(model, c.elements) for c in built]
     els = model.elements
+    built = [c for c in creations if c.kind not in _STAND_FREE and c.elements]
+    if len(built) < 2 or not any(e.missing for e in els):
+        return  # (every analysis comes here: no boxes are gathered for a model with no missing part)
+    boxes = [element_boxes(model, c.elements) for c in built]
     for e in els:
         if not e.missing:
             continue
@@ -51,6 +51,6 @@ def held_by_missing(model, creations: list[Creation], diagnostics: list[Diagnost
                 continue
             diagnostics.append(Diagnostic(
                 f, int(ln) if ln.isdigit() else 0,
-                f"missing part {short(e.part)} may have held {c.name!r} ({len(c.elements)} elements, {d:.0f} LDU from the "
-                f"part's origin) to {main.name!r}: without its shape they are separate creations (one submodel "
-                "with a `0 !BRIKSCAN CREATION` line keeps its pieces one creation)"))
+                f"missing part {short(e.part)} may have held {c.name!r} ({len(c.elements)} elements, {d:.0f} LDU "
+                f"from the part's origin) to {main.name!r}: without its shape they are separate creations (one "
+                "submodel with a `0 !BRIKSCAN CREATION` line keeps its pieces one creation)"))
