@@ -50,6 +50,27 @@ def test_flat_points_fall_back_to_trimesh():
     _same_as_trimesh(flat)
 
 
+def test_one_or_two_points_raise_as_trimesh_does_without_importing_it():
+    """A measure of one point (a creation whose Structure is one stud) is left to the caller's own fallback, as
+    trimesh leaves it, without half a second of importing trimesh to be told so."""
+    import subprocess
+    import sys
+
+    import trimesh
+
+    for pts in (np.array([[842.0, -363.0, 607.7]] * 2), np.array([[0.0, 0.0, 0.0], [10.0, 5.0, 3.0]]),
+                np.array([[1.0, 2.0, 3.0]])):
+        with pytest.raises(Exception):
+            trimesh.bounds.oriented_bounds(pts)
+        with pytest.raises(ValueError):
+            oriented_bounds(pts)
+    code = ("import sys, numpy as np\nfrom brikscan.geometry.obb import oriented_bounds\n"
+            "try:\n    oriented_bounds(np.zeros((2, 3)))\nexcept ValueError:\n    pass\n"
+            "print('trimesh' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False"
+
+
 def test_placed_bow_and_sword(library_zip):
     """The squad's bow (4499) and a sword at 30 bearings, moved as a scene moves a model (float64, then the
     float32 triangles), in the weapon's first element's frame as units._weapon_axis measures it."""

@@ -56,6 +56,8 @@ def oriented_bounds(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     pts = np.asarray(points, dtype=np.float64)
     if not _trimesh_is_v5() or pts.ndim != 2 or pts.shape[1] != 3:
         return _trimesh_oriented_bounds(pts)
+    if len(pts) < 3:  # trimesh raises for these too (qhull needs 4 points, its flat fallback 3): no import for it
+        raise ValueError(f"no oriented box of {len(pts)} points")
     try:
         hull = _convex_hull(pts)
         prepared = _candidates(*hull) if hull is not None else None
