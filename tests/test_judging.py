@@ -385,6 +385,25 @@ def test_a_moulded_animal_wing_on_a_build_is_an_ornament_not_a_creature(tmp_path
 
 
 @needs_shared
+def test_only_a_one_piece_animal_as_small_as_the_rules_vermin_is_vermin(tmp_path):
+    """"Creatures that are so small that their Size is rounded straight down to 0" are Vermin, "snakes, bats,
+    scorpions, and parrots" [000 §7.1 Size, §10.3]: a parrot and a snake (1.2", 1.6") are Size 0 and free; a
+    pteranodon or a crocodile in one piece (2.8", 2.7") is a Creature with its Size, a Structure Level and a cost."""
+    parts = ("2546.dat", "30115.dat", "30478.dat", "6026.dat")
+    a = _analyse(_model(tmp_path, "zoo.ldr", [f"1 2 {400 * k} 0 0 {ID} {p}" for k, p in enumerate(parts)]))
+    card = {a.model.elements[c.creation.elements[0]].part: c for c in a.cards if len(c.creation.elements) == 1}
+    assert set(card) == set(parts) and all(c.creation.kind == "creature" for c in card.values())
+    for small in parts[:2]:
+        assert (card[small].size, card[small].total_cost) == (0, 0), small
+    for big in parts[2:]:
+        assert card[big].size >= 2 and card[big].structure_level > 0 and card[big].total_cost > 0, big
+    # what an animal spins or lays is no animal: a spider web (10228's, 2.1") or an egg is a prop, no Creature
+    a = _analyse(_model(tmp_path, "nest.ldr", [f"1 15 0 0 0 {ID} 30240.dat", f"1 15 400 0 0 {ID} 24946.dat"]))
+    assert a.creations and all(c.kind != "creature" and all(r.total_cost == 0 for r in a.cards)
+                               for c in a.creations), [(c.name, c.kind) for c in a.creations]
+
+
+@needs_shared
 def test_a_musket_racked_on_a_ship_is_stowed_three_clipped_rifles_are_a_machine_gun():
     """Held by no one, a minifig's musket on the rail is stowed, free [000 §7.1]; the ship's cannons stay its
     weapons [000 §8.4]; the Hide-Out's three rifles clipped to one hub are a built swivel gun."""
@@ -2273,6 +2292,63 @@ def test_a_propeller_spinning_level_on_top_is_a_helicopter_rotor(tmp_path):
     # the same propeller on the roof of a build with no pilot's place and no flyer's name is a fan: no rotor
     _, fan = _role(_analyse(_model(tmp_path, "house.ldr", BODY + rotor)), "2479.dat")
     assert fan.params.get("type") != "flight", fan.reason
+
+
+@needs_shared
+def test_a_rotor_whose_blade_plates_are_tied_over_the_hub_still_lifts(tmp_path):
+    """6597's helicopters (not in ../shared): a propeller on a mast, its blades lengthened by two 1 x 8 plates
+    tied together over the hub by a 1 x 3 plate. The tie spins with the blades; it is not something built on
+    them or over the hub, so the rotor lifts the piloted build, Flight [000 §9.1 Flight: helicopter blades] (it
+    was a Thruster, 25" of Thrust, and the craft did not fly)."""
+    r = (0.0, -104.0, 40.0)
+    a_, b_, c_ = ("-0.707 0 0.707 0 1 0 -0.707 0 -0.707", "0.707 0 0.707 0 1 0 -0.707 0 0.707",
+                  "-0.707 0 -0.707 0 1 0 0.707 0 -0.707")
+
+    def at(dx, dy, dz):
+        return f"{r[0] + dx:.3f} {r[1] + dy:.3f} {r[2] + dz:.3f}"
+    rotor = [f"1 0 0 -72 40 {ID} 3003.dat", f"1 0 0 -80 40 {ID} 2460.dat", f"1 7 {at(0, 0, 0)} {a_} 2479.dat",
+             f"1 7 {at(-35.652, -8, -35.651)} {a_} 3710.dat", f"1 7 {at(35.656, -8, 35.66)} {a_} 3710.dat",
+             f"1 7 {at(64.188, -8, -64.18)} {c_} 3460.dat", f"1 7 {at(-64.181, -8, 64.175)} {c_} 3460.dat",
+             f"1 7 {at(0, -16, 0)} {b_} 3623.dat", f"1 15 0 -48 -40 {ID} 4079.dat"]  # a seat: a pilot's place
+    a = _analyse(_model(tmp_path, "craft.ldr", BODY + rotor))
+    craft, prop = _role(a, "2479.dat")
+    assert prop.role == "propulsion" and prop.params.get("type") == "flight", prop.reason
+    spinning = [craft.roles[i] for i in craft.elements if a.model.elements[i].part in ("3460.dat", "3623.dat")]
+    assert len(spinning) == 3 and all(x.role == "propulsion" and x.params.get("type") == "flight"
+                                      for x in spinning), [x.reason for x in spinning]
+    assert next(k for k in a.cards if k.creation is craft).flying
+
+
+@needs_shared
+def test_a_crafts_only_rockets_ending_outward_in_a_nozzle_are_its_engines(tmp_path):
+    """6830 Space Patroller (not in ../shared): a cockpit craft whose only drive is two "Rocket" submodels along
+    its sides, each ending aft in an inverted dish. A player reads them as its rocket engines, Thrusters [000
+    §9.3], not as two missiles on a craft that cannot move (it had two XSize 3 rockets and no Move). Turned round,
+    the nozzle inward and the nose outward, they are missiles again; and on a craft with wheels to drive it the
+    rockets stay its weapons."""
+    rocket = ["0 FILE rocket.ldr", "0 Name: rocket.ldr", f"1 15 0 0 0 {ID} 4740.dat",
+              "1 15 0 -36 -10 1 0 0 0 0 -1 0 1 0 4595.dat", "1 15 0 -36 6 0 0 1 1 0 0 0 1 0 3023.dat",
+              f"1 15 0 -64 0 {ID} 6141.dat", f"1 36 0 -72 0 {ID} 3024.dat", f"1 15 0 -80 0 {ID} 3070b.dat"]
+
+    def craft(name: str, placing: str, extra: tuple[str, ...] = ()):
+        main = [f"0 FILE {name}.ldr", f"0 Name: {name}.ldr"] + BODY + [f"1 40 0 -48 -60 {ID} 3823.dat"] + \
+            [f"1 0 {x} -24 {placing} rocket.ldr" for x in (50, -50)] + list(extra)
+        a = _analyse(_model(tmp_path, f"{name}.mpd", main + [""] + rocket))
+        ship = max(a.creations, key=lambda c: len(c.elements))
+        dishes = [ship.roles[i] for i in ship.elements if a.model.elements[i].part == "4740.dat"]
+        assert len(dishes) == 2, name
+        return a, ship, dishes
+    a, ship, dishes = craft("patroller", "100 -1 0 0 0 0 1 0 1 0")
+    assert all(r.role == "propulsion" and r.params.get("type") == "thrust" and "rocket engine" in r.reason
+               for r in dishes), [r.reason for r in dishes]
+    card = next(k for k in a.cards if k.creation is ship)
+    assert not card.weapons and {p.type for p in card.propulsion} == {"thrust"}
+    _, _, dishes = craft("reversed", "0 -1 0 0 0 0 -1 0 -1 0")  # the nozzle inward, the nose out: missiles
+    assert all(r.role == "weapon" for r in dishes), [r.reason for r in dishes]
+    wheels = tuple(f"1 0 {x} 0 {z} {ID} 4624.dat" for x in (-50, 50) for z in (-60, 60))
+    wheels += tuple(f"1 72 {x} 0 {z} {ID} 3641.dat" for x in (-50, 50) for z in (-60, 60))
+    _, _, dishes = craft("buggy", "100 -1 0 0 0 0 1 0 1 0", wheels)
+    assert all(r.role == "weapon" for r in dishes), [r.reason for r in dishes]
 
 
 @needs_shared

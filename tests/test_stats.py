@@ -422,6 +422,12 @@ def test_suggest_sl_reads_the_sl_suggestion_table():
     assert suggest_sl(*_fake(["Dark Bluish Gray"] * 11 + ["Red"] * 10, "vehicle", propulsion="ground"), r)[0] == 3
     assert suggest_sl(*_fake([], "building"), r) == (1.0, "no structural elements; SL 1 (unaligned scenery default)")
     assert suggest_sl(*grey) == suggest_sl(*grey, r)  # no rules: the 2010 tables
+    # panes are the windows of their frame: 6597's control tower, 9 of 19 structural pieces glass in a white and
+    # grey frame, is the frame's material, not SL 0 glass; a build more than half glass is glass
+    tower = _fake(["Trans-Clear"] * 9 + ["White"] * 7 + ["Light Gray"] * 3, "building")
+    sl, why = suggest_sl(*tower, r)
+    assert sl == 1 and "plain coloured plastic" in why and "47% glass are its windows" in why
+    assert suggest_sl(*_fake(["Trans-Clear"] * 10 + ["White"] * 9, "building"), r)[0] == 0
 
     # change the table, the suggestion follows
     t = r.sl_suggestion

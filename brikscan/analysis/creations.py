@@ -27,7 +27,8 @@ from .details import _detail_part, _details
 from .element_shape import (HELM_WORDS, LEG_LIFT_LDU, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, _crew_place,
                             _rests_on, _up_axis, _words_of, cockpits, is_connector, is_controls, nx)
 from .engines import (BARE_MAST_REASON, _bare_masts, _built_on_propulsion, _engine_assemblies, _engine_bank,
-                      _engine_pods, _fan_jets, _fin_rings, _named_engines, _nozzles, _rocket_tails, _sail_rig)
+                      _engine_pods, _fan_jets, _fin_rings, _named_engines, _nozzles, _rocket_drives, _rocket_tails,
+                      _sail_rig)
 from .ground import (MIN_LEGS, MIN_STANDING_WHEELS, axle_wheels, belt_wheels, _carriages, _ground_contact, hover_pads,
                      rotor_flies, spinning_blades)
 from .guns import _barrels, _shut_in, _stowed, _stowed_reason, _turrets
@@ -334,6 +335,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         flyer = False  # jets on a build that stands on its wheels: a rover's boosters, Thrusters [000 §9.3]
     # (a craft a rotor flies: a winged craft's rotor parts, 75144's airbrakes, fly no helicopter)
     rotorcraft = rotor_flies(model, classes, roles, [i for i in idx if classes[i].word == "wing"])
+    _rocket_drives(model, graph, idx, roles, flyer and not boat)
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer, rotorcraft)
     _engine_pods(model, idx, roles, flyer)
     _fan_jets(model, idx, roles, flyer)

@@ -12,6 +12,7 @@ from .annotations import file_stem
 from .element_shape import (AERIAL_WORDS, _BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LDU, POD_AXIS_COS,
                             POD_GAP_LDU, _centre, _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end,
                             _points_out, _rod_axis, _thrust, _words_of, nx, oriented_box)
+from .connectivity import components_in
 from .ground import _on_leg
 from .guns import _held_in_big, _line_in_boxes
 from .measure import element_boxes
@@ -213,6 +214,39 @@ def _rocket_tails(model, graph: nx.Graph, idx: list[int], classes, roles: dict[i
 
 
 ROCKET_UPRIGHT_COS = 0.7  # a rocket's tail within 45 degrees of straight down (or up) stands upright
+
+
+_NOZZLE_WORDS = ({"dish", "inverted"}, {"cone"})  # the bell a rocket's exhaust leaves by
+
+
+def _rocket_drives(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], flyer: bool) -> None:
+    """A craft that flies (a cockpit, a flyer's name) with nothing else to drive it, whose rockets only a submodel's
+    name makes weapons ("rocket.ldr"), is driven by them where their nozzle (an inverted dish or a cone) ends the
+    rocket at its outer end, away from the craft's middle: its rocket engines, Thrusters [000 §9.3 Thrust:
+    rockets] (6830's two stern rockets), as a player reads a ship's only rockets. A rocket with no nozzle there
+    stays a weapon; a craft with any other drive keeps its rockets as weapons (6852's rocket on its cradle)."""
+    if not flyer or any(r.role == "propulsion" for r in roles.values()):
+        return
+    els = model.elements
+    named = [i for i in idx if roles.get(i) is not None and roles[i].role == "weapon" and
+             roles[i].source == "annotation" and roles[i].params.get("type") == "rocket" and
+             roles[i].reason.startswith("named ")]
+    if not named:
+        return
+    lo, hi = element_boxes(model, idx)
+    middle = (lo.min(axis=0) + hi.max(axis=0)) / 2
+    for group in components_in(graph, named):
+        far = max(group, key=lambda i: (float(np.linalg.norm(_centre(model, i) - middle)), -i))
+        words = _words_of(els[far])
+        if not any(w <= words for w in _NOZZLE_WORDS):
+            continue
+        sub = file_stem(roles[far].params.get("name", "") or "rocket")
+        for i in group:
+            roles[i] = RoleDecision("propulsion", f"{roles[i].reason}, but the craft has nothing else to drive it "
+                                                  f"and the rocket ends outward in its nozzle "
+                                                  f"({describe(els[far])[1]!r}): {sub!r} is its rocket engine, a "
+                                                  "Thruster [000 §9.3] (annotate it a weapon to fire it)",
+                                    "geometry", {"type": "thrust"})
 
 
 FIN_RING_MIN = 3  # control sticks ringed round one axis, this many at least (counted by their bases), are fins

@@ -63,8 +63,24 @@ def _sticker(model, k: int) -> bool:
 
 
 def _carries_nothing(model, graph: nx.Graph, rotor: int, j: int) -> bool:
-    """``j`` touches nothing but ``rotor`` and the stickers on it (6515's blades, stickered with a logo)."""
-    return all(k == rotor or _sticker(model, k) for k in graph.neighbors(j))
+    """``j`` touches nothing but ``rotor``, the stickers on it (6515's blades, stickered with a logo) and a cap
+    over the hub (``_hub_cap``)."""
+    return all(k == rotor or _sticker(model, k) or _hub_cap(model, graph, rotor, k) for k in graph.neighbors(j))
+
+
+def _hub_cap(model, graph: nx.Graph, rotor: int, k: int) -> bool:
+    """``k`` lies across the spin axis over the hub of ``rotor`` and ties two or more pieces built on the rotor,
+    touching nothing else (but stickers): a plate tying two blade plates together over the hub (6597's
+    helicopters), which spins with them."""
+    if k == rotor or k in set(graph.neighbors(rotor)):
+        return False
+    e, hub = model.elements[k], np.asarray(model.elements[rotor].transform, dtype=float)[:3, 3]
+    if not (e.bbox_min[0] <= hub[0] <= e.bbox_max[0] and e.bbox_min[2] <= hub[2] <= e.bbox_max[2] and
+            float(e.bbox_max[1]) <= float(model.elements[rotor].bbox_max[1])):
+        return False
+    on_rotor = set(graph.neighbors(rotor))
+    ties = [n for n in graph.neighbors(k) if not _sticker(model, n)]
+    return len(ties) >= 2 and all(n in on_rotor for n in ties)
 
 
 def _blade_extension(model, graph: nx.Graph, rotor: int, j: int) -> bool:
@@ -105,8 +121,9 @@ def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
     for j in idx:
         o = model.elements[j]
         if j != i and float(o.bbox_max[1]) <= float(e.bbox_min[1]) and \
-                o.bbox_min[0] <= c[0] <= o.bbox_max[0] and o.bbox_min[2] <= c[2] <= o.bbox_max[2]:
-            return False  # ... and nothing over its hub
+                o.bbox_min[0] <= c[0] <= o.bbox_max[0] and o.bbox_min[2] <= c[2] <= o.bbox_max[2] and \
+                not _hub_cap(model, graph, i, j):
+            return False  # ... and nothing over its hub (but a cap spinning with its blades)
     return True
 
 

@@ -182,6 +182,9 @@ def lone_steed(model, idx, classes) -> int | None:
     return steed if fittings <= STEED_FITTINGS_MAX else None
 
 
+_ANIMAL_MADE = frozenset({"web", "cobweb", "egg", "eggs", "nest", "cocoon"})  # under "Animal", made by one
+
+
 def is_hitching(element, dwords: list[str] | None = None) -> bool:
     """The shafts a horse is hitched to: an "Animal Horse Hitching" or a part the library keys "horse hitching"
     whatever its name ("Plate 2 x 2 with Angled Bars ..."). ``dwords``: the words of its description, when the
@@ -264,6 +267,9 @@ def classify_part(element, org_type: str = "") -> PartClass:
         if dwords[1:2] in (["cattlehorns"], ["horns"]):  # a helmet's or a totem's horns: worn or an ornament
             return PartClass("decoration", f"{label}: horns to wear or to mount, not an animal (free) [000 §7.1]",
                              accessory=True, worn=True)
+        if set(dwords[1:4]) & _ANIMAL_MADE:  # "Animal Spider Web with 2 Clips", "Animal Egg": no creature
+            return PartClass("decoration", f"{label}: what an animal spins or lays, not an animal: a prop or a "
+                                           "detail (free) [000 §7.1]")
         if is_hitching(element, dwords):  # the shafts a horse is hitched to: the wagon's coupling, not the horse
             return PartClass("decoration", f"{label}: a hitching, the coupling to the animal (free) [000 §7.1]",
                              word="hitching")

@@ -275,14 +275,20 @@ def suggest_sl(model, creation: Creation, rules=None) -> tuple[float, str]:
     classes = Counter(_material(model.colours.name(model.elements[i].colour), rules).name for i in idx)
     if not classes:
         return float(t.empty_sl), t.empty_reason.format(sl=F.sl_text(t.empty_sl))
-    cls, n = classes.most_common(1)[0]
-    share = n / sum(classes.values())
-    mat = next(m for m in t.materials if m.name == cls)
+    total = sum(classes.values())
+    ranked = [(next(m for m in t.materials if m.name == c), n) for c, n in classes.most_common()]
+    # (a group with a min_share, glass, decides only as more than that share: panes are the frame's windows)
+    mat, n = next(((m, k) for m, k in ranked if k / total > m.min_share), ranked[0])
+    share = n / total
     if creation.kind == "creature" and mat.creature_sl is not None:
         sl, why = float(mat.creature_sl), (mat.creature_reason or mat.reason).format(sl=F.sl_text(mat.creature_sl))
     else:
         sl, why = float(mat.sl), mat.reason.format(sl=F.sl_text(mat.sl))
     why = f"{why}: {share:.0%} of the structural elements"
+    skipped = [(m, k) for m, k in ranked if m.min_share and k > n]
+    if skipped:
+        why += "; the " + ", ".join(f"{k / total:.0%} {m.name}" for m, k in skipped) + \
+            " are its windows, not its material"
     # its own propulsion, the oars its crew row it with and a motorboat's hull (``Creation.rowed``, ``.motor``)
     moving = {r.params.get("type") for r in [*creation.roles.values(), *creation.rowed.values(),
                                              *creation.motor.values()] if r.role == "propulsion"}
@@ -711,7 +717,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
     elif core and creation.kind == "creature":
         if MR.is_horse(model, creation, rules):
             special = "horse"
-        elif MR.is_vermin(model, creation) and not creation.annotation.get("size"):
+        elif MR.is_vermin(model, creation, m.size_in, rules) and not creation.annotation.get("size"):
             special = "vermin"
         elif rules.creatures.spine is not None and len(struct) > 1:
             # a brick-built Creature: Size over spine and cranium, tails, jaws and limbs excluded [000 §7.1 Size]

@@ -234,6 +234,7 @@ class SlMaterial(Cited):
     creature_sl: float | None = None  # a Creature of this colour gets this SL instead
     creature_reason: str | None = None
     brick_bonus: float = 0
+    min_share: float = 0  # the group decides only when more than this share of the Structure is of it
 
 
 class SlSuggestionRules(Section):
@@ -411,6 +412,7 @@ class VerminRules(Cited):
     armor: str
     cost: float
     unit_inches: float
+    max_in: float  # a one-piece animal this long or longer is no Vermin (brikscan's line, see the table's note)
 
 
 class AnimalRow(Cited):
