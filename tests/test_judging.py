@@ -507,6 +507,28 @@ def test_a_table_inside_the_walls_is_furniture_on_a_terrace_it_is_structure(tmp_
 
 
 @needs_shared
+def test_battlements_on_the_rim_of_a_roof_are_wall_not_furniture(tmp_path):
+    """6067's inn (not in ../shared): on its flat roof, a 6 x 6 plate between two roof slopes, 1 x 6 bricks stand
+    along two edges and 1 x 4 bricks with 1 x 2 crenels on them along the other two. Flush with the roof's rim
+    they are its parapet, walls going on up [000 §7.1], not "interior furniture" standing inside the walls; a
+    brick standing in the middle of that roof is still furniture."""
+    turn = "0 0 -1 0 1 0 1 0 0"
+    roof = ["1 7 20 4 60 -1 0 0 0 1 0 0 0 -1 3958.dat", "1 0 90 -12 60 -1 0 0 0 1 0 0 0 -1 3044a.dat",
+            "1 0 -50 -12 60 -1 0 0 0 1 0 0 0 -1 3044a.dat", f"1 7 70 -20 60 {turn} 3010.dat",
+            f"1 7 20 -20 10 {ID} 3009.dat", f"1 7 20 -20 110 {ID} 3009.dat", f"1 7 -30 -20 60 {turn} 3010.dat",
+            f"1 7 70 -44 10 {turn} 3005.dat", f"1 7 70 -44 60 {turn} 3004.dat", f"1 7 70 -44 110 {turn} 3005.dat",
+            f"1 7 20 -44 10 {ID} 3004.dat", f"1 7 -30 -44 10 {turn} 3005.dat", f"1 7 20 -44 110 {ID} 3004.dat",
+            f"1 7 -30 -44 110 {turn} 3005.dat", f"1 7 -30 -44 60 {turn} 3004.dat"]
+    a = _analyse(_model(tmp_path, "roof.ldr", roof))
+    c = max(a.creations, key=lambda k: len(k.elements))
+    rim = [c.roles[i] for i in c.elements if a.model.elements[i].part in ("3010.dat", "3004.dat")]
+    assert len(rim) == 6 and all(r.role == "structural" for r in rim), [r.reason for r in rim]
+    a = _analyse(_model(tmp_path, "roof2.ldr", roof + [f"1 4 10 -20 60 {ID} 3003.dat"]))
+    _, box = _role(a, "3003.dat")
+    assert box.role == "decoration" and "furniture" in box.reason, box.reason
+
+
+@needs_shared
 def test_a_shutter_swinging_on_its_clip_is_a_moving_part():
     """Parts that are moving are Non-Structural [000 §7.1] (the exposed hinge or pivot they swing on is the weak
     point): the Barracuda's port shutters and casements are free, not weak points."""
@@ -2352,6 +2374,27 @@ def test_a_crafts_only_rockets_ending_outward_in_a_nozzle_are_its_engines(tmp_pa
 
 
 @needs_shared
+def test_plates_under_a_figures_feet_in_its_own_submodel_are_its_flippers(tmp_path):
+    """6698's diver (not in ../shared) is built in a submodel of his own with two 1 x 2 plates under his feet, his
+    flippers: worn by him, part of the minifig [000 §9.5], not a loose "minifig" scenery item beside him. The
+    same figure standing on those plates in the main model is a figure on a plate (its parts are not his)."""
+    figure = ["1 14 0 -96 0 1 0 0 0 1 0 0 0 1 3626b.dat", "1 4 0 -72 0 1 0 0 0 1 0 0 0 1 973.dat",
+              "1 4 0 -40 0 1 0 0 0 1 0 0 0 1 3815.dat", "1 4 15.5 -64 0 0.985 0.17 0 -0.17 0.985 0 0 0 1 3819.dat",
+              "1 4 -15.5 -64 0 0.985 -0.17 0 0.17 0.985 0 0 0 1 3818.dat", "1 4 0 -28 0 1 0 0 0 1 0 0 0 1 3817.dat",
+              "1 4 0 -28 0 1 0 0 0 1 0 0 0 1 3816.dat"]
+    feet = ["1 0 10 0 -10 0 0 1 0 1 0 -1 0 0 3023.dat", "1 0 -10 0 -10 0 0 1 0 1 0 -1 0 0 3023.dat"]
+    lines = ["0 FILE scene.ldr", "0 Name: scene.ldr", f"1 4 0 0 0 {ID} diver.ldr", "", "0 FILE diver.ldr",
+             "0 Name: diver.ldr"] + figure + feet
+    a = _analyse(_model(tmp_path, "scene.mpd", lines))
+    plates = [(c, c.roles[i]) for c in a.creations for i in c.elements if a.model.elements[i].part == "3023.dat"]
+    assert len(plates) == 2 and all(c.kind == "minifig" and r.role == "crew" and "worn" in r.reason
+                                    for c, r in plates), [(c.name, c.kind, r.reason) for c, r in plates]
+    a = _analyse(_model(tmp_path, "standing.ldr", figure + feet))
+    plates = [c for c in a.creations for i in c.elements if a.model.elements[i].part == "3023.dat"]
+    assert plates and all(c.kind != "minifig" for c in plates)
+
+
+@needs_shared
 def test_an_animal_is_named_for_what_it_is(tmp_path):
     """A creature with no name of its own is called what its animal part says it is ("Animal Monkey (Complete,
     Standing)" a monkey, "Animal Bird Parrot with ..." a parrot), not "creature 2": a name a player reads and
@@ -3837,6 +3880,16 @@ def test_a_trailer_is_towed_a_car_with_a_steering_wheel_drives(tmp_path):
         (drives,) = car.propulsion
         assert drives.cost > 0 and drives.move_in == 10 and not car.creation.towed, name
         assert "own power" in car.creation.kind_reason, name
+    # a console tile on a trailer with a tow coupling and no seat, windscreen or steering is its load's or its
+    # winch's panel: 6698's boat trailer (not in ../shared) is towed; a tow ball on a car with a seat drives on
+    hitch = f"1 7 0 -56 60 {ID} 3731.dat"
+    towed = next(k for k in _analyse(_model(tmp_path, "boat trailer.ldr", BODY + wheels + [
+        hitch, f"1 0 0 -56 -40 {ID} 2342.dat"])).cards if k.creation.kind == "vehicle")
+    (rolls,) = towed.propulsion
+    assert (rolls.cost, rolls.move_in) == (0, 0) and "tow coupling" in towed.creation.kind_reason
+    car = next(k for k in _analyse(_model(tmp_path, "tow car.ldr", BODY + wheels + [
+        hitch, f"1 0 0 -56 -40 {ID} 2342.dat", f"1 0 0 -56 0 {ID} 4079.dat"])).cards if k.creation.kind == "vehicle")
+    assert car.propulsion[0].move_in == 10 and not car.creation.towed
     # a minifig seated on the bare trailer (on a bench plate, no seat part) is its driver at its Control Area
     # [000 §9.4]: an Ice Planet sled with its driver on it drives
     turn = "0 0 -1 0 1 0 1 0 0"

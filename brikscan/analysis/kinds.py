@@ -335,6 +335,9 @@ def _street_furniture_name(model, idx) -> str:
 
 _ROLLING_WORDS = frozenset({"wheel", "tyre", "tire"})  # what rolls when pulled (a tread or a ski is driven)
 _ENGINE_WORDS = frozenset({"motor", "engine", "electric", "battery"})  # a drive of its own
+_COUPLING_WORDS = frozenset({"towball", "coupling", "kingpin", "trailer"})  # how a trailer is hitched
+_SEAT_WORDS = frozenset({"seat", "saddle", "steering", "cockpit", "windscreen", "canopy", "handlebars"})  # a driver's
+_PANEL_WORDS = frozenset({"console", "panel"})  # a console or control panel: Controls, or a machine's panel
 
 
 def towed_reason(model, idx, roles, classes) -> str:
@@ -355,12 +358,23 @@ def towed_reason(model, idx, roles, classes) -> str:
         if r.source in ("annotation", "cli") or (r.params or {}).get("type") != "ground" or \
                 classes[i].word not in _ROLLING_WORDS:
             return ""
-    if _crew_place(classes, idx) or cockpits(model, idx, classes) or \
-            any(is_controls(roles[i], classes[i]) for i in idx):
+    consoles = [i for i in idx if is_controls(roles[i], classes[i])]
+    hitched = [i for i in idx if _words_of(model.elements[i]) & _COUPLING_WORDS]
+    # (a console on a build with a tow coupling and no seat, windscreen or steering is its winch's or its load's
+    # panel: no one drives from it)
+    panels = bool(consoles) and all(_words_of(model.elements[i]) & _PANEL_WORDS for i in consoles)
+    if (_crew_place(classes, idx) and not (hitched and panels and
+                                           not any(classes[i].word in _SEAT_WORDS for i in idx))) or \
+            cockpits(model, idx, classes):
         return ""
     for i in idx:  # (a train motor's "Electric Train Motor" is its engine)
         if _words_of(model.elements[i]) & (HELM_WORDS | _ENGINE_WORDS):
             return ""
+    if consoles:
+        return f"{len(prop)} wheel element(s), a tow coupling ({describe(model.elements[hitched[0]])[1]}) and no " \
+               f"seat, cockpit, windscreen, steering, motor or engine; its console " \
+               f"({describe(model.elements[consoles[0]])[1]}) is equipment no one drives from: a trailer, it rolls " \
+               "where it is towed, its wheels buy no Move of its own [000 §9.4 Controls]"
     return f"{len(prop)} wheel element(s) and nothing to drive or steer them (no seat, cockpit, windscreen, " \
            "steering, console, motor or engine): a trailer or a wagon, it rolls where it is towed or pushed, its " \
            "wheels buy no Move of its own [000 §9.4 Controls]"

@@ -256,22 +256,28 @@ WORN_BUILD_MAX = 16  # a brick-built backpack on a figure's jet-pack or air tank
 def _worn_builds(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int, PartClass],
                  taken: set[int]) -> None:
     """A few bricks built onto what a figure wears on its back (a jet-pack's handles carrying a brick-built pack
-    with its antennas) or onto his torso (a droid's backplate), and onto nothing else, are worn by him too
-    [000 §9.5], not a building of their own. Not what his hands touch (a handle he holds is his vehicle's), nor
+    with its antennas), onto his torso (a droid's backplate) or under his feet in the figure's own submodel (6698's
+    diver's plate flippers), and onto nothing else, are worn by him too [000 §9.5], not a building of their own. Not what his hands touch (a handle he holds is his vehicle's), nor
     anything that reaches another piece."""
     for fig in figs.values():
         if not fig["body"].get("hips") and not fig["body"].get("leg"):
             continue  # a torso with no legs is a figure only if it is not fixed onto a build (``_carved_figures``)
         members = {i for lst in fig["body"].values() for i in lst}
         hands = set(fig["body"].get("hand", []))
+        legs = fig["body"].get("leg", [])
         gear = [i for i in fig["items"] if classes[i].worn and classes[i].role != "weapon" and
-                not hands.intersection(graph.neighbors(i))] + fig["body"].get("torso", [])
-        # (a jet-pack, air tanks, a backpack; the torso itself: a droid's backplate)
+                not hands.intersection(graph.neighbors(i))] + fig["body"].get("torso", []) + legs
+        # (a jet-pack, air tanks, a backpack; the torso itself: a droid's backplate; under his feet, in the
+        # figure's own submodel, his flippers or skis)
         mine = members | set(fig["items"])
+        own = {tuple(model.elements[i].submodel_path) for i in legs}
         for g in gear:
             for start in graph.neighbors(g):
                 if start in taken or start in mine or _not_pack(classes[start]):
                     continue
+                if g in legs and not (len(own) == 1 and () not in own and
+                                      tuple(model.elements[start].submodel_path) in own):
+                    continue  # what a figure stands on is his only where he was built with it
                 build, queue, ok = {start}, [start], True
                 while queue and ok:
                     u = queue.pop()

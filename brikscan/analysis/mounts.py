@@ -15,6 +15,7 @@ import numpy as np
 
 from ..geometry.boxes import elements_box
 from .branches import pendant_branches
+from .element_shape import MESH_TOL_LDU
 from .measure import box_volume, element_boxes
 from .roles import RoleDecision, describe, words
 
@@ -174,6 +175,8 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
             continue
         if hi[1] - lo[1] < FURNITURE_MIN_HEIGHT_LDU:
             continue  # tiles and plates lying on a floor are its surface
+        if _on_the_rim(lo, hi, *elements_box(els, floors)) and not _roofed(els, idx, m, lo, hi):
+            continue  # a parapet along the edge of a roof, open to the sky: the wall goes on up, no furniture
         others = ~np.isin(wid, m) & ~np.isin(wid, floors)
         level = others & (wlo[:, 1] < hi[1]) & (whi[:, 1] > lo[1])  # walls at its height
         over_x = level & (wlo[:, 2] < hi[2]) & (whi[:, 2] > lo[2])
@@ -190,6 +193,33 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
                                                   "up: interior furniture, free [000 §7.1 Non-Structural Elements]",
                                     FURNITURE)
         done |= set(m)
+
+
+RIM_SHARE = 0.5  # a piece flush with its floor's edge along half that edge or more ...
+RIM_MIN_LDU = 80.0  # ... and four studs or more is a wall along the rim (a chair on a small plate is not)
+
+
+def _on_the_rim(lo, hi, flo, fhi) -> bool:
+    """The box ``lo``..``hi`` stands flush with an edge of its floor's box ``flo``..``fhi`` and runs along at
+    least ``RIM_SHARE`` of that edge and ``RIM_MIN_LDU``: 6067's battlements on the roof's rim, where the walls on
+    the floor would be (furniture stands inside the walls, which stand on the floor's edges)."""
+    for a, b in ((0, 2), (2, 0)):  # flush across axis a, running along axis b
+        length = float(fhi[b] - flo[b])
+        flush = abs(float(hi[a] - fhi[a])) <= MESH_TOL_LDU or abs(float(lo[a] - flo[a])) <= MESH_TOL_LDU
+        run = float(min(hi[b], fhi[b]) - max(lo[b], flo[b]))
+        if flush and length > 0 and run >= RIM_SHARE * length and run >= RIM_MIN_LDU - MESH_TOL_LDU:
+            return True
+    return False
+
+
+def _roofed(els, idx: list[int], group: list[int], lo, hi) -> bool:
+    """Some piece of the build (not of ``group``) lies wholly above the box ``lo``..``hi`` over it: a ceiling or
+    an upper floor (LDraw -Y is up). A bench along a floor's edge under a ceiling is furniture (10224's benches on
+    an inset floor); a parapet on a roof has the sky over it."""
+    mine = set(group)
+    return any(j not in mine and float(els[j].bbox_max[1]) <= float(lo[1]) and
+               els[j].bbox_min[0] < hi[0] and els[j].bbox_max[0] > lo[0] and
+               els[j].bbox_min[2] < hi[2] and els[j].bbox_max[2] > lo[2] for j in idx)
 
 
 def _standing_on_floor(els, adj: dict[int, list[int]], idx: list[int]) -> list[tuple[list[int], list[int]]]:
