@@ -337,7 +337,7 @@ _ROLLING_WORDS = frozenset({"wheel", "tyre", "tire"})  # what rolls when pulled 
 _ENGINE_WORDS = frozenset({"motor", "engine", "electric", "battery"})  # a drive of its own
 _COUPLING_WORDS = frozenset({"towball", "coupling", "kingpin", "trailer"})  # how a trailer is hitched
 _SEAT_WORDS = frozenset({"seat", "saddle", "steering", "cockpit", "windscreen", "canopy", "handlebars"})  # a driver's
-_PANEL_WORDS = frozenset({"console", "panel"})  # a console or control panel: Controls, or a machine's panel
+_CONSOLE_WORDS = frozenset({"console", "panel"})  # a console or control panel: Controls, or a machine's panel
 
 
 def towed_reason(model, idx, roles, classes) -> str:
@@ -362,7 +362,7 @@ def towed_reason(model, idx, roles, classes) -> str:
     hitched = [i for i in idx if _words_of(model.elements[i]) & _COUPLING_WORDS]
     # (a console on a build with a tow coupling and no seat, windscreen or steering is its winch's or its load's
     # panel: no one drives from it)
-    panels = bool(consoles) and all(_words_of(model.elements[i]) & _PANEL_WORDS for i in consoles)
+    panels = bool(consoles) and all(_words_of(model.elements[i]) & _CONSOLE_WORDS for i in consoles)
     if (_crew_place(classes, idx) and not (hitched and panels and
                                            not any(classes[i].word in _SEAT_WORDS for i in idx))) or \
             cockpits(model, idx, classes):
