@@ -526,6 +526,19 @@ def test_battlements_on_the_rim_of_a_roof_are_wall_not_furniture(tmp_path):
     a = _analyse(_model(tmp_path, "roof2.ldr", roof + [f"1 4 10 -20 60 {ID} 3003.dat"]))
     _, box = _role(a, "3003.dat")
     assert box.role == "decoration" and "furniture" in box.reason, box.reason
+    # a bench standing over the seam of a floor of two plates, in a walled room open to the sky: the seam of
+    # one plate is no rim of the floor (a reviewer's room)
+    turn = "0 0 -1 0 1 0 1 0 0"
+    room = [f"1 2 0 0 0 {ID} 3958.dat"] + \
+        [f"1 7 0 {y} {z} {ID} 3009.dat" for y in (-24, -48, -72, -96) for z in (-50, 50)] + \
+        [f"1 7 {x} {y} 0 {turn} 3010.dat" for y in (-32, -56, -80) for x in (-50, 50)] + \
+        [f"1 19 0 -8 {z} {ID} 3795.dat" for z in (-20, 20)] + \
+        [f"1 6 {x} -32 10 {ID} 3005.dat" for x in (-30, 30)] + [f"1 6 0 -40 10 {ID} 3710.dat"]
+    a = _analyse(_model(tmp_path, "room.ldr", room))
+    c = max(a.creations, key=lambda k: len(k.elements))
+    bench = [c.roles[i] for i in c.elements if a.model.elements[i].part in ("3005.dat", "3710.dat")]
+    assert len(bench) == 3 and all(r.role == "decoration" and "furniture" in r.reason for r in bench), \
+        [r.reason for r in bench]
 
 
 @needs_shared
@@ -2339,6 +2352,10 @@ def test_a_rotor_whose_blade_plates_are_tied_over_the_hub_still_lifts(tmp_path):
     assert len(spinning) == 3 and all(x.role == "propulsion" and x.params.get("type") == "flight"
                                       for x in spinning), [x.reason for x in spinning]
     assert next(k for k in a.cards if k.creation is craft).flying
+    # a nub on the tie spins with it too
+    a = _analyse(_model(tmp_path, "nub.ldr", BODY + rotor + [f"1 0 0 -128 40 {ID} 3024.dat"]))
+    _, prop = _role(a, "2479.dat")
+    assert prop.role == "propulsion" and prop.params.get("type") == "flight", prop.reason
 
 
 @needs_shared
@@ -2352,12 +2369,13 @@ def test_a_crafts_only_rockets_ending_outward_in_a_nozzle_are_its_engines(tmp_pa
               "1 15 0 -36 -10 1 0 0 0 0 -1 0 1 0 4595.dat", "1 15 0 -36 6 0 0 1 1 0 0 0 1 0 3023.dat",
               f"1 15 0 -64 0 {ID} 6141.dat", f"1 36 0 -72 0 {ID} 3024.dat", f"1 15 0 -80 0 {ID} 3070b.dat"]
 
-    def craft(name: str, placing: str, extra: tuple[str, ...] = ()):
+    def craft(name: str, placing: str, extra: tuple[str, ...] = (), sub: list[str] = rocket, end: str = "4740.dat"):
+        file = sub[0].split()[-1]
         main = [f"0 FILE {name}.ldr", f"0 Name: {name}.ldr"] + BODY + [f"1 40 0 -48 -60 {ID} 3823.dat"] + \
-            [f"1 0 {x} -24 {placing} rocket.ldr" for x in (50, -50)] + list(extra)
-        a = _analyse(_model(tmp_path, f"{name}.mpd", main + [""] + rocket))
+            [f"1 0 {x} -24 {placing} {file}" for x in (50, -50)] + list(extra)
+        a = _analyse(_model(tmp_path, f"{name}.mpd", main + [""] + sub))
         ship = max(a.creations, key=lambda c: len(c.elements))
-        dishes = [ship.roles[i] for i in ship.elements if a.model.elements[i].part == "4740.dat"]
+        dishes = [ship.roles[i] for i in ship.elements if a.model.elements[i].part == end]
         assert len(dishes) == 2, name
         return a, ship, dishes
     a, ship, dishes = craft("patroller", "100 -1 0 0 0 0 1 0 1 0")
@@ -2371,6 +2389,18 @@ def test_a_crafts_only_rockets_ending_outward_in_a_nozzle_are_its_engines(tmp_pa
     wheels += tuple(f"1 72 {x} 0 {z} {ID} 3641.dat" for x in (-50, 50) for z in (-60, 60))
     _, _, dishes = craft("buggy", "100 -1 0 0 0 0 1 0 1 0", wheels)
     assert all(r.role == "weapon" for r in dishes), [r.reason for r in dishes]
+    # an engine of its own at the stern (a cone nozzle, judged before the rockets): they stay weapons
+    _, _, dishes = craft("engined", "100 -1 0 0 0 0 1 0 1 0", ("1 0 0 -36 80 1 0 0 0 0 -1 0 1 0 4589.dat",))
+    assert all(r.role == "weapon" for r in dishes), [r.reason for r in dishes]
+    # a "missile" is a weapon by its name, nozzle or not
+    missile = ["0 FILE missile.ldr", "0 Name: missile.ldr"] + rocket[2:]
+    _, _, dishes = craft("missiles", "100 -1 0 0 0 0 1 0 1 0", sub=missile)
+    assert all(r.role == "weapon" for r in dishes), [r.reason for r in dishes]
+    # a rocket ending outward in a cone's tip has a nose there, no nozzle
+    nosed = ["0 FILE rocket.ldr", "0 Name: rocket.ldr", f"1 15 0 0 0 {ID} 3062b.dat", f"1 15 0 -24 0 {ID} 3062b.dat",
+             f"1 4 0 -48 0 {ID} 4589.dat"]
+    _, _, cones = craft("nosed", "-100 -1 0 0 0 0 1 0 1 0", sub=nosed, end="4589.dat")
+    assert all(r.role == "weapon" for r in cones), [r.reason for r in cones]
 
 
 @needs_shared
@@ -2392,6 +2422,11 @@ def test_plates_under_a_figures_feet_in_its_own_submodel_are_its_flippers(tmp_pa
     a = _analyse(_model(tmp_path, "standing.ldr", figure + feet))
     plates = [c for c in a.creations for i in c.elements if a.model.elements[i].part == "3023.dat"]
     assert plates and all(c.kind != "minifig" for c in plates)
+    # a display plate under him in his own submodel is wider than a foot: his stand, not his gear
+    lines = lines[:-2] + [f"1 2 0 0 0 {ID} 3022.dat"]
+    a = _analyse(_model(tmp_path, "stand.mpd", lines))
+    (stand,) = [c for c in a.creations for i in c.elements if a.model.elements[i].part == "3022.dat"]
+    assert stand.kind != "minifig"
 
 
 @needs_shared
@@ -3889,6 +3924,10 @@ def test_a_trailer_is_towed_a_car_with_a_steering_wheel_drives(tmp_path):
     assert (rolls.cost, rolls.move_in) == (0, 0) and "tow coupling" in towed.creation.kind_reason
     car = next(k for k in _analyse(_model(tmp_path, "tow car.ldr", BODY + wheels + [
         hitch, f"1 0 0 -56 -40 {ID} 2342.dat", f"1 0 0 -56 0 {ID} 4079.dat"])).cards if k.creation.kind == "vehicle")
+    assert car.propulsion[0].move_in == 10 and not car.creation.towed
+    # a locking hinge with a towball socket is a joint, no tow coupling: the console still drives
+    car = next(k for k in _analyse(_model(tmp_path, "hinged car.ldr", BODY + wheels + [
+        f"1 7 0 -56 60 {ID} 30396.dat", f"1 0 0 -56 -40 {ID} 2342.dat"])).cards if k.creation.kind == "vehicle")
     assert car.propulsion[0].move_in == 10 and not car.creation.towed
     # a minifig seated on the bare trailer (on a bench plate, no seat part) is its driver at its Control Area
     # [000 §9.4]: an Ice Planet sled with its driver on it drives

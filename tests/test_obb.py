@@ -50,9 +50,10 @@ def test_flat_points_fall_back_to_trimesh():
     _same_as_trimesh(flat)
 
 
-def test_one_or_two_points_raise_as_trimesh_does_without_importing_it():
+def test_one_or_two_points_raise_without_importing_trimesh():
     """A measure of one point (a creation whose Structure is one stud) is left to the caller's own fallback, as
-    trimesh leaves it, without half a second of importing trimesh to be told so."""
+    trimesh leaves it (trimesh raises a QhullError or an IndexError there, this a ValueError; every caller catches
+    any), without half a second of importing trimesh to be told so."""
     import subprocess
     import sys
 

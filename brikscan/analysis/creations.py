@@ -335,13 +335,13 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
         flyer = False  # jets on a build that stands on its wheels: a rover's boosters, Thrusters [000 §9.3]
     # (a craft a rotor flies: a winged craft's rotor parts, 75144's airbrakes, fly no helicopter)
     rotorcraft = rotor_flies(model, classes, roles, [i for i in idx if classes[i].word == "wing"])
-    _rocket_drives(model, graph, idx, roles, flyer and not boat)
     nozzles = _nozzles(model, graph, idx, classes, roles, flyer, rotorcraft)
     _engine_pods(model, idx, roles, flyer)
     _fan_jets(model, idx, roles, flyer)
     _barrels(model, graph, idx, classes, roles, flyer or walker, nozzles,  # a war walker's guns stick out too
              walker=walker and not flyer)
     _engine_assemblies(model, graph, idx, classes, roles, flyer)
+    _rocket_drives(model, graph, idx, roles, flyer and not boat)  # after every other engine rule
     if named_prop and flyer:
         _fitted_in_named(model, graph, idx, classes, roles, named_prop)
     _turrets(model, graph, idx, roles, [jb for jb, v in zip(hanging, verdicts) if v is None], core)

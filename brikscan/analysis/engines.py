@@ -11,7 +11,7 @@ from ..geometry.units import LDU_PER_BRICK, LDU_PER_STUD
 from .annotations import file_stem
 from .element_shape import (AERIAL_WORDS, _BARREL_WORDS, _POD_WORDS, CONE_END_LDU, MESH_TOL_LDU, POD_AXIS_COS,
                             POD_GAP_LDU, _centre, _crew_place, _grown_from, _in_any_box, _local_y, _on_axis, _own_end,
-                            _points_out, _rod_axis, _thrust, _words_of, nx, oriented_box)
+                            _points_out, _rod_axis, _text_words, _thrust, _words_of, nx, oriented_box)
 from .connectivity import components_in
 from .ground import _on_leg
 from .guns import _held_in_big, _line_in_boxes
@@ -221,16 +221,18 @@ _NOZZLE_WORDS = ({"dish", "inverted"}, {"cone"})  # the bell a rocket's exhaust 
 
 def _rocket_drives(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], flyer: bool) -> None:
     """A craft that flies (a cockpit, a flyer's name) with nothing else to drive it, whose rockets only a submodel's
-    name makes weapons ("rocket.ldr"), is driven by them where their nozzle (an inverted dish or a cone) ends the
-    rocket at its outer end, away from the craft's middle: its rocket engines, Thrusters [000 §9.3 Thrust:
-    rockets] (6830's two stern rockets), as a player reads a ship's only rockets. A rocket with no nozzle there
-    stays a weapon; a craft with any other drive keeps its rockets as weapons (6852's rocket on its cradle)."""
+    name makes weapons ("rocket.ldr"; a "missile" stays one), is driven by them where their nozzle (an inverted
+    dish or a cone, its open end out) ends the rocket at its outer end, away from the craft's middle: its rocket
+    engines, Thrusters [000 §9.3 Thrust: rockets] (6830's two stern rockets), as a player reads a ship's only
+    rockets. A rocket with no nozzle there, or a cone's tip there (a nose), stays a weapon; a craft with any other
+    drive (judged first: nozzles, pods, engine assemblies) keeps its rockets as weapons (6852's rocket)."""
     if not flyer or any(r.role == "propulsion" for r in roles.values()):
         return
     els = model.elements
     named = [i for i in idx if roles.get(i) is not None and roles[i].role == "weapon" and
              roles[i].source == "annotation" and roles[i].params.get("type") == "rocket" and
-             roles[i].reason.startswith("named ")]
+             roles[i].reason.startswith("named ") and
+             "rocket" in _text_words(roles[i].params.get("name", ""))]  # (a "missile" is a weapon by name)
     if not named:
         return
     lo, hi = element_boxes(model, idx)
@@ -238,8 +240,9 @@ def _rocket_drives(model, graph: nx.Graph, idx: list[int], roles: dict[int, Role
     for group in components_in(graph, named):
         far = max(group, key=lambda i: (float(np.linalg.norm(_centre(model, i) - middle)), -i))
         words = _words_of(els[far])
-        if not any(w <= words for w in _NOZZLE_WORDS):
-            continue
+        if not any(w <= words for w in _NOZZLE_WORDS) or \
+                float(np.dot(_local_y(els[far]), _centre(model, far) - middle)) <= 0:
+            continue  # no nozzle at its outer end, or one opening inward (a cone's tip out is a missile's nose)
         sub = file_stem(roles[far].params.get("name", "") or "rocket")
         for i in group:
             roles[i] = RoleDecision("propulsion", f"{roles[i].reason}, but the craft has nothing else to drive it "

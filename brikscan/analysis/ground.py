@@ -80,7 +80,13 @@ def _hub_cap(model, graph: nx.Graph, rotor: int, k: int) -> bool:
         return False
     on_rotor = set(graph.neighbors(rotor))
     ties = [n for n in graph.neighbors(k) if not _sticker(model, n)]
-    return len(ties) >= 2 and all(n in on_rotor for n in ties)
+    return sum(1 for n in ties if n in on_rotor) >= 2 and all(n in on_rotor or _rides_on(model, graph, n, k)
+                                                              for n in ties)
+
+
+def _rides_on(model, graph: nx.Graph, n: int, k: int) -> bool:
+    """``n`` touches nothing but ``k`` (and stickers): a nub or a cap riding on it, spinning with it."""
+    return all(m == k or _sticker(model, m) for m in graph.neighbors(n))
 
 
 def _blade_extension(model, graph: nx.Graph, rotor: int, j: int) -> bool:
@@ -122,8 +128,9 @@ def _lifts(model, graph: nx.Graph, idx: list[int], i: int) -> bool:
         o = model.elements[j]
         if j != i and float(o.bbox_max[1]) <= float(e.bbox_min[1]) and \
                 o.bbox_min[0] <= c[0] <= o.bbox_max[0] and o.bbox_min[2] <= c[2] <= o.bbox_max[2] and \
-                not _hub_cap(model, graph, i, j):
-            return False  # ... and nothing over its hub (but a cap spinning with its blades)
+                not _hub_cap(model, graph, i, j) and \
+                not any(_hub_cap(model, graph, i, k) and _rides_on(model, graph, j, k) for k in graph.neighbors(j)):
+            return False  # ... and nothing over its hub (but a cap spinning with its blades, and what rides on it)
     return True
 
 
@@ -518,7 +525,8 @@ def spinning_blades(model, graph, idx: list[int], classes, roles: dict[int, Role
             # helicopter's rotor, its plates lengthening the blades part of it [000 §9.1 Flight: helicopter
             # blades] (on a roof with no one to fly it, a fan)
             roles[i] = RoleDecision("propulsion", f"{r.reason}, but it spins level on top of the build with "
-                                                  "nothing over it: a rotor, Flight [000 §9.1]", "geometry",
+                                                  "nothing over it but what spins with it: a rotor, Flight "
+                                                  "[000 §9.1]", "geometry",
                                     {"type": "flight"})
             for j in blade_extensions(model, graph, i):
                 roles[j] = RoleDecision("propulsion", f"{classes[j].reason}; lengthens a blade of the rotor "

@@ -13,7 +13,7 @@ from .element_shape import (BRICK_HEIGHT_LDU, _COCKPIT_WORDS, _FLYING_TYPES, HEL
                             _local_y, _words_of, cockpits, is_controls, nx)
 from .mounts import FURNITURE, TWO_STUDS_LDU
 from .naming import GENERIC_NAMES, _holding_submodels, name_words
-from .roles import STEED_REASON, describe, lone_steed
+from .roles import STEED_REASON, RoleDecision, describe, lone_steed
 
 
 ROOTED_MIN = 8  # a build with this many pieces on its base plate ...
@@ -335,7 +335,8 @@ def _street_furniture_name(model, idx) -> str:
 
 _ROLLING_WORDS = frozenset({"wheel", "tyre", "tire"})  # what rolls when pulled (a tread or a ski is driven)
 _ENGINE_WORDS = frozenset({"motor", "engine", "electric", "battery"})  # a drive of its own
-_COUPLING_WORDS = frozenset({"towball", "coupling", "kingpin", "trailer"})  # how a trailer is hitched
+_COUPLING_WORDS = frozenset({"towball", "kingpin", "trailer"})  # how a road trailer is hitched ...
+_NOT_HITCH_WORDS = frozenset({"socket", "hinge", "arm"})  # ... (a locking hinge's towball socket is a joint)
 _SEAT_WORDS = frozenset({"seat", "saddle", "steering", "cockpit", "windscreen", "canopy", "handlebars"})  # a driver's
 _CONSOLE_WORDS = frozenset({"console", "panel"})  # a console or control panel: Controls, or a machine's panel
 
@@ -359,7 +360,8 @@ def towed_reason(model, idx, roles, classes) -> str:
                 classes[i].word not in _ROLLING_WORDS:
             return ""
     consoles = [i for i in idx if is_controls(roles[i], classes[i])]
-    hitched = [i for i in idx if _words_of(model.elements[i]) & _COUPLING_WORDS]
+    hitched = [i for i in idx if _words_of(model.elements[i]) & _COUPLING_WORDS and
+               not _words_of(model.elements[i]) & _NOT_HITCH_WORDS]
     # (a console on a build with a tow coupling and no seat, windscreen or steering is its winch's or its load's
     # panel: no one drives from it)
     panels = bool(consoles) and all(_words_of(model.elements[i]) & _CONSOLE_WORDS for i in consoles)
@@ -371,6 +373,10 @@ def towed_reason(model, idx, roles, classes) -> str:
         if _words_of(model.elements[i]) & (HELM_WORDS | _ENGINE_WORDS):
             return ""
     if consoles:
+        for i in consoles:  # (its own reason says so too: no card calls it the Controls of a towed trailer)
+            roles[i] = RoleDecision("decoration", f"{describe(model.elements[i])[1]!r}: a console on a trailer "
+                                                  "with a tow coupling and no seat: its load's or its winch's panel, "
+                                                  "no driver's station (free) [000 §9.4 Controls, §7.1]", "geometry")
         return f"{len(prop)} wheel element(s), a tow coupling ({describe(model.elements[hitched[0]])[1]}) and no " \
                f"seat, cockpit, windscreen, steering, motor or engine; its console " \
                f"({describe(model.elements[consoles[0]])[1]}) is equipment no one drives from: a trailer, it rolls " \

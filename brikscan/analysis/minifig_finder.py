@@ -14,6 +14,7 @@ from .annotations import Annotations
 from .connectivity import TOUCH_KINDS, add_resting, components_in, reach_within
 from .creation import Creation
 from .element_shape import (HELM_WORDS, MESH_TOL_LDU, MOUNTED_WEAPON_TYPES, REST_TOL_LDU, _centre, _extent, _on_axis,
+                            _own_points,
                             _rod_axis, _words_of, nx)
 from .measure import box_gap, element_boxes
 from .mounts import TWO_STUDS_LDU
@@ -256,8 +257,9 @@ WORN_BUILD_MAX = 16  # a brick-built backpack on a figure's jet-pack or air tank
 def _worn_builds(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[int, PartClass],
                  taken: set[int]) -> None:
     """A few bricks built onto what a figure wears on its back (a jet-pack's handles carrying a brick-built pack
-    with its antennas), onto his torso (a droid's backplate) or under his feet in the figure's own submodel (6698's
-    diver's plate flippers), and onto nothing else, are worn by him too [000 §9.5], not a building of their own. Not what his hands touch (a handle he holds is his vehicle's), nor
+    with its antennas), onto his torso (a droid's backplate) or under his feet in the figure's own submodel, a
+    foot wide (6698's diver's plate flippers; a display plate is wider), and onto nothing else, are worn by him
+    too [000 §9.5], not a building of their own. Not what his hands touch (a handle he holds is his vehicle's), nor
     anything that reaches another piece."""
     for fig in figs.values():
         if not fig["body"].get("hips") and not fig["body"].get("leg"):
@@ -276,8 +278,9 @@ def _worn_builds(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[in
                 if start in taken or start in mine or _not_pack(classes[start]):
                     continue
                 if g in legs and not (len(own) == 1 and () not in own and
-                                      tuple(model.elements[start].submodel_path) in own):
-                    continue  # what a figure stands on is his only where he was built with it
+                                      tuple(model.elements[start].submodel_path) in own and
+                                      _foot_wide(model, start)):
+                    continue  # what a figure stands on is his only where he was built with it, a foot wide
                 build, queue, ok = {start}, [start], True
                 while queue and ok:
                     u = queue.pop()
@@ -295,6 +298,19 @@ def _worn_builds(model, graph: nx.Graph, figs: dict[int, dict], classes: dict[in
                     fig.setdefault("worn", []).extend(sorted(build))
                     taken.update(build)
                     mine |= build
+
+
+FOOT_WIDE_LDU = 20.0  # a flipper or a ski is one stud wide; a display plate under a figure is wider
+
+
+def _foot_wide(model, i: int) -> bool:
+    """As narrow as a figure's foot, measured along the part's own axes (the figure may stand turned): a flipper
+    or a ski, not a display plate."""
+    t, local = _own_points(model, i)
+    if local is None:
+        return False
+    ext = np.linalg.norm(t[:3, :3], axis=0) * np.ptp(local, axis=0)
+    return float(min(ext[0], ext[2])) <= FOOT_WIDE_LDU + MESH_TOL_LDU
 
 
 def _not_pack(c: PartClass) -> bool:

@@ -175,7 +175,7 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
             continue
         if hi[1] - lo[1] < FURNITURE_MIN_HEIGHT_LDU:
             continue  # tiles and plates lying on a floor are its surface
-        if _on_the_rim(lo, hi, *elements_box(els, floors)) and not _roofed(els, idx, m, lo, hi):
+        if _on_the_rim(els, idx, m, lo, hi, floor_top):
             continue  # a parapet along the edge of a roof, open to the sky: the wall goes on up, no furniture
         others = ~np.isin(wid, m) & ~np.isin(wid, floors)
         level = others & (wlo[:, 1] < hi[1]) & (whi[:, 1] > lo[1])  # walls at its height
@@ -197,25 +197,45 @@ def furniture(model, graph, idx: list[int], roles: dict[int, RoleDecision], root
 
 RIM_SHARE = 0.5  # a piece flush with its floor's edge along half that edge or more ...
 RIM_MIN_LDU = 80.0  # ... and four studs or more is a wall along the rim (a chair on a small plate is not)
+FLOOR_MAX_THICK_LDU = 16.0  # a floor level's pieces: plates and tiles (a plate with its studs: 12 LDU)
+WALL_NEAR_LDU = 40.0  # a wall within two studs beyond the edge makes it a room's inner side, not a rim
 
 
-def _on_the_rim(lo, hi, flo, fhi) -> bool:
-    """The box ``lo``..``hi`` stands flush with an edge of its floor's box ``flo``..``fhi`` and runs along at
-    least ``RIM_SHARE`` of that edge and ``RIM_MIN_LDU``: 6067's battlements on the roof's rim, where the walls on
-    the floor would be (furniture stands inside the walls, which stand on the floor's edges)."""
+def _on_the_rim(els, idx: list[int], group: list[int], lo, hi, floor_top: float) -> bool:
+    """The group (its box ``lo``..``hi``) stands on the rim of its floor level, open to the sky: a parapet, wall
+    going on up (6067's battlements on its flat roof), not furniture. Flush with an edge of the floor level (the
+    flat pieces whose top is the floor's), along at least ``RIM_SHARE`` of that edge and ``RIM_MIN_LDU``, nothing
+    of the build beyond that edge rising past its middle (a bench against a room's wall is furniture) and nothing
+    over it (``_roofed``: a bench along an inset floor under a ceiling is furniture)."""
+    mine = set(group)
+    level = [j for j in idx if j not in mine and abs(float(els[j].bbox_min[1]) - floor_top) <= MESH_TOL_LDU and
+             float(els[j].bbox_max[1] - els[j].bbox_min[1]) <= FLOOR_MAX_THICK_LDU]
+    if not level:
+        return False
+    flo, fhi = elements_box(els, level)
+    mid = float(lo[1] + hi[1]) / 2
     for a, b in ((0, 2), (2, 0)):  # flush across axis a, running along axis b
         length = float(fhi[b] - flo[b])
-        flush = abs(float(hi[a] - fhi[a])) <= MESH_TOL_LDU or abs(float(lo[a] - flo[a])) <= MESH_TOL_LDU
         run = float(min(hi[b], fhi[b]) - max(lo[b], flo[b]))
-        if flush and length > 0 and run >= RIM_SHARE * length and run >= RIM_MIN_LDU - MESH_TOL_LDU:
-            return True
+        if length <= 0 or run < RIM_SHARE * length or run < RIM_MIN_LDU - MESH_TOL_LDU:
+            continue
+        for side, flush in ((1, abs(float(hi[a] - fhi[a])) <= MESH_TOL_LDU),
+                            (-1, abs(float(lo[a] - flo[a])) <= MESH_TOL_LDU)):
+            edge = float(hi[a]) if side > 0 else float(lo[a])
+            walled = any(j not in mine and float(els[j].bbox_min[1]) < mid and  # rising past its middle ...
+                         (float(els[j].bbox_min[a]) >= edge - MESH_TOL_LDU if side > 0 else
+                          float(els[j].bbox_max[a]) <= edge + MESH_TOL_LDU) and  # ... beyond the edge ...
+                         (float(els[j].bbox_min[a]) - edge if side > 0 else edge - float(els[j].bbox_max[a]))
+                         <= WALL_NEAR_LDU and  # ... close to it ...
+                         els[j].bbox_min[b] < hi[b] and els[j].bbox_max[b] > lo[b] for j in idx)  # ... along it
+            if flush and not walled and not _roofed(els, idx, group, lo, hi):
+                return True
     return False
 
 
 def _roofed(els, idx: list[int], group: list[int], lo, hi) -> bool:
     """Some piece of the build (not of ``group``) lies wholly above the box ``lo``..``hi`` over it: a ceiling or
-    an upper floor (LDraw -Y is up). A bench along a floor's edge under a ceiling is furniture (10224's benches on
-    an inset floor); a parapet on a roof has the sky over it."""
+    an upper floor (LDraw -Y is up)."""
     mine = set(group)
     return any(j not in mine and float(els[j].bbox_max[1]) <= float(lo[1]) and
                els[j].bbox_min[0] < hi[0] and els[j].bbox_max[0] > lo[0] and

@@ -719,6 +719,10 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             special = "horse"
         elif MR.is_vermin(model, creation, m.size_in, rules) and not creation.annotation.get("size"):
             special = "vermin"
+        elif MR.is_vermin(model, creation, 0.0, rules):  # one piece, but no Vermin: say why
+            notes.append(f"a one-piece animal of {m.size_in:.1f}\" ({rules.creatures.vermin.max_in:g}\" or more) is "
+                         f"no Vermin, too big to round to Size 0: a Creature with its Size "
+                         f"{rules.creatures.vermin.source}")
         elif rules.creatures.spine is not None and len(struct) > 1:
             # a brick-built Creature: Size over spine and cranium, tails, jaws and limbs excluded [000 §7.1 Size]
             from .creature_size import spine_size
@@ -867,7 +871,8 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
         else:
             profile = MR.UnitProfile(move_in=None, unit_inches=float(rules.creatures.vermin.unit_inches))
             profile.fixed_cost = float(rules.creatures.vermin.cost)
-            profile.cost_reason = (f"a one-piece animal is Vermin: Size 0, Armor 0, Base Cost 0 CP "
+            profile.cost_reason = (f"a one-piece animal under {rules.creatures.vermin.max_in:g}\" (this one "
+                                   f"{m.size_in:.1f}\") is Vermin: Size 0, Armor 0, Base Cost 0 CP "
                                    f"{rules.creatures.vermin.source}; fielded as a unit: annotate "
                                    "UNIT animal=vermin|venomous|flying [000 §11.2 The Animal]")
             notes.append(profile.cost_reason)
