@@ -72,13 +72,13 @@ def _hub_cap(model, graph: nx.Graph, rotor: int, k: int) -> bool:
     """``k`` lies across the spin axis over the hub of ``rotor`` and ties two or more pieces built on the rotor,
     touching nothing else (but stickers): a plate tying two blade plates together over the hub (6597's
     helicopters), which spins with them."""
-    if k == rotor or k in set(graph.neighbors(rotor)):
+    on_rotor = set(graph.neighbors(rotor))
+    if k == rotor or k in on_rotor:
         return False
     e, hub = model.elements[k], np.asarray(model.elements[rotor].transform, dtype=float)[:3, 3]
     if not (e.bbox_min[0] <= hub[0] <= e.bbox_max[0] and e.bbox_min[2] <= hub[2] <= e.bbox_max[2] and
             float(e.bbox_max[1]) <= float(model.elements[rotor].bbox_max[1])):
         return False
-    on_rotor = set(graph.neighbors(rotor))
     ties = [n for n in graph.neighbors(k) if not _sticker(model, n)]
     return sum(1 for n in ties if n in on_rotor) >= 2 and all(n in on_rotor or _rides_on(model, graph, n, k)
                                                               for n in ties)

@@ -337,7 +337,7 @@ _ROLLING_WORDS = frozenset({"wheel", "tyre", "tire"})  # what rolls when pulled 
 _ENGINE_WORDS = frozenset({"motor", "engine", "electric", "battery"})  # a drive of its own
 _COUPLING_WORDS = frozenset({"towball", "kingpin", "trailer"})  # how a road trailer is hitched ...
 _NOT_HITCH_WORDS = frozenset({"socket", "hinge", "arm"})  # ... (a locking hinge's towball socket is a joint)
-_SEAT_WORDS = frozenset({"seat", "saddle", "steering", "cockpit", "windscreen", "canopy", "handlebars"})  # a driver's
+_SEAT_WORDS = frozenset({"seat", "saddle", "steering", "cockpit", "windscreen", "canopy", "handlebars"})  # a driver
 _CONSOLE_WORDS = frozenset({"console", "panel"})  # a console or control panel: Controls, or a machine's panel
 
 
@@ -350,7 +350,8 @@ def towed_reason(model, idx, roles, classes) -> str:
     motor or engine, no propulsion of another kind (a jet, a sail). Its wheels roll but buy no Move of its own.
     A one-piece bicycle or motorcycle is a Steel Horse, and wheels said to drive (an annotation) drive. A minifig
     seated on it is its driver at its Control Area ("a Vehicle that lacks specific Control elements should still at
-    least have a specified Control Area"): ``stats.settle_towing``, which knows the riders, keeps its Move."""
+    least have a specified Control Area"): ``stats.settle_towing``, which knows the riders, keeps its Move.
+    A console on a build with a tow coupling and no seat is its load's panel: its role in ``roles`` says so."""
     prop = [i for i in idx if roles[i].role == "propulsion"]
     if not prop or lone_steed(model, idx, classes) is not None:
         return ""
