@@ -341,7 +341,7 @@ def _judge_roles(model, graph, idx: list[int], classes, notes: dict[int, RoleNot
     _barrels(model, graph, idx, classes, roles, flyer or walker, nozzles,  # a war walker's guns stick out too
              walker=walker and not flyer)
     _engine_assemblies(model, graph, idx, classes, roles, flyer)
-    _rocket_drives(model, graph, idx, roles, flyer and not boat)  # after every other engine rule
+    _rocket_drives(model, graph, idx, roles, notes, flyer and not boat)  # after every other engine rule
     if named_prop and flyer:
         _fitted_in_named(model, graph, idx, classes, roles, named_prop)
     _turrets(model, graph, idx, roles, [jb for jb, v in zip(hanging, verdicts) if v is None], core)

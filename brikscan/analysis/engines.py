@@ -219,7 +219,8 @@ ROCKET_UPRIGHT_COS = 0.7  # a rocket's tail within 45 degrees of straight down (
 _NOZZLE_WORDS = ({"dish", "inverted"}, {"cone"})  # the bell a rocket's exhaust leaves by
 
 
-def _rocket_drives(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], flyer: bool) -> None:
+def _rocket_drives(model, graph: nx.Graph, idx: list[int], roles: dict[int, RoleDecision], notes: dict,
+                   flyer: bool) -> None:
     """A craft that flies (a cockpit, a flyer's name) with nothing else to drive it, whose rockets only a submodel's
     name makes weapons ("rocket.ldr"; a "missile" stays one), is driven by them where their nozzle (an inverted
     dish or a cone, its open end out) ends the rocket at its outer end, away from the craft's middle: its rocket
@@ -231,8 +232,8 @@ def _rocket_drives(model, graph: nx.Graph, idx: list[int], roles: dict[int, Role
     els = model.elements
     named = [i for i in idx if roles.get(i) is not None and roles[i].role == "weapon" and
              roles[i].source == "annotation" and roles[i].params.get("type") == "rocket" and
-             roles[i].reason.startswith("named ") and
-             "rocket" in _text_words(roles[i].params.get("name", ""))]  # (a "missile" is a weapon by name)
+             notes.get(i) is not None and notes[i].origin == "submodel" and
+             "rocket" in _text_words(notes[i].source)]  # (a "missile" is a weapon by name)
     if not named:
         return
     lo, hi = element_boxes(model, idx)

@@ -468,12 +468,16 @@ def is_steed(model, creation: Creation) -> str:
 VERMIN_MAX_OTHERS = 2  # a one-piece animal may rest on a tile or two and still be Vermin (brikscan's judgment)
 
 
+def one_piece_animal(model, creation: Creation) -> bool:
+    """A creature of one moulded animal (perhaps resting on a tile or two)."""
+    animals = [i for i in creation.elements if _words(model.elements[i].description)[:1] == ["animal"]]
+    return len(animals) == 1 and len(creation.elements) - 1 <= VERMIN_MAX_OTHERS
+
+
 def is_vermin(model, creation: Creation, size_in: float, rules) -> bool:
     """A one-piece animal as small as the rules' Vermin (a parrot, a snake, a bat; measuring ``size_in``, under the
     table's ``max_in``): Vermin [000 §10.3 Monsters]. A crocodile or a pteranodon in one piece is a Creature."""
-    animals = [i for i in creation.elements if _words(model.elements[i].description)[:1] == ["animal"]]
-    return len(animals) == 1 and len(creation.elements) - 1 <= VERMIN_MAX_OTHERS and \
-        size_in < rules.creatures.vermin.max_in
+    return one_piece_animal(model, creation) and size_in < rules.creatures.vermin.max_in
 
 
 def animal_profile(creation: Creation, rules) -> UnitProfile | None:

@@ -719,7 +719,7 @@ def stat_card(model, creation: Creation, rules, ldu_per_inch: float, round_mode:
             special = "horse"
         elif MR.is_vermin(model, creation, m.size_in, rules) and not creation.annotation.get("size"):
             special = "vermin"
-        elif MR.is_vermin(model, creation, 0.0, rules):  # one piece, but no Vermin: say why
+        elif MR.one_piece_animal(model, creation):  # one piece, but no Vermin: say why
             notes.append(f"a one-piece animal of {m.size_in:.1f}\" ({rules.creatures.vermin.max_in:g}\" or more) is "
                          f"no Vermin, too big to round to Size 0: a Creature with its Size "
                          f"{rules.creatures.vermin.source}")

@@ -122,7 +122,8 @@ def _print_cards(a, all_: bool) -> None:
         if card.mind_cost:
             t.add_row("Mind", f"{_fmt(card.mind_cost)} CP")
         fit = "" if card.weapons_fit is None else ("  (weapons fit)" if card.weapons_fit else "  (weapons do NOT fit)")
-        air = f"  ({power_note(card)})" if power_note(card) else ""
+        note = power_note(card)
+        air = f"  ({note})" if note else ""
         t.add_row("Power", f"{_fmt(card.power)}\"{fit}{air}")
         t.add_row("Total", f"[bold]{_fmt(card.total_cost)} CP[/bold]  (rounded up {card.total_cost_rounded})")
         t.add_row("Roles", ", ".join(f"{k} {v}" for k, v in sorted(role_counts(card).items())))

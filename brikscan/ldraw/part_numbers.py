@@ -8,6 +8,7 @@ leave a hole that splits the build (a base plate under a town, a plate holding a
 from __future__ import annotations
 
 import re
+from string import ascii_lowercase
 
 PART_BASE = re.compile(r"\d+[a-z]?")  # a mould's number and its variant letter
 PRINT_SUFFIX = re.compile(r"(?:p[a-z0-9]{2,5}|pr\d{2,5}[a-z]?|d[a-z0-9]{2,3})")  # a print or a sticker code
@@ -33,7 +34,7 @@ def stand_in_candidates(name: str) -> list[tuple[str, str]]:
     bases = printed_bases(stem) or ([stem] if PART_BASE.fullmatch(stem) else [])
     out: list[tuple[str, str]] = []
     for base in bases:
-        number = base.rstrip("abcdefghijklmnopqrstuvwxyz")
+        number = base.rstrip(ascii_lowercase)
         if len(number) < _MIN_DIGITS:
             continue
         variant = base[len(number):]
@@ -42,6 +43,6 @@ def stand_in_candidates(name: str) -> list[tuple[str, str]]:
         if variant:
             out.append((number, "the mould's number without its variant"))
             out.extend((number + v, "an earlier variant of the mould") for v in
-                       "abcdefghijklmnopqrstuvwxyz"[:"abcdefghijklmnopqrstuvwxyz".index(variant)][::-1])
+                       ascii_lowercase[:ascii_lowercase.index(variant)][::-1])
     seen: set[str] = set()
     return [(f"{p}.dat", why) for p, why in out if p != stem and not (p in seen or seen.add(p))]
